@@ -1,0 +1,1 @@
+"""Benchmarks: our figures beside the reference systems, in one run (`cardtable bench`)."""

@@ -1,0 +1,1 @@
+"""Serial link to the automatic shuffler / dealing shoe."""

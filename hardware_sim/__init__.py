@@ -1,0 +1,1 @@
+"""Simulated shoe and table camera, so the whole stack runs without devices."""

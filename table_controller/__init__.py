@@ -1,0 +1,1 @@
+"""Rules engine, table controller, journal, API and dealer screens."""

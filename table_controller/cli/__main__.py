@@ -1,0 +1,5 @@
+import sys
+
+from table_controller.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Card detection and identification from the table camera (OpenCV)."""
