@@ -1,13 +1,62 @@
-"""`cardtable bench`: our figures beside the reference systems', measured in one run."""
+"""`cardtable bench`: our figures beside the reference systems', measured in one run.
+
+Every module in `BENCH_MODULES` exposes `run(quick: bool) -> list[BenchRow]`. The report is one Markdown
+table; a benchmark that fails is reported as a failed row rather than hiding the others.
+"""
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import sys
+import time
 from typing import Any
 
-from table_controller.cli._common import set_handler, unavailable
+from table_controller.cli._common import EXIT_FINDING, EXIT_OK, set_handler
+
+BENCH_MODULES = ("bench.evaluator", "bench.engine", "bench.serial", "bench.vision", "bench.stack")
 
 
 def register(sub: Any) -> None:
-    bench = sub.add_parser("bench", help="run the benchmarks and print one Markdown table")
+    bench = sub.add_parser("bench", help="run the benchmarks and print one Markdown table",
+                           description="Run every benchmark in one process and print one Markdown table: our "
+                           "figures beside the reference systems' (PokerKit, treys, phevaluator, eval7, the wire "
+                           "time of the serial link), measured on this machine in this run.")
     bench.add_argument("--quick", action="store_true", help="short runs, for CI")
-    set_handler(bench, unavailable("cardtable bench"))
+    bench.add_argument("--only", metavar="AREA", action="append",
+                       help="run only these benchmark modules (evaluator, engine, serial, vision, stack)")
+    bench.add_argument("--out", metavar="FILE", help="also write the Markdown report to FILE")
+    set_handler(bench, _bench)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from bench._report import BenchRow, machine_line, to_markdown
+
+    rows: list[BenchRow] = []
+    failed = []
+    wanted: tuple[str, ...] = BENCH_MODULES
+    if args.only:
+        wanted = tuple(m for m in BENCH_MODULES if m.split(".", 1)[1] in args.only)
+    for name in wanted:
+        short = name.split(".", 1)[1]
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue  # this benchmark has not been written in this build
+            raise
+        sys.stderr.write(f"bench: running {short}...\n")
+        started = time.perf_counter()
+        try:
+            rows.extend(module.run(quick=bool(args.quick)))
+        except Exception as exc:  # one broken benchmark must not hide the others' figures
+            failed.append(short)
+            rows.append(BenchRow(area=short, metric="failed", system="cardtable", value=0, unit="-",
+                                 note=f"{type(exc).__name__}: {exc}"[:200]))
+        sys.stderr.write(f"bench: {short} took {time.perf_counter() - started:.1f} s\n")
+    report = f"Machine: {machine_line()}\n\n{to_markdown(rows)}\n"
+    sys.stdout.write(report)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(report)
+    return EXIT_FINDING if failed else EXIT_OK
