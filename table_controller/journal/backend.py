@@ -1,0 +1,112 @@
+"""The storage interface every journal backend implements, and opening one from a data dir or URL.
+
+A backend stores rows and hands them back in (table_id, seq) order; it judges nothing (chain.py
+does). Its promises: `append` returns only once the row is durable (committed and flushed to
+stable storage as far as the database can promise); a second row with the same (table_id, seq)
+is refused by a uniqueness constraint (SequenceConflictError), so two writers can never fork a chain;
+`lock_writer` gives one live writer per table, released when the process dies.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from pathlib import Path
+
+from table_controller.journal.chain import StoredRow
+from table_controller.journal.errors import JournalUnavailableError
+
+#: Name of the SQLite file under the data directory.
+SQLITE_FILENAME = "journal.sqlite3"
+COLUMNS = ("table_id", "seq", "hand_id", "hand_number", "kind", "at", "payload", "prev_hash", "hash")
+PAGE = 500
+
+
+class WriterLock(ABC):
+    """Held by the one writer of a table; released explicitly or when the process dies."""
+
+    @abstractmethod
+    def release(self) -> None: ...
+
+
+class JournalBackend(ABC):
+    """Durable, append-only storage of journal rows."""
+
+    #: Where the journal lives, safe to print (no password).
+    description: str
+
+    @abstractmethod
+    def append(self, row: StoredRow) -> None:
+        """Store one row durably; raise SequenceConflictError if (table_id, seq) is taken."""
+
+    @abstractmethod
+    def rows(self, table_id: str | None = None, *, from_seq: int = 1) -> Iterator[StoredRow]:
+        """Rows in (table_id, seq) order; of one table from `from_seq` on, or of every table."""
+
+    @abstractmethod
+    def tables(self) -> list[str]:
+        """Table ids with at least one row, sorted."""
+
+    @abstractmethod
+    def last_row(self, table_id: str) -> StoredRow | None:
+        """The row with the highest seq of a table, if any."""
+
+    @abstractmethod
+    def lock_writer(self, table_id: str) -> WriterLock:
+        """Take the table's writer lock or raise WriterBusyError."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+
+def row_from_tuple(values: tuple[object, ...]) -> StoredRow:
+    return StoredRow(**dict(zip(COLUMNS, values, strict=True)))
+
+
+def row_to_tuple(row: StoredRow) -> tuple[object, ...]:
+    return tuple(getattr(row, name) for name in COLUMNS)
+
+
+def redact_url(url: str) -> str:
+    """The URL with any password replaced, for messages."""
+    return re.sub(r"^([a-z][a-z0-9+.-]*://[^:/?#@]*):[^@/?#]*@", r"\1:***@", url, flags=re.IGNORECASE)
+
+
+def open_backend(*, data_dir: str | Path | None = None, url: str | None = None, create: bool = True) -> JournalBackend:
+    """Open the journal at `url`, or the SQLite file under `data_dir` when no URL is given.
+
+    URLs: `postgresql://...` (or `postgres://`), `sqlite:///ABSOLUTE/PATH` or `sqlite:RELATIVE/PATH`.
+    With `create=False` a journal that does not exist yet is an error (JournalUnavailableError), and
+    SQLite is opened read-only.
+    """
+    if url:
+        lowered = url.lower()
+        if lowered.startswith(("postgresql://", "postgres://")):
+            from table_controller.journal.postgres_backend import PostgresBackend
+
+            return PostgresBackend(url, create=create)
+        if lowered.startswith("sqlite:"):
+            path = url[len("sqlite:"):]
+            if path.startswith("//"):
+                path = path[2:]
+            if not path:
+                raise JournalUnavailableError(f"journal URL {url!r} names no file (sqlite:///PATH)")
+            from table_controller.journal.sqlite_backend import SqliteBackend
+
+            return SqliteBackend(Path(path), create=create)
+        raise JournalUnavailableError(
+            f"unsupported journal URL {redact_url(url)!r}: expected postgresql://USER:PASSWORD@HOST/DB or sqlite:///PATH")
+    if data_dir is None:
+        raise JournalUnavailableError("no journal given: pass a data directory or a database URL")
+    from table_controller.journal.sqlite_backend import SqliteBackend
+
+    directory = Path(data_dir)
+    if create:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalUnavailableError(f"cannot create data directory {directory}: {exc.strerror or exc}") from exc
+    elif not directory.is_dir():
+        raise JournalUnavailableError(f"data directory {directory} does not exist")
+    return SqliteBackend(directory / SQLITE_FILENAME, create=create)

@@ -1,0 +1,64 @@
+"""The journal's errors, split by who is at fault.
+
+`JournalError` is the root. Each error carries the CLI exit code it maps to (see
+`table_controller.cli._common`): 1 for a finding (a tampered journal), 2 for bad input or an
+unusable database. `JournalUsageError` is a caller's mistake (a payload that is not JSON, a writer
+that lost the race for its table); `JournalUnavailableError` is the database's side (missing file,
+bad URL, server down); `ChainBrokenError` is the journal's content failing verification.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from table_controller.journal.chain import ChainBreak
+
+
+class JournalError(Exception):
+    """Root of every error the journal raises."""
+
+    exit_code = 2
+    code = "journal"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class JournalUsageError(JournalError):
+    """The caller asked for something the journal refuses: bad entry, bad payload, bad table id."""
+
+    code = "bad_input"
+
+
+class SequenceConflictError(JournalUsageError):
+    """Another writer already appended at this sequence number: this writer's view is stale.
+
+    Raised instead of forking the chain. The writer must be reopened (which re-reads the head).
+    """
+
+    code = "sequence_conflict"
+
+
+class WriterBusyError(JournalUsageError):
+    """Another live process holds the writer lock of this table."""
+
+    code = "writer_busy"
+
+
+class JournalUnavailableError(JournalError):
+    """The database cannot be used: missing, unreadable, not a journal, bad URL, server down."""
+
+    code = "unavailable"
+
+
+class ChainBrokenError(JournalError):
+    """The stored entries fail verification; `brk` names the first broken link."""
+
+    exit_code = 1
+    code = "tampered"
+
+    def __init__(self, brk: ChainBreak) -> None:
+        super().__init__(brk.describe())
+        self.brk = brk
