@@ -1,0 +1,118 @@
+"""Settings of one live table: devices, storage, web server, game and the role tokens.
+
+Sources, weakest first: defaults, environment variables ``CARDTABLE_*`` (for example
+``CARDTABLE_PORT=8080``), the JSON file given with ``--config FILE``, then command-line flags. A file that
+is not valid JSON or has a field of the wrong kind is a :class:`ConfigError` (exit code 2) naming the field,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ConfigError", "GameSettings", "TableSettings", "load_settings"]
+
+
+class ConfigError(Exception):
+    """A configuration that cannot be used (bad file, bad field). Exit code 2: the operator's input."""
+
+    exit_code = 2
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class GameSettings(BaseModel):
+    """The game dealt at the table, handed to the rules engine as it is."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    form: str = "jackpots"
+    betting: str = "fixed_limit"
+    stakes: dict[str, int] = Field(default_factory=lambda: {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4})
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class TableSettings(BaseSettings):
+    """Everything one table needs to start. See ``docs/operations.md`` for each field."""
+
+    model_config = SettingsConfigDict(env_prefix="CARDTABLE_", extra="forbid")
+
+    table_id: str = Field(default="t1", pattern=r"^[A-Za-z0-9_-]{1,32}$")
+    table_name: str = "Table 1"
+    seats: int = Field(default=8, ge=2, le=8)
+    shoe: str | None = None
+    camera: str | None = None
+    card_reader: bool = True
+    data: Path = Path("./cardtable-data")
+    db: str | None = None
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    game: GameSettings = Field(default_factory=GameSettings)
+    buy_in_min: int = Field(default=20, ge=1)
+    buy_in_max: int = Field(default=1000, ge=1)
+    # Role tokens; a missing token is generated with `secrets` at start and printed once.
+    dealer_token: str | None = None
+    floor_token: str | None = None
+    broadcast_token: str | None = None
+    broadcast_delay_s: float = Field(default=30.0, ge=0.0)
+    # 001 (Special Draw Rules, 4) lets players learn how many cards each drew; 003 (Other rules governing
+    # the draw, 5) forbids it except for the dealer's own draw. The public display obeys this option.
+    public_draw_counts: bool = True
+    draw_counts_rule: Literal["001", "003"] = "001"
+    # Demo pacing: seconds between simulated players' acts (0 for headless runs).
+    pace_s: float = Field(default=1.2, ge=0.0)
+
+    @field_validator("buy_in_max")
+    @classmethod
+    def _max_not_below_min(cls, v: int, info: Any) -> int:
+        low = info.data.get("buy_in_min", 1)
+        if v < low:
+            raise ValueError(f"buy_in_max {v} is below buy_in_min {low}")
+        return v
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        parts.append(f"{where}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def load_settings(config_file: str | Path | None = None, **overrides: Any) -> TableSettings:
+    """Settings from the environment, an optional JSON file and explicit overrides (``None`` is ignored)."""
+    values: dict[str, Any] = {}
+    if config_file is not None:
+        path = Path(config_file)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read config file {str(path)!r}: {exc.strerror or exc}") from exc
+        try:
+            loaded = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"config file {str(path)!r} is not JSON: {exc.msg} at line {exc.lineno}") from exc
+        if not isinstance(loaded, dict):
+            raise ConfigError(f"config file {str(path)!r} must hold one JSON object, not {type(loaded).__name__}")
+        values.update(loaded)
+    for key, value in overrides.items():
+        if value is None:
+            continue
+        if key == "game" and isinstance(value, dict):
+            merged = dict(values.get("game") or {})
+            merged.update(value)
+            values["game"] = merged
+        else:
+            values[key] = value
+    try:
+        return TableSettings(**values)
+    except ValidationError as exc:
+        where = f" in {str(config_file)!r}" if config_file is not None else ""
+        raise ConfigError(f"bad table settings{where}: {_describe(exc)}") from exc

@@ -1,0 +1,189 @@
+// Shared by every cardtable screen: role tokens, the table id, the API, the live stream and card drawing.
+// A token arrives once in the link (?token=...) and is kept for the browser tab in sessionStorage, so it
+// does not stay in the address bar.
+"use strict";
+
+const CT = (() => {
+  const params = new URLSearchParams(location.search);
+
+  function token(role) {
+    const key = "cardtable.token." + role;
+    const given = params.get("token");
+    if (given) {
+      sessionStorage.setItem(key, given);
+      params.delete("token");
+      const rest = params.toString();
+      history.replaceState(null, "", location.pathname + (rest ? "?" + rest : ""));
+    }
+    return sessionStorage.getItem(key) || "";
+  }
+
+  async function tableId() {
+    const named = params.get("table");
+    if (named) return named;
+    const tables = await (await fetch("/api/tables")).json();
+    return tables.length ? tables[0].table_id : "t1";
+  }
+
+  async function api(method, path, tok, body) {
+    const headers = { "Content-Type": "application/json" };
+    if (tok) headers["Authorization"] = "Bearer " + tok;
+    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const err = (data && data.error) || { message: res.statusText };
+      toast(err.message + (err.rule ? " — " + err.rule : ""));
+      throw new Error(err.message);
+    }
+    return data;
+  }
+
+  let toastTimer = null;
+  function toast(text) {
+    let el = document.querySelector(".error-toast");
+    if (!el) {
+      el = document.createElement("div");
+      el.className = "error-toast";
+      el.setAttribute("role", "alert");
+      document.body.appendChild(el);
+    }
+    el.textContent = text;
+    el.classList.remove("hidden");
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => el.classList.add("hidden"), 6000);
+  }
+
+  // One stream per view; reconnects after a drop. onState gets every state message.
+  function stream(table, view, tok, onState, connEl) {
+    let ws = null;
+    let wait = 500;
+    function open() {
+      const proto = location.protocol === "https:" ? "wss:" : "ws:";
+      const q = tok ? "?token=" + encodeURIComponent(tok) : "";
+      ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(table)}/${view}${q}`);
+      ws.onopen = () => { wait = 500; setConn(true); };
+      ws.onmessage = (ev) => {
+        const msg = JSON.parse(ev.data);
+        if (msg.type === "state") onState(msg.state, msg.seq);
+      };
+      ws.onclose = (ev) => {
+        setConn(false, ev.code === 4403 ? "token refused" : "reconnecting");
+        if (ev.code === 4403 || ev.code === 4404) return;
+        setTimeout(open, wait);
+        wait = Math.min(wait * 2, 5000);
+      };
+    }
+    function setConn(live, why) {
+      if (!connEl) return;
+      connEl.className = "conn " + (live ? "live" : "down");
+      connEl.textContent = live ? "live" : why || "offline";
+    }
+    open();
+    return () => ws && ws.close();
+  }
+
+  const SUIT = { c: "♣", d: "♦", h: "♥", s: "♠" };
+  function cardEl(code, faceDown) {
+    const el = document.createElement("span");
+    el.className = "card";
+    if (faceDown) { el.classList.add("back"); el.setAttribute("aria-label", "face-down card"); return el; }
+    if (code === "??") { el.classList.add("unknown"); el.textContent = "?"; el.setAttribute("aria-label", "unread card"); return el; }
+    const rank = code[0] === "T" ? "10" : code[0];
+    const suit = code[1];
+    if (suit === "h" || suit === "d") el.classList.add("red");
+    el.innerHTML = `<span>${rank}</span><span class="s">${SUIT[suit] || "?"}</span>`;
+    el.setAttribute("aria-label", code);
+    el.dataset.code = code;
+    return el;
+  }
+
+  // Cards of one seat: the shown ones face up, the rest as backs, or (floor/broadcast) the hole cards.
+  function seatCards(seat, withHole) {
+    const box = document.createElement("div");
+    box.className = "cards";
+    if (withHole && seat.hole && seat.hole.length) {
+      for (const c of seat.hole) box.appendChild(cardEl(c, false));
+      return box;
+    }
+    const shown = seat.shown || [];
+    for (const c of shown) box.appendChild(cardEl(c, false));
+    for (let i = shown.length; i < seat.cards; i++) box.appendChild(cardEl("", true));
+    return box;
+  }
+
+  const PHASES = { waiting: "Waiting for the next hand", shuffling: "Shuffling and verifying the deck",
+    dealing: "Dealing", betting: "Betting", drawing: "The draw", showdown: "Showdown", complete: "Hand over",
+    paused: "PAUSED", halted: "HALTED — call the floor" };
+
+  // Seats around an oval, seat 1 at the dealer's left going clockwise.
+  function seatPosition(i, n) {
+    const angle = Math.PI / 2 + (2 * Math.PI * (i + 0.5)) / n;
+    return { left: 50 + 44 * Math.cos(angle), top: 50 + 42 * Math.sin(angle) };
+  }
+
+  function renderOval(root, state, withHole) {
+    root.innerHTML = "";
+    const felt = document.createElement("div");
+    felt.className = "felt";
+    root.appendChild(felt);
+    const center = document.createElement("div");
+    center.className = "center";
+    const carried = state.carried_pot ? `<small>carried from earlier deals: ${state.carried_pot}</small>` : "";
+    const awards = (state.awards || []).map((a) => `Seat ${a.seat} wins ${a.amount}${a.hand ? " — " + a.hand : ""}`).join("<br>");
+    center.innerHTML = `<div class="pot" data-testid="pot">Pot ${state.pot_total}${carried}</div>
+      <div class="phase" data-testid="phase">${state.hand ? "Hand #" + state.hand + " · " : ""}${PHASES[state.phase] || state.phase}</div>
+      <div class="message">${escapeHtml(state.message || "")}</div>
+      <div class="message" style="color: var(--accent)">${awards}</div>`;
+    root.appendChild(center);
+    const n = state.seats.length;
+    state.seats.forEach((seat, i) => {
+      const pos = seatPosition(i, n);
+      const el = document.createElement("div");
+      el.className = "seat";
+      el.dataset.seat = seat.seat;
+      el.style.left = pos.left + "%";
+      el.style.top = pos.top + "%";
+      if (seat.status === "empty") el.classList.add("empty");
+      if (seat.to_act) el.classList.add("turn");
+      if (seat.status === "folded") el.classList.add("folded");
+      const tags = [];
+      if (seat.opener) tags.push('<span class="opener-tag">opener</span>');
+      if (seat.status === "folded") tags.push("folded");
+      if (seat.status === "all_in") tags.push("all in");
+      if (seat.status === "sitting_out") tags.push("sitting out");
+      if (seat.drew !== null && seat.drew !== undefined) tags.push(seat.drew === 0 ? "stood pat" : `drew ${seat.drew}`);
+      el.innerHTML = `<div class="name">${escapeHtml(seat.name || "Open seat")} <span class="num">· ${seat.seat}</span></div>
+        <div class="stack">${seat.status === "empty" ? "&nbsp;" : seat.stack + " chips"}</div>
+        <div class="bet">${seat.bet ? "bet " + seat.bet : ""}</div>`;
+      el.appendChild(seatCards(seat, withHole));
+      const tag = document.createElement("div");
+      tag.className = "tag";
+      tag.innerHTML = tags.join(" · ");
+      el.appendChild(tag);
+      if (seat.button) {
+        const b = document.createElement("div");
+        b.className = "dealer-btn";
+        b.textContent = "D";
+        b.title = "dealer button";
+        el.appendChild(b);
+      }
+      root.appendChild(el);
+    });
+  }
+
+  function escapeHtml(s) {
+    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  }
+
+  function renderLog(el, log) {
+    el.innerHTML = "";
+    for (const entry of log) {
+      const d = document.createElement("div");
+      d.textContent = entry.text;
+      el.appendChild(d);
+    }
+    el.scrollTop = el.scrollHeight;
+  }
+
+  return { token, tableId, api, toast, stream, cardEl, seatCards, renderOval, renderLog, escapeHtml, PHASES, params };
+})();
