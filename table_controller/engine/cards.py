@@ -38,11 +38,34 @@ SUITS = "cdhs"
 UNKNOWN_CODE = "??"
 
 RANK_NAMES: tuple[str, ...] = (
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
 )
 RANK_PLURALS: tuple[str, ...] = (
-    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens",
-    "kings", "aces",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
 )
 SUIT_NAMES: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
 
