@@ -1,0 +1,107 @@
+"""Byte links for the asyncio driver: any pyserial URL, or anything else with the same four methods.
+
+pyserial is blocking, so `SerialLink` reads in a daemon thread (short read timeouts, so closing is
+prompt) and hands bytes to the event loop; writes go straight to the port, which for the small frames
+of this protocol returns at once. A vanished port (USB adapter pulled, TCP peer gone) surfaces as
+`PortError` from `read()`; the driver then reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from typing import Protocol
+
+import serial
+
+from firmware_bridge.errors import PortError
+
+
+class ByteLink(Protocol):
+    async def open(self) -> None: ...
+
+    async def read(self) -> bytes: ...
+
+    async def write(self, data: bytes) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+def wire_seconds(nbytes: int, baudrate: int) -> float:
+    """Time `nbytes` take on an 8N1 line: ten bit times per byte."""
+    return nbytes * 10 / baudrate
+
+
+class SerialLink:
+    """A pyserial port (`/dev/ttyUSB0`, `socket://`, `rfc2217://`, `loop://`, `spy://`) as a `ByteLink`."""
+
+    def __init__(self, url: str, *, baudrate: int = 115200) -> None:
+        self.url = url
+        self.baudrate = baudrate
+        self._port: serial.SerialBase | None = None
+        self._queue: asyncio.Queue[bytes | BaseException] = asyncio.Queue()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    async def open(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            port = await loop.run_in_executor(None, self._open_blocking)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            raise PortError(f"cannot open {self.url}: {exc}") from None
+        self._port = port
+        self._queue = asyncio.Queue()
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._reader, args=(port, loop, self._queue), daemon=True,
+                                        name=f"serial-reader {self.url}")
+        self._thread.start()
+
+    def _open_blocking(self) -> serial.SerialBase:
+        port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.02, write_timeout=2.0,
+                                     do_not_open=True)
+        port.open()
+        return port
+
+    def _reader(self, port: serial.SerialBase, loop: asyncio.AbstractEventLoop,
+                queue: asyncio.Queue[bytes | BaseException]) -> None:
+        while not self._stop.is_set():
+            try:
+                data = port.read(max(1, getattr(port, "in_waiting", 1)))
+            except Exception as exc:  # any failure of the port ends this connection
+                if not self._stop.is_set():
+                    self._deliver(loop, queue, PortError(f"{self.url}: {exc}"))
+                return
+            if data:
+                self._deliver(loop, queue, data)
+
+    @staticmethod
+    def _deliver(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes | BaseException],
+                 item: bytes | BaseException) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is listening any more
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    async def read(self) -> bytes:
+        item = await self._queue.get()
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    async def write(self, data: bytes) -> None:
+        port = self._port
+        if port is None:
+            raise PortError(f"{self.url} is not open")
+        try:
+            port.write(data)
+        except (serial.SerialException, OSError) as exc:
+            raise PortError(f"{self.url}: {exc}") from None
+
+    async def close(self) -> None:
+        self._stop.set()
+        port, self._port = self._port, None
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            await asyncio.get_running_loop().run_in_executor(None, thread.join, 1.0)
+        if port is not None:
+            with contextlib.suppress(Exception):  # closing a vanished port may fail; it is closed anyway
+                port.close()
