@@ -137,6 +137,8 @@ def _build_tables() -> tuple[list[int], list[int], list[int]]:
 
 
 _RANK_TABLE, _FLUSH_BONUS, _CARD_KEY = _build_tables()
+_DECK_SET: Final = frozenset(range(52))
+_BOOL: Final = bool
 # Unused slots hold 0, which no hand has (the lowest hand, 7-5-4-3-2, has a nonzero value).
 _UNSUITED_VALUES: Final = frozenset(v for v in _RANK_TABLE if v)
 _VALID_VALUES: Final = _UNSUITED_VALUES | frozenset(
@@ -164,13 +166,23 @@ def evaluate(cards: Sequence[int]) -> int:
     """
     if len(cards) != 5:
         raise ValueError(f"a poker hand is exactly five cards, got {len(cards)}")
+    a, b, c, d, e = cards
+    try:
+        distinct = {a, b, c, d, e}
+    except TypeError:
+        distinct = set()
+    if (
+        len(distinct) == 5
+        and distinct <= _DECK_SET
+        and _BOOL not in (a.__class__, b.__class__, c.__class__, d.__class__, e.__class__)
+    ):
+        k = _CARD_KEY
+        key = k[a] + k[b] + k[c] + k[d] + k[e]
+        return _RANK_TABLE[key >> 12] + _FLUSH_BONUS[key & 0xFFF]
     for card in cards:
         if isinstance(card, bool) or not isinstance(card, int | np.integer) or not 0 <= card < 52:
             raise ValueError(f"not a card: {card!r} (cards are integers 0..51)")
-    if len(set(cards)) != 5:
-        raise ValueError(f"duplicate cards in hand: {sorted(cards)!r}")
-    a, b, c, d, e = (int(x) for x in cards)
-    return evaluate5(a, b, c, d, e)
+    raise ValueError(f"duplicate cards in hand: {sorted(int(x) for x in cards)!r}")
 
 
 def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
