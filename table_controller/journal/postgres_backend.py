@@ -105,12 +105,12 @@ class PostgresBackend(JournalBackend):
         self.closed = False
         try:
             self._conn.execute("SET synchronous_commit TO on")
-            if create:
+            if create and not self._has_schema():
+                # Only when missing: a least-privilege role (INSERT/SELECT only) cannot run DDL at all.
                 with self._conn.transaction():
                     self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK_KEY,))
                     self._conn.execute(_SCHEMA)
-            found = self._conn.execute("SELECT to_regclass('journal_entries') IS NOT NULL").fetchone()
-            if not found or not found[0]:
+            if not self._has_schema():
                 raise JournalUnavailableError(
                     f"{self.description} holds no cardtable journal (no journal_entries table)")
         except psycopg.Error as exc:
@@ -120,6 +120,10 @@ class PostgresBackend(JournalBackend):
         except JournalUnavailableError:
             self.close()
             raise
+
+    def _has_schema(self) -> bool:
+        found = self._conn.execute("SELECT to_regclass('journal_entries') IS NOT NULL").fetchone()
+        return bool(found and found[0])
 
     def execute(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         try:
