@@ -1,0 +1,1357 @@
+"""One deal of Draw Poker, from the antes to the award: the engine the live table and the replayer drive.
+
+Build a :class:`Hand` from a :class:`~table_controller.engine.config.GameConfig`, the seats dealt in (seat
+number, name, stack before the antes), the button's seat, the pot carried from earlier deals, how many deals
+were passed out in a row, and the deck (the shoe's order, top first; ``None`` for a card the table cannot
+read). The constructor posts the antes and forced bets and deals; then every act has three methods:
+``verify_x(...)`` raises :class:`IllegalActionError` naming the rule, ``can_x(...)`` answers, ``x(...)`` applies it
+and returns the events it produced. :meth:`Hand.legal_actions` says whose turn it is and exactly what that
+seat (or the dealer) may do, with amounts.
+
+Cards are tracked by their *position* in the shoe's order (0 = the first card off the shoe), so a deck the
+table cannot read works the same: identities are learnt when cards are shown. After every act the engine
+checks that every chip (stacks + bets + pot) and every one of the 52 positions (stub, hands, burn, discards,
+muck, the opener's held-out cards) is accounted for, exactly once; a failure is an
+:class:`InvariantError`, a bug.
+
+Seats are numbered clockwise: "the player on the left" of seat N is the next seat number up (wrapping).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from table_controller.engine.cards import UNKNOWN_CODE, Card, card_str, parse_card
+from table_controller.engine.config import (
+    FORCED_BLIND_FORMS,
+    PASS_AND_BACK_IN_FORMS,
+    STRADDLE_FORMS,
+    AnteMode,
+    Betting,
+    DrawLimit,
+    GameConfig,
+    GameForm,
+    OddChip,
+    PassMeaning,
+)
+from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
+from table_controller.engine.evaluate import describe, evaluate
+from table_controller.engine.events import (
+    BetMade,
+    BetReturned,
+    Burned,
+    Called,
+    CardsDealt,
+    Checked,
+    DrawAnnounced,
+    DrawServed,
+    Event,
+    Folded,
+    ForcedBetPosted,
+    HandEnded,
+    IntervalClosed,
+    Mucked,
+    OpenersJudged,
+    PotAwarded,
+    PotCarried,
+    Raised,
+    Reshuffled,
+    Shown,
+    StraddleDeclined,
+)
+from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
+from table_controller.engine.opening import meets_requirement
+
+__all__ = ["Hand", "LegalActions", "SeatSpec"]
+
+HAND_SIZE = 5
+DECK_SIZE = 52
+
+R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
+R_OPEN = "003 Jackpots: a player may not open unless he has the requirement"
+R_CHECK = "003 Jackpots: pass (check) only while nobody has bet"
+R_PASS_OUT = "003 Pass and out: each player in turn must either bet or drop"
+R_STRADDLE = "003 Blind and straddle: a straddle doubles the last straddle, made only by the player left of the last"
+R_STAY = "003 Blind and straddle: the first player who stays must bet double the last straddle"
+R_DOUBLE = "003 Blind opening: the player left of the blind opener must double the blind to stay (house option)"
+R_DRAW_ORDER = "003 The draw: dealing for the draw begins with the active player on the dealer's left"
+R_DRAW_LIMIT_001 = "001 Game procedure 5: each player can exchange up to 4 cards"
+R_DRAW_LIMIT_003 = "003 The draw: with six or seven players the draw is limited (house option)"
+R_RESHUFFLE = "001 IV 2 Too few cards for a complete draw: burn and earlier discards, never the player's own"
+R_PROVE = "003 Jackpots / 000 Proving openers: the opener must show openers before his hand is discarded"
+R_FALSE3 = "003 False openers 3"
+R_FALSE4 = "003 False openers 4"
+R_SHOWDOWN = "000 Final betting and showdown: every player who has not dropped shows his full hand"
+R_LIMITS = {
+    Betting.FIXED_LIMIT: "fixed limit: bets and raises of exactly the small bet before the draw, the big bet after",
+    Betting.SPREAD_LIMIT: "spread limit: a bet or raise between the minimum and the maximum, a raise at least the last",
+    Betting.POT_LIMIT: "pot limit: a raise at least the last full bet or raise, at most the pot after calling",
+    Betting.NO_LIMIT: "no limit: a raise at least the last full bet or raise (an all-in may be less)",
+}
+R_BLOCK = "003 Block system: a raise is at most 2 chips before the draw, at most each player's pre-draw total after"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatSpec:
+    seat: int
+    stack: int
+    name: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class LegalActions:
+    """What the dealer console shows: the phase, whose turn, and each act allowed with its amounts.
+
+    ``acts`` lists the act names ``seat`` (or the dealer when ``seat`` is None) may take now. ``min_to`` /
+    ``max_to`` bound the total for ``bet`` or ``raise`` in this interval; ``call_amount`` is what a call puts
+    in; ``max_discard`` the most cards ``draw`` may throw; ``reshuffle_size`` how many cards ``reshuffle``
+    must order.
+    """
+
+    phase: Phase
+    seat: int | None
+    acts: tuple[str, ...]
+    call_amount: int = 0
+    min_to: int = 0
+    max_to: int = 0
+    max_discard: int = 0
+    reshuffle_size: int = 0
+
+
+CardLike = Card | int | str | None
+
+
+class Hand:
+    """One deal. See the module docstring for how to drive it."""
+
+    def __init__(self, config: GameConfig, seats: Sequence[SeatSpec], button: int, *,
+                 deck: Sequence[CardLike] | None = None, carried_pot: int = 0, passed_deals: int = 0) -> None:
+        self.config = config
+        ordered = sorted(seats, key=lambda s: s.seat)
+        numbers = [s.seat for s in ordered]
+        if not 2 <= len(ordered) <= 8:
+            raise ConfigError(f"a deal needs 2 to 8 players, got {len(ordered)}")
+        if len(set(numbers)) != len(numbers):
+            raise ConfigError("a seat number appears twice")
+        if any(s.stack < 0 for s in ordered) or carried_pot < 0 or passed_deals < 0:
+            raise ConfigError("stacks, carried pot and passed deals must not be negative")
+        if button not in numbers:
+            raise ConfigError(f"the button seat {button} is not one of the seats dealt in {numbers}")
+        self.seats = tuple(ordered)
+        self._n = n = len(ordered)
+        self._seat_no = numbers
+        self._index = {s: i for i, s in enumerate(numbers)}
+        self._button = self._index[button]
+        self.carried_in = carried_pot
+        self.passed_deals = passed_deals
+        self.requirement = config.requirement(passed_deals)
+        self.events: list[Event] = []
+        self.actions: list[dict[str, Any]] = []
+        self.status = "in_progress"
+        self.openers_proved: bool | None = None
+        self.false_opener_case: int | None = None
+
+        # Chips.
+        self._stack = [s.stack for s in ordered]
+        self._bet = [0] * n
+        self._contrib = [0] * n  # live chips this deal (antes and bets), for side pots
+        self._ante_paid = [0] * n
+        self._pot = carried_pot
+        self._dead = 0  # dealer's ante for all and the block-system ante: in the pot, nobody's live bet
+        self._chips_total = sum(self._stack) + carried_pot
+
+        # Cards, by position in the shoe's order.
+        self._deck_codes = self._parse_deck(deck)
+        self._ident: list[Card | None] = [None if c == UNKNOWN_CODE else parse_card(c) for c in self._deck_codes]
+        self._stub = list(range(DECK_SIZE - 1, -1, -1))  # top of the stub at the end
+        self._hands: list[list[int]] = [[] for _ in range(n)]
+        self._original: list[frozenset[int]] = [frozenset()] * n
+        self._held: list[list[int]] = [[] for _ in range(n)]
+        self._discards: list[list[int]] = [[] for _ in range(n)]
+        self._burn: list[int] = []
+        self._muck: list[int] = []
+
+        # Who is in.
+        self._folded = [False] * n
+        self._foul = [False] * n
+        self._mucked = [False] * n
+        self._shown = [False] * n
+
+        # Betting interval.
+        self._interval = "first"
+        self._current = 0
+        self._last_inc = 0
+        self._raises = 0
+        self._needs = [False] * n
+        self._acted_full = [False] * n
+        self._aggressor: int | None = None
+        self._opened = False
+        self._opener: int | None = None
+        self._entry = 0
+        self._entry_seat: int | None = None
+        self._forced_last: int | None = None
+        self._predraw_level = 0
+        self._final_first: int | None = None
+        self.to_act: int | None = None
+
+        # Straddles.
+        self._straddles = 0
+
+        # Draw.
+        self._drawers: list[int] = []
+        self._draw_pos = 0
+        self._burned_for_draw = False
+        self._announced: dict[int, int] = {}
+        self._pending_serve: tuple[int, int, list[int], list[int]] | None = None  # (i, still owed, served, discards)
+
+        # Showdown.
+        self._show_queue: list[int] = []
+        self._show_pos = 0
+
+        self.phase: Phase | None = None
+        self._start()
+
+    # ----------------------------------------------------------------------------------------------- setup
+
+    @staticmethod
+    def _parse_deck(deck: Sequence[CardLike] | None) -> list[str]:
+        codes: list[str] = []
+        for item in deck or ():
+            if item is None or item == UNKNOWN_CODE:
+                codes.append(UNKNOWN_CODE)
+            elif isinstance(item, str):
+                codes.append(card_str(parse_card(item)))
+            else:
+                codes.append(card_str(item))
+        if len(codes) > DECK_SIZE:
+            raise ConfigError(f"the deck has {len(codes)} cards; a pack has {DECK_SIZE}")
+        known = [c for c in codes if c != UNKNOWN_CODE]
+        if len(set(known)) != len(known):
+            dup = sorted({c for c in known if known.count(c) > 1})
+            raise ConfigError(f"card(s) listed twice in the deck: {', '.join(dup)}")
+        codes += [UNKNOWN_CODE] * (DECK_SIZE - len(codes))
+        return codes
+
+    def _move(self, target: Phase, trigger: str) -> None:
+        check_transition(self.phase, trigger, target)
+        self.phase = target
+
+    def _emit(self, event: Event) -> Event:
+        self.events.append(event)
+        return event
+
+    def _post(self, i: int, amount: int, what: str, *, live: bool, as_bet: bool) -> int:
+        paid = min(amount, self._stack[i])
+        self._stack[i] -= paid
+        if as_bet:
+            self._bet[i] += paid
+        else:
+            self._pot += paid
+        if live:
+            self._contrib[i] += paid
+        else:
+            self._dead += paid
+        self._emit(ForcedBetPosted(seat=self._seat_no[i], amount=paid, what=what, all_in=self._stack[i] == 0))
+        return paid
+
+    def _start(self) -> None:
+        cfg, st, n, b = self.config, self.config.stakes, self._n, self._button
+        form = cfg.form
+        left = (b + 1) % n
+        if st.ante > 0:
+            if cfg.options.ante_mode is AnteMode.DEALER:
+                self._post(b, st.ante * n, "dealer_ante", live=False, as_bet=False)
+            else:
+                for k in range(n):
+                    i = (left + k) % n
+                    self._ante_paid[i] = self._post(i, st.ante, "ante", live=True, as_bet=False)
+        first = left
+        if form is GameForm.BLOCK_SYSTEM:
+            self._post(b, st.block_ante, "block_ante", live=False, as_bet=False)
+            second = (left + 1) % n
+            self._post(left, st.block_blind, "block_blind", live=True, as_bet=True)
+            self._post(second, st.block_raise - self._bet[second], "block_raise", live=True, as_bet=True)
+            self._current = max(self._bet)
+            self._last_inc = st.block_raise - st.block_blind
+            self._forced_last = second
+            self._opened = True
+            first = (second + 1) % n
+        elif form in STRADDLE_FORMS:
+            self._post(left, st.blind, "blind", live=True, as_bet=True)
+            self._current = self._bet[left]
+            self._forced_last = left
+            self._last_inc = st.blind
+        elif form is GameForm.BLIND_OPENING:
+            self._post(left, st.blind, "blind_open", live=True, as_bet=True)
+            self._current = self._bet[left]
+            self._last_inc = st.blind
+            self._raises = 1
+            self._opened = True
+            self._opener = left
+            self._forced_last = left
+            first = (left + 1) % n
+            if cfg.options.blind_opening_double_to_stay:
+                self._entry_seat = first
+                self._entry = 2 * st.blind
+        self._deal()
+        if form in STRADDLE_FORMS:
+            nxt = (left + 1) % n
+            if self._may_straddle(nxt):
+                self._move(Phase.STRADDLING, "start")
+                self.to_act = nxt
+                self._check_invariants()
+                return
+            self._begin_first_after_straddles()
+            self._check_invariants()
+            return
+        self._move(Phase.FIRST_BETTING, "start")
+        self._open_interval(first)
+        self._check_invariants()
+
+    def _deal(self) -> None:
+        n, left = self._n, (self._button + 1) % self._n
+        order = [(left + k) % n for k in range(n)]
+        for _ in range(HAND_SIZE):
+            for i in order:
+                self._hands[i].append(self._stub.pop())
+        for i in range(n):
+            self._original[i] = frozenset(self._hands[i])
+        self._emit(CardsDealt(order=tuple(self._seat_no[i] for i in order), cards_each=HAND_SIZE))
+
+    # ------------------------------------------------------------------------------------------ invariants
+
+    def _check_invariants(self) -> None:
+        chips = sum(self._stack) + sum(self._bet) + self._pot
+        if chips != self._chips_total:
+            raise InvariantError(f"chips not conserved: {chips} on the table, {self._chips_total} expected")
+        if min(self._stack) < 0 or min(self._bet) < 0 or self._pot < 0:
+            raise InvariantError("a negative stack, bet or pot")
+        places = self._stub + self._burn + self._muck
+        for k in range(self._n):
+            places += self._hands[k]
+            places += self._held[k]
+            places += self._discards[k]
+        if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
+            raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
+        known = [c for c in self._ident if c is not None]
+        if len(set(known)) != len(known):
+            raise InvariantError("one card identified in two places")
+
+    # ---------------------------------------------------------------------------------------------- helpers
+
+    def _i(self, seat: int) -> int:
+        i = self._index.get(seat)
+        if i is None:
+            raise IllegalActionError("unknown_seat", f"seat {seat} is not dealt in this hand")
+        return i
+
+    def _can_bet_chips(self, i: int) -> bool:
+        return not self._folded[i] and self._stack[i] > 0
+
+    def _live(self) -> list[int]:
+        return [i for i in range(self._n) if not self._folded[i]]
+
+    def _require_phase(self, trigger: str) -> None:
+        if self.phase is None or not accepts(self.phase, trigger):
+            raise IllegalActionError("wrong_phase", f"'{trigger}' is not allowed during {self.phase}")
+
+    def _require_turn(self, i: int, rule: str = R_TURN) -> None:
+        if self.to_act != i:
+            who = "nobody" if self.to_act is None else f"seat {self._seat_no[self.to_act]}"
+            raise IllegalActionError("not_your_turn", f"seat {self._seat_no[i]} acted out of turn: it is {who}'s turn",
+                                rule=rule)
+
+    def _code(self, pos: int) -> str:
+        c = self._ident[pos]
+        return UNKNOWN_CODE if c is None else card_str(c)
+
+    def _codes(self, positions: Sequence[int]) -> tuple[str, ...]:
+        return tuple(self._code(p) for p in positions)
+
+    def hole_cards(self, seat: int) -> tuple[str, ...]:
+        """The cards a seat holds now ("??" where unidentified). Secret: the caller controls who sees them."""
+        return self._codes(self._hands[self._i(seat)])
+
+    def card_positions(self, seat: int) -> tuple[int, ...]:
+        """Shoe positions (0 = first card off the shoe) of the cards a seat holds, then of its held-out cards."""
+        i = self._i(seat)
+        return tuple(self._hands[i] + self._held[i])
+
+    def stacks(self) -> dict[int, int]:
+        return {self._seat_no[i]: self._stack[i] for i in range(self._n)}
+
+    @property
+    def pot(self) -> int:
+        """Chips in the middle: the collected pot plus the bets of the current interval."""
+        return self._pot + sum(self._bet)
+
+    @property
+    def carried_pot(self) -> int:
+        """After the hand: what stays on the table for the next deal."""
+        return self._pot if self.phase in TERMINAL else 0
+
+    @property
+    def opener(self) -> int | None:
+        return None if self._opener is None else self._seat_no[self._opener]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in TERMINAL
+
+    def _log(self, act: dict[str, Any]) -> None:
+        self.actions.append(act)
+
+    def _done(self, before: int) -> list[Event]:
+        self._check_invariants()
+        return self.events[before:]
+
+    # ---------------------------------------------------------------------------------------------- straddles
+
+    def _may_straddle(self, i: int) -> bool:
+        limit = self.config.options.straddle_limit
+        if limit is not None and self._straddles >= limit:
+            return False
+        if self._straddles >= self._n - 2:  # a straddle never comes round to the blind again
+            return False
+        return self._stack[i] > 0
+
+    def verify_straddle(self, seat: int) -> None:
+        i = self._i(seat)
+        self._require_phase("straddle")
+        self._require_turn(i, R_STRADDLE)
+
+    def can_straddle(self, seat: int) -> bool:
+        return _can(self.verify_straddle, seat)
+
+    def straddle(self, seat: int) -> list[Event]:
+        self.verify_straddle(seat)
+        before = len(self.events)
+        i = self._i(seat)
+        self._post(i, 2 * self._current, "straddle", live=True, as_bet=True)
+        self._current = max(self._current, self._bet[i])
+        self._last_inc = self._current
+        self._forced_last = i
+        self._straddles += 1
+        self._log({"seat": seat, "act": "straddle"})
+        nxt = (i + 1) % self._n
+        if self._may_straddle(nxt):
+            self._move(Phase.STRADDLING, "straddle")
+            self.to_act = nxt
+        else:
+            self._move(Phase.FIRST_BETTING, "straddle")
+            self._begin_first_after_straddles(moved=True)
+        return self._done(before)
+
+    def verify_decline_straddle(self, seat: int) -> None:
+        i = self._i(seat)
+        self._require_phase("decline_straddle")
+        self._require_turn(i, R_STRADDLE)
+        if self.config.options.straddle_compulsory and self._straddles == 0:
+            raise IllegalActionError("straddle_compulsory", "the first straddle is compulsory in this game",
+                                rule="003 Blind and straddle: in many games at least one straddle is obligatory")
+
+    def can_decline_straddle(self, seat: int) -> bool:
+        return _can(self.verify_decline_straddle, seat)
+
+    def decline_straddle(self, seat: int) -> list[Event]:
+        self.verify_decline_straddle(seat)
+        before = len(self.events)
+        self._emit(StraddleDeclined(seat=seat))
+        self._log({"seat": seat, "act": "decline_straddle"})
+        self._move(Phase.FIRST_BETTING, "decline_straddle")
+        self._begin_first_after_straddles(moved=True)
+        return self._done(before)
+
+    def _begin_first_after_straddles(self, *, moved: bool = False) -> None:
+        if not moved:
+            self._move(Phase.FIRST_BETTING, "start")
+        assert self._forced_last is not None
+        self._entry = 2 * self._current
+        self._open_interval((self._forced_last + 1) % self._n)
+
+    # ------------------------------------------------------------------------------------------------ betting
+
+    def _open_interval(self, first: int) -> None:
+        """Start a betting interval with the first player from ``first`` who can act; none: close it at once."""
+        n = self._n
+        bettors = sum(1 for i in range(n) if self._can_bet_chips(i))
+        # A player acts only if someone else could answer him, or he has a bet to meet.
+        self._needs = [self._can_bet_chips(i) and (bettors >= 2 or self._bet[i] < self._current) for i in range(n)]
+        self._acted_full = [False] * n
+        self._aggressor = None
+        self.to_act = None
+        self._set_next(first, inclusive=True)
+        if self.to_act is None:
+            self._close_interval("no_action")
+
+    def _set_next(self, start: int, *, inclusive: bool) -> None:
+        n = self._n
+        for k in range(0 if inclusive else 1, n + 1):
+            j = (start + k) % n
+            if self._needs[j] and self._can_bet_chips(j):
+                self.to_act = j
+                return
+        self.to_act = None
+
+    def _to_call(self, i: int) -> int:
+        return min(self._current - self._bet[i], self._stack[i])
+
+    def _entry_pending(self, i: int) -> bool:
+        if self._entry <= 0:
+            return False
+        return self._entry_seat is None or self._entry_seat == i
+
+    def _unit(self) -> int:
+        st = self.config.stakes
+        return st.small_bet if self._interval == "first" else st.big_bet
+
+    def _raise_bounds(self, i: int) -> tuple[int, int] | None:
+        """(min_to, max_to) for a bet or raise by player i now, or None if he may not bet or raise."""
+        limits = self._raise_limits(i)
+        return None if limits is None else (limits[1], limits[2])
+
+    def _raise_limits(self, i: int) -> tuple[int, int, int] | None:
+        """(full_to, min_to, max_to): the smallest full bet or raise, and the bounds once an all-in is allowed
+        for less (an all-in below ``full_to`` is a short raise that does not reopen the betting)."""
+        cfg, st = self.config, self.config.stakes
+        all_in_to = self._bet[i] + self._stack[i]
+        cur = self._current
+        if all_in_to <= cur or self._acted_full[i]:
+            return None
+        if not any(j != i and not self._folded[j] and self._stack[j] + self._bet[j] > cur for j in range(self._n)):
+            return None  # common practice: nobody is left who could call a raise
+        entry = self._entry_pending(i)
+        if cfg.form is GameForm.BLOCK_SYSTEM:
+            limit = st.block_raise_limit if self._interval == "first" else max(1, self._predraw_level)
+            lo, hi = cur + 1, cur + limit
+        elif cfg.betting is Betting.FIXED_LIMIT:
+            if st.cap and self._raises >= st.cap and not entry:
+                return None
+            lo = hi = cur + self._unit()
+        elif cfg.betting is Betting.SPREAD_LIMIT:
+            inc = min(max(st.min_bet, self._last_inc), st.max_bet)
+            lo, hi = cur + inc, cur + st.max_bet
+        elif cfg.betting is Betting.POT_LIMIT:
+            lo = cur + max(st.min_bet, self._last_inc)
+            hi = cur + self._pot + sum(self._bet) + (cur - self._bet[i])
+        else:
+            lo, hi = cur + max(st.min_bet, self._last_inc), all_in_to
+        if entry:
+            lo = max(lo, self._entry)
+            hi = max(hi, lo) if cfg.betting is not Betting.FIXED_LIMIT else lo
+        full = lo
+        hi = min(hi, all_in_to)
+        lo = min(lo, all_in_to)
+        return full, lo, max(lo, hi)
+
+    def _blind_entry_open(self) -> bool:
+        """In the straddle forms, nobody has stayed voluntarily yet: the only acts are fold and bet."""
+        return self.config.form in STRADDLE_FORMS and self._interval == "first" and not self._opened
+
+    def _betting_common(self, seat: int, act: str) -> int:
+        i = self._i(seat)
+        self._require_phase(act)
+        self._require_turn(i)
+        return i
+
+    def verify_check(self, seat: int) -> None:
+        i = self._betting_common(seat, "check")
+        if self._current > self._bet[i]:
+            raise IllegalActionError("cannot_check", f"seat {seat} cannot check: {self._to_call(i)} to call",
+                                     rule=R_CHECK)
+        if self._pass_and_out_unopened():
+            raise IllegalActionError("must_bet_or_drop", "before the pot is opened a player must bet or drop",
+                                rule=R_PASS_OUT)
+
+    def can_check(self, seat: int) -> bool:
+        return _can(self.verify_check, seat)
+
+    def check(self, seat: int) -> list[Event]:
+        self.verify_check(seat)
+        before = len(self.events)
+        i = self._i(seat)
+        self._emit(Checked(seat=seat))
+        self._log({"seat": seat, "act": "check"})
+        self._after_act(i, "check")
+        return self._done(before)
+
+    def _pass_and_out_unopened(self) -> bool:
+        return self.config.form is GameForm.PASS_AND_OUT and self._interval == "first" and not self._opened
+
+    def verify_bet(self, seat: int, to: int) -> None:
+        i = self._betting_common(seat, "bet")
+        if self._current > 0 and not self._blind_entry_open():
+            raise IllegalActionError("cannot_bet", f"there is already a bet of {self._current}: raise instead",
+                                rule=R_LIMITS[self.config.betting])
+        self._verify_amount(i, to, "bet")
+        if self._interval == "first" and not self._opened:
+            self._verify_openers(i)
+
+    def can_bet(self, seat: int, to: int) -> bool:
+        return _can(self.verify_bet, seat, to)
+
+    def bet(self, seat: int, to: int) -> list[Event]:
+        self.verify_bet(seat, to)
+        before = len(self.events)
+        i = self._i(seat)
+        opens = self._interval == "first" and not self._opened
+        if opens:
+            self._opened = True
+            self._opener = i
+        amount = to - self._bet[i]
+        full = self._apply_raise(i, to, minimum_full=self._full_threshold(i))
+        self._emit(BetMade(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, opens=opens, full=full))
+        self._log({"seat": seat, "act": "bet", "to": to})
+        self._after_act(i, "bet")
+        return self._done(before)
+
+    def _full_threshold(self, i: int) -> int:
+        limits = self._raise_limits(i)
+        return limits[0] if limits else 0
+
+    def _verify_amount(self, i: int, to: int, act: str) -> None:
+        if isinstance(to, bool) or not isinstance(to, int):
+            raise IllegalActionError("bad_amount", f"'{act}' needs a whole number of chips 'to', got {to!r}")
+        bounds = self._raise_bounds(i)
+        if bounds is None:
+            if self.config.betting is Betting.FIXED_LIMIT and self.config.stakes.cap and \
+                    self._raises >= self.config.stakes.cap:
+                raise IllegalActionError("cap_reached", f"the cap of {self.config.stakes.cap} bets and raises is "
+                                         "reached", rule="fixed limit: the cap on bets and raises per interval")
+            raise IllegalActionError("cannot_raise", f"seat {self._seat_no[i]} may not {act} now: "
+                                "an all-in short raise does not reopen the betting to a player who already acted",
+                                rule=R_LIMITS[self.config.betting])
+        lo, hi = bounds
+        if not lo <= to <= hi:
+            rule = R_BLOCK if self.config.form is GameForm.BLOCK_SYSTEM else R_LIMITS[self.config.betting]
+            if self._entry_pending(i) and to < self._entry:
+                rule = R_STAY if self.config.form in STRADDLE_FORMS else R_DOUBLE
+            raise IllegalActionError("bad_amount", f"{act} to {to} is outside {lo}..{hi}", rule=rule)
+
+    def _verify_openers(self, i: int) -> None:
+        req = self.requirement
+        if req is None or not self.config.options.refuse_false_open:
+            return
+        cards = [self._ident[p] for p in self._hands[i]]
+        if any(c is None for c in cards):
+            return  # unseen cards: the opener proves them later (003 False openers)
+        known = [c for c in cards if c is not None]
+        if not meets_requirement(known, req, bobtail_allowed=self.config.bobtail_allowed):
+            raise IllegalActionError("no_openers", f"seat {self._seat_no[i]} does not hold {req.value} or better "
+                                     "to open", rule=R_OPEN)
+
+    def _apply_raise(self, i: int, to: int, *, minimum_full: int) -> bool:
+        inc = to - self._current
+        self._stack[i] -= to - self._bet[i]
+        self._contrib[i] += to - self._bet[i]
+        self._bet[i] = to
+        full = to >= minimum_full
+        if full:
+            self._last_inc = inc
+            self._raises += 1
+            for j in range(self._n):
+                if j != i:
+                    self._acted_full[j] = False
+        self._current = to
+        self._aggressor = i
+        self._entry = 0
+        self._entry_seat = None
+        self._opened = True
+        for j in range(self._n):
+            if j != i and self._can_bet_chips(j):
+                self._needs[j] = True
+        return full
+
+    def verify_call(self, seat: int) -> None:
+        i = self._betting_common(seat, "call")
+        if self._current <= self._bet[i]:
+            raise IllegalActionError("nothing_to_call", f"seat {seat} has nothing to call: check instead", rule=R_CHECK)
+        if self._blind_entry_open():
+            raise IllegalActionError("must_bet_to_stay", f"to stay, bet {self._entry}", rule=R_STAY)
+        if self._entry_pending(i):
+            raise IllegalActionError("must_double_to_stay", f"to stay, raise to {self._entry}", rule=R_DOUBLE)
+
+    def can_call(self, seat: int) -> bool:
+        return _can(self.verify_call, seat)
+
+    def call(self, seat: int) -> list[Event]:
+        self.verify_call(seat)
+        before = len(self.events)
+        i = self._i(seat)
+        amount = self._to_call(i)
+        self._stack[i] -= amount
+        self._bet[i] += amount
+        self._contrib[i] += amount
+        self._emit(Called(seat=seat, amount=amount, all_in=self._stack[i] == 0))
+        self._log({"seat": seat, "act": "call"})
+        self._after_act(i, "call")
+        return self._done(before)
+
+    def verify_raise_to(self, seat: int, to: int) -> None:
+        i = self._betting_common(seat, "raise")
+        if self._current <= 0 or self._blind_entry_open():
+            raise IllegalActionError("cannot_raise", "there is no bet to raise: bet instead",
+                                     rule=R_LIMITS[self.config.betting])
+        self._verify_amount(i, to, "raise")
+
+    def can_raise_to(self, seat: int, to: int) -> bool:
+        return _can(self.verify_raise_to, seat, to)
+
+    def raise_to(self, seat: int, to: int) -> list[Event]:
+        self.verify_raise_to(seat, to)
+        before = len(self.events)
+        i = self._i(seat)
+        amount = to - self._bet[i]
+        full = self._apply_raise(i, to, minimum_full=self._full_threshold(i))
+        self._emit(Raised(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, full=full))
+        self._log({"seat": seat, "act": "raise", "to": to})
+        self._after_act(i, "raise")
+        return self._done(before)
+
+    def verify_fold(self, seat: int) -> None:
+        i = self._betting_common(seat, "fold")
+        if self._current <= self._bet[i] and not self._pass_and_out_unopened():
+            raise IllegalActionError("cannot_fold", f"seat {seat} faces no bet: check instead", rule=R_CHECK)
+
+    def can_fold(self, seat: int) -> bool:
+        return _can(self.verify_fold, seat)
+
+    def fold(self, seat: int) -> list[Event]:
+        self.verify_fold(seat)
+        before = len(self.events)
+        i = self._i(seat)
+        self._folded[i] = True
+        self._emit(Folded(seat=seat))
+        if i == self._opener and self.requirement is not None:
+            # 003 Final betting interval: a dropping opener shows his openers; his cards are kept apart.
+            self._held[i] += self._hands[i]
+            self._hands[i] = []
+            self._judge_and_emit(i, final=False)
+        else:
+            self._muck += self._hands[i]
+            self._hands[i] = []
+        self._log({"seat": seat, "act": "fold"})
+        self._after_act(i, "fold")
+        return self._done(before)
+
+    def pass_(self, seat: int) -> list[Event]:
+        """'Pass': a check where checking is allowed and the house reads pass so (003 Jackpots), else a drop."""
+        i = self._i(seat)
+        as_check = (self.config.options.pass_meaning is PassMeaning.CHECK_IF_FREE
+                    and not self._pass_and_out_unopened() and self._current <= self._bet[i])
+        return self.check(seat) if as_check else self.fold(seat)
+
+    def _after_act(self, i: int, trigger: str) -> None:
+        self._needs[i] = False
+        self._acted_full[i] = True
+        live = self._live()
+        if len(live) == 1:
+            self._finish_uncontested(live[0], trigger)
+            return
+        self._set_next(i, inclusive=False)
+        if self.to_act is None:
+            self._close_interval(trigger)
+        else:
+            self._move(self.phase or Phase.FIRST_BETTING, trigger)
+
+    def _return_uncalled(self) -> None:
+        if self._n < 2:
+            return
+        order = sorted(range(self._n), key=lambda j: self._bet[j], reverse=True)
+        top, second = order[0], order[1]
+        excess = self._bet[top] - self._bet[second]
+        if excess > 0:
+            self._bet[top] -= excess
+            self._contrib[top] -= excess
+            self._stack[top] += excess
+            self._emit(BetReturned(seat=self._seat_no[top], amount=excess, reason="uncalled"))
+
+    def _collect(self) -> None:
+        self._pot += sum(self._bet)
+        self._bet = [0] * self._n
+
+    def _close_interval(self, trigger: str) -> None:
+        """The bets are equalized (or nobody can act): collect, then the draw, the showdown or a passed deal."""
+        self.to_act = None
+        if self._interval == "first":
+            if not self._opened and self.config.form in PASS_AND_BACK_IN_FORMS | {GameForm.PASS_AND_OUT}:
+                self._collect()
+                self._move(Phase.PASSED_OUT, trigger)
+                self.status = "passed_out"
+                self._emit(PotCarried(amount=self._pot, reason="nobody opened: the pot stays for the next deal "
+                                      "(003 Jackpots)"))
+                self._end()
+                return
+            self._return_uncalled()
+            self._predraw_level = max(self._bet)
+            self._collect()
+            self._emit(IntervalClosed(interval="first", pot=self._pot))
+            self._move(Phase.DRAWING, trigger)
+            self._begin_draw()
+            return
+        self._return_uncalled()
+        self._collect()
+        self._emit(IntervalClosed(interval="final", pot=self._pot))
+        self._move(Phase.SHOWDOWN, trigger)
+        self._begin_showdown()
+
+    # --------------------------------------------------------------------------------------------- the draw
+
+    def _begin_draw(self) -> None:
+        n, left = self._n, (self._button + 1) % self._n
+        self._drawers = [(left + k) % n for k in range(n) if not self._folded[(left + k) % n]]
+        self._draw_pos = 0
+        self.to_act = self._drawers[0]
+
+    def max_discard(self, seat: int) -> int:
+        limit = self.config.draw_limit
+        if limit is DrawLimit.FOUR:
+            top = 4
+        elif limit is DrawLimit.BY_PLAYERS and self._n >= 6:
+            top = self.config.options.draw_limit_six_plus
+        else:
+            top = HAND_SIZE
+        return min(top, len(self._hands[self._i(seat)]))
+
+    def verify_announce(self, seat: int, count: int) -> None:
+        i = self._i(seat)
+        self._require_phase("announce")
+        self._require_turn(i, R_DRAW_ORDER)
+        self._verify_count(i, count)
+
+    def _verify_count(self, i: int, count: int) -> None:
+        top = self.max_discard(self._seat_no[i])
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= top:
+            rule = R_DRAW_LIMIT_001 if self.config.draw_limit is DrawLimit.FOUR else R_DRAW_LIMIT_003
+            raise IllegalActionError("draw_limit", f"seat {self._seat_no[i]} may draw 0..{top} cards, not {count!r}",
+                                rule=rule)
+
+    def can_announce(self, seat: int, count: int) -> bool:
+        return _can(self.verify_announce, seat, count)
+
+    def announce(self, seat: int, count: int) -> list[Event]:
+        """The player states how many cards he wants; he may change it until he is served (001 IV 3)."""
+        self.verify_announce(seat, count)
+        before = len(self.events)
+        self._announced[seat] = count
+        self._emit(DrawAnnounced(seat=seat, count=count))
+        self._log({"seat": seat, "act": "announce", "count": count})
+        self._move(Phase.DRAWING, "announce")
+        return self._done(before)
+
+    def _resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]:
+        """Map card codes onto positions (of a hand or pile); '??' or None takes an unidentified one.
+
+        A code not yet known anywhere is learnt onto an unidentified position of ``positions``.
+        """
+        parsed: list[Card | None] = []
+        for item in cards:
+            if item is None or item == UNKNOWN_CODE:
+                parsed.append(None)
+                continue
+            try:
+                parsed.append(parse_card(item if isinstance(item, str) else card_str(item)))
+            except ValueError as exc:
+                raise IllegalActionError("bad_card", f"{what}: {exc}") from None
+        known_codes = [c for c in parsed if c is not None]
+        if len(set(known_codes)) != len(known_codes):
+            raise IllegalActionError("duplicate_card", f"{what}: a card is named twice")
+        result: list[int | None] = [None] * len(parsed)
+        to_learn: list[int] = []
+        for k, card in enumerate(parsed):
+            if card is None:
+                continue
+            pos = next((p for p in positions if self._ident[p] == card), None)
+            if pos is not None:
+                result[k] = pos
+            elif card in self._ident:
+                raise IllegalActionError("card_elsewhere", f"{what}: {card_str(card)} is known to be elsewhere")
+            else:
+                to_learn.append(k)
+        taken = {p for p in result if p is not None}
+        unknown = [p for p in positions if self._ident[p] is None and p not in taken]
+        needed = len(to_learn) + sum(1 for c in parsed if c is None)
+        if needed > len(unknown):
+            raise IllegalActionError("card_not_held", f"{what}: the cards named are not all there")
+        for k in to_learn:
+            pos = unknown.pop(0)
+            self._ident[pos] = parsed[k]
+            result[k] = pos
+        for k, card in enumerate(parsed):
+            if card is None:
+                result[k] = unknown.pop(0)
+        return [p for p in result if p is not None]
+
+    def verify_draw(self, seat: int, discard: Sequence[CardLike]) -> None:
+        i = self._i(seat)
+        self._require_phase("draw")
+        self._require_turn(i, R_DRAW_ORDER)
+        self._verify_count(i, len(discard))
+        snapshot = list(self._ident)
+        try:
+            self._resolve_cards(self._hands[i], discard, f"seat {seat} discards")
+        finally:
+            self._ident = snapshot
+
+    def can_draw(self, seat: int, discard: Sequence[CardLike]) -> bool:
+        return _can(self.verify_draw, seat, discard)
+
+    def draw(self, seat: int, discard: Sequence[CardLike]) -> list[Event]:
+        """Discard these cards ([] stands pat) and be served as many from the top of the stub at once."""
+        self.verify_draw(seat, discard)
+        before = len(self.events)
+        i = self._i(seat)
+        thrown = self._resolve_cards(self._hands[i], discard, f"seat {seat} discards")
+        codes = self._codes(thrown)
+        self._hands[i] = [p for p in self._hands[i] if p not in thrown]
+        held = (i == self._opener and self.requirement is not None and self.config.options.opener_holds_discards)
+        if held:
+            self._held[i] += thrown
+        else:
+            self._discards[i] += thrown
+        self._log({"seat": seat, "act": "draw", "discard": list(codes)})
+        if thrown and not self._burned_for_draw and self.config.options.burn_before_draw:
+            self._burned_for_draw = True
+            if len(self._stub) > self._reserve():
+                pos = self._stub.pop()
+                self._burn.append(pos)
+                self._emit(Burned(card=self._code(pos)))
+        self._serve(i, len(thrown), [], list(thrown), "draw")
+        return self._done(before)
+
+    def _reserve(self) -> int:
+        return 1 if self.config.options.never_deal_last_card else 0
+
+    def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
+        while owed > 0 and len(self._stub) > self._reserve():
+            pos = self._stub.pop()
+            self._hands[i].append(pos)
+            served.append(pos)
+            owed -= 1
+        if owed > 0:
+            if not self._reshuffle_pool(i):
+                raise IllegalActionError("deck_exhausted", "no cards left to complete the draw", rule=R_RESHUFFLE)
+            self._pending_serve = (i, owed, served, thrown)
+            self._move(Phase.RESHUFFLING, trigger)
+            self.to_act = None
+            return
+        self._pending_serve = None
+        self._emit(DrawServed(seat=self._seat_no[i], discards=self._codes(thrown), served=self._codes(served),
+                              held_out=bool(thrown) and thrown[0] in self._held[i]))
+        self._announced.pop(self._seat_no[i], None)
+        self._draw_pos += 1
+        if self._draw_pos < len(self._drawers):
+            self._move(Phase.DRAWING, trigger)
+            self.to_act = self._drawers[self._draw_pos]
+            return
+        self._begin_final(trigger)
+
+    def _reshuffle_pool(self, drawer: int) -> list[int]:
+        """Positions the dealer shuffles for the rest of the draw: the burn, the mucked hands and the other
+        players' discards; never the drawer's own discards nor the opener's held-out cards (001 IV 2, 003)."""
+        pool = list(self._burn) + list(self._muck)
+        for k in range(self._n):
+            if k != drawer:
+                pool += self._discards[k]
+        return sorted(pool)
+
+    def reshuffle_pool(self) -> tuple[str, ...]:
+        """The cards the dealer must shuffle now (codes, "??" unidentified), in a canonical order."""
+        if self.phase is not Phase.RESHUFFLING or self._pending_serve is None:
+            return ()
+        return self._codes(self._reshuffle_pool(self._pending_serve[0]))
+
+    def verify_reshuffle(self, order: Sequence[CardLike]) -> None:
+        self._require_phase("reshuffle")
+        assert self._pending_serve is not None
+        pool = self._reshuffle_pool(self._pending_serve[0])
+        if len(order) != len(pool):
+            raise IllegalActionError("bad_reshuffle", f"the reshuffled stub must list the {len(pool)} pooled cards, "
+                                f"got {len(order)}", rule=R_RESHUFFLE)
+        snapshot = list(self._ident)
+        try:
+            self._resolve_cards(pool, order, "reshuffle")
+        finally:
+            self._ident = snapshot
+
+    def can_reshuffle(self, order: Sequence[CardLike]) -> bool:
+        return _can(self.verify_reshuffle, order)
+
+    def reshuffle(self, order: Sequence[CardLike]) -> list[Event]:
+        """The dealer's new stub order (top first) after shuffling :meth:`reshuffle_pool`."""
+        self.verify_reshuffle(order)
+        before = len(self.events)
+        assert self._pending_serve is not None
+        i, owed, served, thrown = self._pending_serve
+        pool = self._reshuffle_pool(i)
+        new_order = self._resolve_cards(pool, order, "reshuffle")
+        taken = set(new_order)
+        self._burn = [p for p in self._burn if p not in taken]
+        self._muck = [p for p in self._muck if p not in taken]
+        for k in range(self._n):
+            self._discards[k] = [p for p in self._discards[k] if p not in taken]
+        self._stub = list(reversed(new_order)) + self._stub
+        self._emit(Reshuffled(size=len(new_order), for_seat=self._seat_no[i]))
+        self._log({"act": "reshuffle", "order": list(self._codes(new_order))})
+        self._serve(i, owed, served, thrown, "reshuffle")
+        return self._done(before)
+
+    # ------------------------------------------------------------------------------------------ final interval
+
+    def _begin_final(self, trigger: str) -> None:
+        self._interval = "final"
+        self._current = 0
+        self._last_inc = 0
+        self._raises = 0
+        self._entry = 0
+        self._entry_seat = None
+        bettors = [i for i in range(self._n) if self._can_bet_chips(i)]
+        if len(bettors) < 2 and all(self._bet[i] == 0 for i in range(self._n)):
+            self._move(Phase.SHOWDOWN, trigger)
+            self._begin_showdown()
+            return
+        form = self.config.form
+        if form is GameForm.FIVE_CARD_DRAW:
+            first = (self._button + 1) % self._n  # 001 Game procedure 6
+        elif form in FORCED_BLIND_FORMS and self._forced_last is not None:
+            first = (self._forced_last + 1) % self._n
+        elif self._opener is not None:
+            first = self._opener  # 003 Final betting interval: the opener, or the next active to his left
+        else:
+            first = (self._button + 1) % self._n
+        self._final_first = first
+        self._move(Phase.FINAL_BETTING, trigger)
+        self._open_interval(first)
+
+    # ------------------------------------------------------------------------------------ uncontested, proof
+
+    def _original_cards(self, i: int) -> list[Card | None]:
+        held_or_hand = self._hands[i] + self._held[i]
+        return [self._ident[p] for p in held_or_hand if p in self._original[i]]
+
+    def _judge(self, i: int, *, final: bool) -> bool | None:
+        """Did player i hold openers? None while his unseen cards could still prove it."""
+        req = self.requirement
+        if req is None:
+            return True
+        cards = self._original_cards(i)
+        known = [c for c in cards if c is not None]
+        if known and meets_requirement(known, req, bobtail_allowed=self.config.bobtail_allowed):
+            return True
+        if len(known) == len(cards) or final:
+            return False
+        return None
+
+    def _judge_and_emit(self, i: int, *, final: bool) -> bool | None:
+        verdict = self._judge(i, final=final)
+        if verdict is not None:
+            self.openers_proved = verdict
+            known = tuple(self._code(p) for p in self._hands[i] + self._held[i] if p in self._original[i])
+            self._emit(OpenersJudged(seat=self._seat_no[i], proved=verdict, cards=known, rule=R_PROVE))
+        return verdict
+
+    def _finish_uncontested(self, w: int, trigger: str) -> None:
+        self.to_act = None
+        if w == self._opener and self.requirement is not None:
+            verdict = self._judge_and_emit(w, final=False)
+            if verdict is None:
+                self._move(Phase.PROVING, trigger)
+                self.to_act = w
+                return
+            if not verdict:
+                self._false_opener_uncontested(w, trigger)
+                return
+        self._move(Phase.COMPLETE, trigger)
+        self._return_uncalled()
+        self._collect()
+        amount = self._pot
+        self._stack[w] += amount
+        self._pot = 0
+        self._emit(PotAwarded(pot_index=0, amount=amount, seats=(self._seat_no[w],), shares=(amount,),
+                              hand="uncontested"))
+        self.status = "complete"
+        self._end()
+
+    def _false_opener_uncontested(self, w: int, trigger: str) -> None:
+        """003 False openers 3: nobody called the false opener."""
+        self._foul[w] = True
+        self.false_opener_case = 3
+        self._move(Phase.COMPLETE, trigger)
+        if self._interval == "first":
+            self._collect()  # before the draw: all chips remain in the pot for the next deal
+            reason = f"{R_FALSE3}: nobody called the false opener before the draw; all chips stay for the next deal"
+        else:
+            self._collect()
+            for j in range(self._n):
+                if j != w:
+                    back = self._contrib[j] - self._ante_paid[j]
+                    if back > 0:
+                        self._contrib[j] -= back
+                        self._pot -= back
+                        self._stack[j] += back
+                        self._emit(BetReturned(seat=self._seat_no[j], amount=back, reason=R_FALSE3))
+            reason = f"{R_FALSE3}: the opener's chips and the antes stay for the next deal"
+        self._emit(PotCarried(amount=self._pot, reason=reason))
+        self.status = "carried"
+        self._end()
+
+    # ------------------------------------------------------------------------------------------- showdown
+
+    def _begin_showdown(self) -> None:
+        self.to_act = None
+        live = self._live()
+        if self._aggressor is not None and self._interval == "final":
+            start = self._aggressor
+        elif self._final_first is not None:
+            start = self._final_first
+        else:
+            start = (self._button + 1) % self._n
+        self._show_queue = [(start + k) % self._n for k in range(self._n) if (start + k) % self._n in live]
+        self._show_pos = 0
+        self.to_act = self._show_queue[0]
+
+    def _unmucked_left(self) -> int:
+        return sum(1 for j in self._show_queue if not self._mucked[j])
+
+    def verify_show(self, seat: int, cards: Sequence[CardLike] | None = None) -> None:
+        i = self._i(seat)
+        self._require_phase("show")
+        self._require_turn(i, R_SHOWDOWN)
+        snapshot = list(self._ident)
+        try:
+            self._learn_show(i, cards)
+        finally:
+            self._ident = snapshot
+
+    def _learn_show(self, i: int, cards: Sequence[CardLike] | None) -> None:
+        if cards:
+            self._resolve_cards(self._hands[i] + self._held[i], cards, f"seat {self._seat_no[i]} shows")
+        if self.phase is Phase.SHOWDOWN and any(self._ident[p] is None for p in self._hands[i]):
+            raise IllegalActionError("must_show_all", f"seat {self._seat_no[i]} must show all five cards",
+                                     rule=R_SHOWDOWN)
+
+    def can_show(self, seat: int, cards: Sequence[CardLike] | None = None) -> bool:
+        return _can(self.verify_show, seat, cards)
+
+    def show(self, seat: int, cards: Sequence[CardLike] | None = None) -> list[Event]:
+        """Show the hand (at showdown) or the openers (when proving). ``cards`` names cards the table could not
+        read; with a reader it may be omitted."""
+        self.verify_show(seat, cards)
+        before = len(self.events)
+        i = self._i(seat)
+        self._learn_show(i, cards)
+        act: dict[str, Any] = {"seat": seat, "act": "show"}
+        if cards:
+            act["cards"] = [UNKNOWN_CODE if c is None else (c if isinstance(c, str) else card_str(c)) for c in cards]
+        self._log(act)
+        if self.phase is Phase.PROVING:
+            verdict = self._judge_and_emit(i, final=True)
+            if verdict:
+                self._finish_uncontested(i, "show")
+            else:
+                self._false_opener_uncontested(i, "show")
+            return self._done(before)
+        self._shown[i] = True
+        shown = self._codes(self._hands[i])
+        value = evaluate([c for c in (self._ident[p] for p in self._hands[i]) if c is not None])
+        self._emit(Shown(seat=seat, cards=shown, description=describe(value)))
+        if i == self._opener and self.requirement is not None:
+            verdict = self._judge_and_emit(i, final=True)
+            if not verdict:
+                self._foul[i] = True
+                self.false_opener_case = 4
+        self._next_show("show")
+        return self._done(before)
+
+    def verify_muck(self, seat: int) -> None:
+        i = self._i(seat)
+        self._require_phase("muck")
+        self._require_turn(i, R_SHOWDOWN)
+        if self.phase is Phase.SHOWDOWN and self._unmucked_left() <= 1:
+            raise IllegalActionError("last_hand", "the last hand in the showdown must be shown", rule=R_SHOWDOWN)
+
+    def can_muck(self, seat: int) -> bool:
+        return _can(self.verify_muck, seat)
+
+    def muck(self, seat: int) -> list[Event]:
+        """Concede at the showdown, or (when proving) admit the openers cannot be shown."""
+        self.verify_muck(seat)
+        before = len(self.events)
+        i = self._i(seat)
+        self._log({"seat": seat, "act": "muck"})
+        self._emit(Mucked(seat=seat))
+        if self.phase is Phase.PROVING:
+            self.openers_proved = False
+            self._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_PROVE))
+            self._false_opener_uncontested(i, "muck")
+            return self._done(before)
+        self._mucked[i] = True
+        if i == self._opener and self.requirement is not None:
+            # The hand is discarded: its openers are kept apart to be proved (003 Jackpots).
+            self._judge_and_emit(i, final=False)
+            self._held[i] += self._hands[i]
+        else:
+            self._muck += self._hands[i]
+        self._hands[i] = []
+        self._next_show("muck")
+        return self._done(before)
+
+    def _next_show(self, trigger: str) -> None:
+        self._show_pos += 1
+        if self._show_pos < len(self._show_queue):
+            self.to_act = self._show_queue[self._show_pos]
+            self._move(Phase.SHOWDOWN, trigger)
+            return
+        self.to_act = None
+        self._move(Phase.COMPLETE, trigger)
+        self._award_showdown()
+
+    def _award_showdown(self) -> None:
+        contenders = [j for j in range(self._n) if not self._folded[j]]
+        eligible = [j for j in contenders if not self._mucked[j] and not self._foul[j]]
+        values = {j: evaluate([c for c in (self._ident[p] for p in self._hands[j]) if c is not None])
+                  for j in eligible}
+        levels = sorted({self._contrib[j] for j in contenders})
+        prev = 0
+        layers: list[tuple[int, list[int]]] = []
+        for level in levels:
+            amount = sum(min(c, level) - min(c, prev) for c in self._contrib)
+            layers.append((amount, [j for j in eligible if self._contrib[j] >= level]))
+            prev = level
+        extra = self._pot - sum(a for a, _ in layers)
+        if layers:
+            layers[0] = (layers[0][0] + extra, layers[0][1])
+        carried = 0
+        n, b = self._n, self._button
+        for index, (amount, elig) in enumerate(layers):
+            if amount == 0:
+                continue
+            if not elig:
+                carried += amount
+                continue
+            best = max(values[j] for j in elig)
+            winners = sorted((j for j in elig if values[j] == best), key=lambda j: (j - b - 1) % n)
+            share, odd = divmod(amount, len(winners))
+            shares = [share] * len(winners)
+            if self.config.options.odd_chip is OddChip.LEFT_OF_BUTTON:
+                for k in range(odd):
+                    shares[k] += 1
+            else:
+                carried += odd
+            for j, s in zip(winners, shares, strict=True):
+                self._stack[j] += s
+            self._pot -= sum(shares)
+            self._emit(PotAwarded(pot_index=index, amount=sum(shares), seats=tuple(self._seat_no[j] for j in winners),
+                                  shares=tuple(shares), hand=describe(best)))
+        if self._pot != carried:
+            raise InvariantError(f"pot {self._pot} left after the awards, {carried} expected to carry")
+        if carried:
+            rule = R_FALSE4 if self.false_opener_case == 4 else "no fair hand eligible"
+            self._emit(PotCarried(amount=carried, reason=f"{rule}: the pot remains for the next deal"))
+            self.status = "carried"
+        else:
+            self.status = "complete"
+        self._end()
+
+    def _end(self) -> None:
+        self.to_act = None
+        self._emit(HandEnded(status=self.status, carried_pot=self._pot))
+
+    # ------------------------------------------------------------------------------------------ legal view
+
+    def legal_actions(self) -> LegalActions:
+        phase = self.phase
+        assert phase is not None
+        if phase in TERMINAL:
+            return LegalActions(phase=phase, seat=None, acts=())
+        if phase is Phase.RESHUFFLING:
+            return LegalActions(phase=phase, seat=None, acts=("reshuffle",), reshuffle_size=len(self.reshuffle_pool()))
+        i = self.to_act
+        assert i is not None
+        seat = self._seat_no[i]
+        if phase is Phase.STRADDLING:
+            acts = ["straddle"]
+            if self.can_decline_straddle(seat):
+                acts.append("decline_straddle")
+            return LegalActions(phase=phase, seat=seat, acts=tuple(acts), call_amount=0,
+                                min_to=2 * self._current, max_to=2 * self._current)
+        if phase is Phase.DRAWING:
+            return LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=self.max_discard(seat))
+        if phase is Phase.PROVING:
+            return LegalActions(phase=phase, seat=seat, acts=("show", "muck"))
+        if phase is Phase.SHOWDOWN:
+            acts = ["show"]
+            if self._unmucked_left() > 1:
+                acts.append("muck")
+            return LegalActions(phase=phase, seat=seat, acts=tuple(acts))
+        acts = []
+        if self.can_check(seat):
+            acts.append("check")
+        bounds = self._raise_bounds(i)
+        lo = hi = 0
+        if bounds is not None:
+            kind = "bet" if (self._current == 0 or self._blind_entry_open()) else "raise"
+            if self._bet_ok(i, kind, bounds[0]):
+                acts.append(kind)
+                lo, hi = bounds
+        if self.can_call(seat):
+            acts.append("call")
+        if self.can_fold(seat):
+            acts.append("fold")
+        return LegalActions(phase=phase, seat=seat, acts=tuple(acts), call_amount=self._to_call(i) if "call" in acts
+                            else 0, min_to=lo, max_to=hi)
+
+    def _bet_ok(self, i: int, kind: str, to: int) -> bool:
+        seat = self._seat_no[i]
+        return self.can_bet(seat, to) if kind == "bet" else self.can_raise_to(seat, to)
+
+    # ------------------------------------------------------------------------------------------- results
+
+    def result(self) -> dict[str, Any]:
+        """The outcome as the replay command prints it (seats as string keys)."""
+        hands: dict[str, Any] = {}
+        for i in range(self._n):
+            hands[str(self._seat_no[i])] = {
+                "cards": list(self._codes(self._hands[i])),
+                "folded": self._folded[i],
+                "mucked": self._mucked[i],
+                "foul": self._foul[i],
+                "held_out": list(self._codes(self._held[i])),
+            }
+        awards = [e.to_json() for e in self.events if isinstance(e, PotAwarded)]
+        return {
+            "status": self.status if self.is_over else str(self.phase),
+            "stacks": {str(s): v for s, v in self.stacks().items()},
+            "carried_pot": self.carried_pot,
+            "opener": self.opener,
+            "openers_proved": self.openers_proved,
+            "false_opener_case": self.false_opener_case,
+            "awards": awards,
+            "hands": hands,
+            "events": [e.to_json() for e in self.events],
+        }
+
+    def to_record(self) -> dict[str, Any]:
+        """This hand as a ``cardtable.hand/1`` record (the acts so far)."""
+        from table_controller.engine.record import config_to_json
+
+        return {
+            "format": "cardtable.hand/1",
+            "game": config_to_json(self.config),
+            "seats": [{"seat": s.seat, "name": s.name, "stack": s.stack} for s in self.seats],
+            "button": self._seat_no[self._button],
+            "carried_pot": self.carried_in,
+            "passed_deals": self.passed_deals,
+            "deck": list(self._deck_codes),
+            "actions": [dict(a) for a in self.actions],
+        }
+
+
+def _can(verify: Callable[..., None], *args: Any) -> bool:
+    try:
+        verify(*args)
+    except IllegalActionError:
+        return False
+    return True

@@ -1,0 +1,133 @@
+"""The phases of one deal of Draw Poker and the one table of transitions between them.
+
+How it works: a :class:`~table_controller.engine.hand.Hand` is always in exactly one :class:`Phase`. Every act
+(a player's check, bet, draw...; the dealer's reshuffle) and every automatic step the engine takes by itself
+(posting the antes and blinds, the deal, closing a betting interval) is a *trigger*. :data:`TRANSITIONS` lists,
+for each phase, which triggers it accepts and which phases may follow; the guard that picks among the
+targets lives in the ``Hand`` method of the same name and is described in the ``when`` column.
+
+``Hand`` asks :func:`check_transition` before it changes phase, so a move that is not in this table is an
+:class:`~table_controller.engine.errors.InvariantError` (a bug), and an act that the current phase does not
+accept is refused as illegal before anything changes. ``docs/engine-states.md`` is generated from this
+table by :func:`render_markdown` (a test keeps the two identical).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from table_controller.engine.errors import InvariantError
+
+
+class Phase(StrEnum):
+    STRADDLING = "straddling"  # blind and straddle forms: the next player may straddle, blind
+    FIRST_BETTING = "first_betting"  # the betting interval before the draw (opening)
+    DRAWING = "drawing"  # each active player in turn from the dealer's left discards and is served
+    RESHUFFLING = "reshuffling"  # the stub ran out mid-draw: the dealer must give the reshuffled order
+    FINAL_BETTING = "final_betting"  # the betting interval after the draw
+    PROVING = "proving"  # the opener won uncontested and must show his openers
+    SHOWDOWN = "showdown"  # every active player in turn shows or concedes
+    COMPLETE = "complete"  # terminal: the pot was awarded (or carried under the false-opener rules)
+    PASSED_OUT = "passed_out"  # terminal: nobody opened; the pot stays for the next deal
+
+
+TERMINAL = frozenset({Phase.COMPLETE, Phase.PASSED_OUT})
+BETTING_ACTS = ("check", "bet", "call", "raise", "fold")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Transition:
+    source: Phase | None  # None: the start of the hand
+    trigger: str
+    targets: tuple[Phase, ...]
+    when: str
+
+
+def _t(source: Phase | None, trigger: str, targets: tuple[Phase, ...], when: str) -> Transition:
+    return Transition(source=source, trigger=trigger, targets=targets, when=when)
+
+
+P = Phase
+TRANSITIONS: tuple[Transition, ...] = (
+    _t(None, "start", (P.STRADDLING, P.FIRST_BETTING),
+       "antes, blinds and block chips posted, five cards dealt one at a time from the dealer's left; "
+       "straddling in the blind-and-straddle forms, else the first interval"),
+    _t(P.STRADDLING, "straddle", (P.STRADDLING, P.FIRST_BETTING),
+       "the next player may straddle again until the straddle limit is reached"),
+    _t(P.STRADDLING, "decline_straddle", (P.FIRST_BETTING,),
+       "a refusal ends the period of blind and straddle (003 Blind and straddle)"),
+    *(_t(P.FIRST_BETTING, act, (P.FIRST_BETTING, P.DRAWING, P.PROVING, P.COMPLETE, P.PASSED_OUT),
+         "interval open: same phase; bets equalized with two or more in: the draw; one player left: proving "
+         "(opener with unseen cards) or complete; nobody opened in a pass-and-back-in form: passed out")
+      for act in BETTING_ACTS),
+    _t(P.FIRST_BETTING, "no_action", (P.DRAWING, P.PASSED_OUT),
+       "nobody can act (every player all in on the forced bets): the interval closes at once"),
+    _t(P.DRAWING, "announce", (P.DRAWING,), "a count may be changed until the player is served (001 IV 3)"),
+    _t(P.DRAWING, "draw", (P.DRAWING, P.RESHUFFLING, P.FINAL_BETTING, P.SHOWDOWN),
+       "next drawer; stub exhausted: reshuffling; last drawer served: final interval, or showdown when "
+       "fewer than two players can still bet"),
+    _t(P.RESHUFFLING, "reshuffle", (P.DRAWING, P.FINAL_BETTING, P.SHOWDOWN),
+       "the rest of the draw is served from the new stub, then as after 'draw'"),
+    *(_t(P.FINAL_BETTING, act, (P.FINAL_BETTING, P.SHOWDOWN, P.PROVING, P.COMPLETE),
+         "interval open: same phase; bets equalized: showdown; one player left: proving or complete")
+      for act in BETTING_ACTS),
+    _t(P.FINAL_BETTING, "no_action", (P.SHOWDOWN,), "nobody can act: the interval closes at once"),
+    _t(P.PROVING, "show", (P.COMPLETE,), "openers proved: the opener takes the pot; not proved: 003 False openers 3"),
+    _t(P.PROVING, "muck", (P.COMPLETE,), "the opener cannot prove openers: 003 False openers 3"),
+    _t(P.SHOWDOWN, "show", (P.SHOWDOWN, P.COMPLETE), "next player shows; all shown or conceded: pots awarded"),
+    _t(P.SHOWDOWN, "muck", (P.SHOWDOWN, P.COMPLETE), "a player concedes; the last live hand must be shown"),
+)
+
+_INDEX: dict[tuple[Phase | None, str], tuple[Phase, ...]] = {(t.source, t.trigger): t.targets for t in TRANSITIONS}
+
+
+def accepts(phase: Phase | None, trigger: str) -> bool:
+    """Whether this phase accepts this trigger at all."""
+    return (phase, trigger) in _INDEX
+
+
+def triggers_of(phase: Phase) -> tuple[str, ...]:
+    return tuple(t.trigger for t in TRANSITIONS if t.source is phase)
+
+
+def check_transition(source: Phase | None, trigger: str, target: Phase) -> None:
+    targets = _INDEX.get((source, trigger))
+    if targets is None or target not in targets:
+        raise InvariantError(f"transition {source} --{trigger}--> {target} is not in the transition table")
+
+
+def render_markdown() -> str:
+    """The text of docs/engine-states.md: the transition table and a Mermaid diagram."""
+    lines = [
+        "# Engine states",
+        "",
+        "Generated from `table_controller/engine/machine.py` by `render_markdown()`; do not edit by hand",
+        "(`tests/engine/test_machine.py` checks that this file matches the table).",
+        "",
+        "One deal of Draw Poker is always in one phase. An act that the phase does not accept is refused",
+        "as illegal; a move outside this table is an internal error.",
+        "",
+        "```mermaid",
+        "stateDiagram-v2",
+    ]
+    seen: set[tuple[str, str, str]] = set()
+    for t in TRANSITIONS:
+        src = "[*]" if t.source is None else t.source.value
+        for target in t.targets:
+            trig = "betting act" if t.trigger in BETTING_ACTS else t.trigger
+            key = (src, trig, target.value)
+            if key not in seen:
+                seen.add(key)
+                lines.append(f"    {src} --> {target.value}: {trig}")
+    for phase in sorted(TERMINAL):
+        lines.append(f"    {phase.value} --> [*]")
+    lines += ["```", "", "| phase | trigger | next phases | when |", "|---|---|---|---|"]
+    for t in TRANSITIONS:
+        src = "(start)" if t.source is None else t.source.value
+        lines.append(f"| {src} | `{t.trigger}` | {', '.join(p.value for p in t.targets)} | {t.when} |")
+    lines += ["", "## Phases", ""]
+    for phase in Phase:
+        lines.append(f"- `{phase.value}`")
+    lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,317 @@
+"""Hand records (format ``cardtable.hand/1``): the pydantic models, and replay through the engine.
+
+A record is everything needed to play a hand again: the game, the seats and stacks, the button, the
+carried pot, the deck in the shoe's order and the acts in order. :func:`replay` plays it and returns the
+result object that ``cardtable replay`` prints. Field by field documentation: docs/hand-record.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from enum import Enum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from table_controller.engine.cards import UNKNOWN_CODE, CardCodeError, parse_card
+from table_controller.engine.config import (
+    AnteMode,
+    Betting,
+    DrawLimit,
+    GameConfig,
+    GameForm,
+    HouseOptions,
+    OddChip,
+    PassMeaning,
+    Stakes,
+    config_problems,
+)
+from table_controller.engine.errors import ConfigError, EngineError, IllegalActionError
+from table_controller.engine.hand import Hand, SeatSpec
+from table_controller.engine.machine import Phase
+from table_controller.engine.opening import OpeningRequirement
+
+FORMAT = "cardtable.hand/1"
+
+ACTS = ("check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "announce", "draw",
+        "reshuffle", "show", "muck")
+
+NonNeg = Annotated[int, Field(ge=0)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class StakesModel(_Strict):
+    ante: NonNeg = 0
+    small_bet: NonNeg = 0
+    big_bet: NonNeg = 0
+    cap: NonNeg = 0
+    min_bet: NonNeg = 0
+    max_bet: NonNeg = 0
+    blind: NonNeg = 0
+    block_ante: NonNeg = 19
+    block_blind: NonNeg = 2
+    block_raise: NonNeg = 4
+    block_raise_limit: NonNeg = 2
+
+
+class OptionsModel(_Strict):
+    ante_mode: AnteMode = AnteMode.EACH
+    burn_before_draw: bool = True
+    draw_limit: DrawLimit | None = None
+    draw_limit_six_plus: Annotated[int, Field(ge=1, le=5)] = 3
+    never_deal_last_card: bool = False
+    odd_chip: OddChip = OddChip.LEFT_OF_BUTTON
+    progressive_top: OpeningRequirement = OpeningRequirement.ACES
+    straddle_limit: NonNeg | None = None
+    straddle_compulsory: bool = False
+    blind_opening_double_to_stay: bool = False
+    pass_meaning: PassMeaning = PassMeaning.CHECK_IF_FREE
+    refuse_false_open: bool = True
+    opener_holds_discards: bool = True
+
+
+class GameModel(_Strict):
+    form: GameForm
+    betting: Betting = Betting.FIXED_LIMIT
+    stakes: StakesModel = StakesModel()
+    options: OptionsModel = OptionsModel()
+
+
+class SeatModel(_Strict):
+    seat: Annotated[int, Field(ge=1, le=10)]
+    name: str = ""
+    stack: NonNeg
+
+
+def _check_code(code: str, *, unknown_ok: bool = True) -> str:
+    if unknown_ok and code == UNKNOWN_CODE:
+        return code
+    try:
+        parse_card(code)
+    except CardCodeError as exc:
+        raise ValueError(str(exc)) from None
+    return code
+
+
+class ActionModel(_Strict):
+    seat: Annotated[int, Field(ge=1, le=10)] | None = None
+    act: Literal["check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "announce", "draw",
+                 "reshuffle", "show", "muck"]
+    to: NonNeg | None = None
+    count: NonNeg | None = None
+    discard: list[str] | None = None
+    cards: list[str] | None = None
+    order: list[str] | None = None
+
+    @field_validator("discard", "cards", "order")
+    @classmethod
+    def _codes(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None:
+            for code in value:
+                _check_code(code)
+        return value
+
+    @model_validator(mode="after")
+    def _shape(self) -> ActionModel:
+        if self.act != "reshuffle" and self.seat is None:
+            raise ValueError(f"'{self.act}' needs a 'seat'")
+        if self.act in ("bet", "raise") and self.to is None:
+            raise ValueError(f"'{self.act}' needs 'to' (the player's total in this interval after the act)")
+        if self.act == "draw" and self.discard is None:
+            raise ValueError("'draw' needs 'discard' (the cards thrown; [] stands pat)")
+        if self.act == "announce" and self.count is None:
+            raise ValueError("'announce' needs 'count'")
+        if self.act == "reshuffle" and self.order is None:
+            raise ValueError("'reshuffle' needs 'order' (the new stub, top first)")
+        return self
+
+
+class HandRecord(_Strict):
+    """A hand record, format ``cardtable.hand/1``."""
+
+    format: Literal["cardtable.hand/1"]
+    game: GameModel
+    seats: Annotated[list[SeatModel], Field(min_length=2, max_length=8)]
+    button: int
+    carried_pot: NonNeg = 0
+    passed_deals: NonNeg = 0
+    deck: Annotated[list[str], Field(max_length=52)] = Field(default_factory=list)
+    actions: list[ActionModel] = Field(default_factory=list)
+
+    @field_validator("deck")
+    @classmethod
+    def _deck(cls, value: list[str]) -> list[str]:
+        problems = []
+        for k, code in enumerate(value):
+            try:
+                _check_code(code)
+            except ValueError as exc:
+                problems.append(f"deck[{k}]: {exc}")
+        known = [c for c in value if c != UNKNOWN_CODE]
+        dup = sorted({c for c in known if known.count(c) > 1})
+        if dup:
+            problems.append(f"card(s) listed twice in the deck: {', '.join(dup)}")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return value
+
+    @model_validator(mode="after")
+    def _whole(self) -> HandRecord:
+        numbers = [s.seat for s in self.seats]
+        if len(set(numbers)) != len(numbers):
+            raise ValueError("a seat number appears twice in 'seats'")
+        if self.button not in numbers:
+            raise ValueError(f"'button' {self.button} is not one of the seats {numbers}")
+        problems = config_problems(_config_unchecked(self.game))
+        if problems:
+            raise ValueError("; ".join(problems))
+        for k, a in enumerate(self.actions):
+            if a.seat is not None and a.seat not in numbers:
+                raise ValueError(f"actions[{k}]: seat {a.seat} is not dealt in")
+        return self
+
+
+class InvalidRecordError(EngineError):
+    """A file that is not a valid hand record (exit code 2), with every problem found."""
+
+    exit_code = 2
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+class ReplayError(EngineError):
+    """An act in the record that the rules forbid (exit code 1)."""
+
+    exit_code = 1
+
+    def __init__(self, action_index: int, error: IllegalActionError) -> None:
+        super().__init__(f"action {action_index}: {error.message}")
+        self.action_index = action_index
+        self.code = error.code
+        self.message = error.message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"action_index": self.action_index, "code": self.code, "message": self.message}}
+
+
+def _config_unchecked(game: GameModel) -> GameConfig:
+    cfg = object.__new__(GameConfig)
+    object.__setattr__(cfg, "form", game.form)
+    object.__setattr__(cfg, "betting", game.betting)
+    object.__setattr__(cfg, "stakes", Stakes(**game.stakes.model_dump()))
+    object.__setattr__(cfg, "options", HouseOptions(**game.options.model_dump()))
+    return cfg
+
+
+def config_from_model(game: GameModel) -> GameConfig:
+    return GameConfig(form=game.form, betting=game.betting, stakes=Stakes(**game.stakes.model_dump()),
+                      options=HouseOptions(**game.options.model_dump()))
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def config_to_json(config: GameConfig) -> dict[str, Any]:
+    """The ``game`` object of a record for this configuration (only non-default stakes and options)."""
+    stakes = {f.name: getattr(config.stakes, f.name) for f in fields(Stakes)
+              if getattr(config.stakes, f.name) != f.default}
+    options = {f.name: _plain(getattr(config.options, f.name)) for f in fields(HouseOptions)
+               if getattr(config.options, f.name) != f.default}
+    return {"form": config.form.value, "betting": config.betting.value, "stakes": stakes, "options": options}
+
+
+def parse_record(data: Any) -> HandRecord:
+    """Validate a decoded JSON object as a hand record; :class:`InvalidRecordError` lists every problem."""
+    try:
+        return HandRecord.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err["loc"]) or "record"
+            msg = err["msg"].removeprefix("Value error, ")
+            problems.append(f"{loc}: {msg}")
+        raise InvalidRecordError(problems) from None
+
+
+def start_hand(record: HandRecord) -> Hand:
+    try:
+        return Hand(config_from_model(record.game),
+                    [SeatSpec(seat=s.seat, name=s.name, stack=s.stack) for s in record.seats],
+                    record.button, deck=record.deck, carried_pot=record.carried_pot,
+                    passed_deals=record.passed_deals)
+    except ConfigError as exc:
+        raise InvalidRecordError([str(exc)]) from None
+
+
+def apply_action(hand: Hand, action: ActionModel) -> None:
+    """Play one recorded act (raises :class:`IllegalActionError`)."""
+    seat = action.seat if action.seat is not None else 0
+    act = action.act
+    if act == "check":
+        hand.check(seat)
+    elif act == "bet":
+        hand.bet(seat, action.to or 0)
+    elif act == "call":
+        hand.call(seat)
+    elif act == "raise":
+        hand.raise_to(seat, action.to or 0)
+    elif act == "fold":
+        hand.fold(seat)
+    elif act == "pass":
+        hand.pass_(seat)
+    elif act == "straddle":
+        hand.straddle(seat)
+    elif act == "decline_straddle":
+        hand.decline_straddle(seat)
+    elif act == "announce":
+        hand.announce(seat, action.count or 0)
+    elif act == "draw":
+        hand.draw(seat, action.discard or [])
+    elif act == "reshuffle":
+        hand.reshuffle(action.order or [])
+    elif act == "show":
+        hand.show(seat, action.cards)
+    else:
+        hand.muck(seat)
+
+
+def play(record: HandRecord) -> Hand:
+    """Play every act of the record, then show the hands still in at a showdown the record leaves open."""
+    hand = start_hand(record)
+    for index, action in enumerate(record.actions):
+        if hand.is_over:
+            raise ReplayError(index, IllegalActionError("hand_over", "the hand is already over"))
+        try:
+            apply_action(hand, action)
+        except IllegalActionError as exc:
+            raise ReplayError(index, exc) from None
+    while hand.phase is Phase.SHOWDOWN and hand.to_act is not None:
+        seat = hand.legal_actions().seat
+        assert seat is not None
+        if not hand.can_show(seat):
+            break
+        hand.show(seat)
+    return hand
+
+
+def replay(data: Any) -> dict[str, Any]:
+    """Validate and play a decoded record; the result object of ``cardtable replay``."""
+    hand = play(parse_record(data))
+    result = hand.result()
+    if not hand.is_over:
+        legal = hand.legal_actions()
+        result["status"] = "incomplete"
+        result["phase"] = str(hand.phase)
+        result["to_act"] = legal.seat
+        result["legal"] = list(legal.acts)
+    return result
+
+
+def schema() -> dict[str, Any]:
+    return HandRecord.model_json_schema()

@@ -1,0 +1,93 @@
+"""Random legal play, for tests, benchmarks and the simulator: every choice is drawn from ``legal_actions()``.
+
+The randomness is the caller's (any object with ``randrange``): the engine itself never draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from table_controller.engine.hand import Hand
+from table_controller.engine.machine import Phase
+
+
+class Chooser(Protocol):
+    def randrange(self, stop: int, /) -> int: ...
+
+
+def _pick(rng: Chooser, items: list[str] | tuple[str, ...]) -> str:
+    return items[rng.randrange(len(items))]
+
+
+def shuffled(rng: Chooser, items: list[str] | tuple[str, ...]) -> list[str]:
+    out = list(items)
+    for k in range(len(out) - 1, 0, -1):
+        j = rng.randrange(k + 1)
+        out[k], out[j] = out[j], out[k]
+    return out
+
+
+def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequence[str] | None = None,
+                mucks: bool = True) -> None:
+    """Take one random legal act (or the dealer's reshuffle). ``aggression`` in 0..9 weighs bets and raises.
+
+    ``truth`` is the real deck when the hand was given "??" cards: shows then name the real cards.
+    """
+    legal = hand.legal_actions()
+    acts = legal.acts
+    seat = legal.seat
+    if "reshuffle" in acts:
+        hand.reshuffle(shuffled(rng, hand.reshuffle_pool()))
+        return
+    assert seat is not None
+    if legal.phase is Phase.DRAWING:
+        cards = hand.hole_cards(seat)
+        count = rng.randrange(legal.max_discard + 1)
+        hand.draw(seat, shuffled(rng, cards)[:count])
+        return
+    if legal.phase is Phase.STRADDLING:
+        if "decline_straddle" in acts and rng.randrange(2):
+            hand.decline_straddle(seat)
+        else:
+            hand.straddle(seat)
+        return
+    if legal.phase in (Phase.SHOWDOWN, Phase.PROVING):
+        if mucks and "muck" in acts and rng.randrange(8) == 0:
+            hand.muck(seat)
+        elif truth is not None:
+            hand.show(seat, [truth[p] for p in hand.card_positions(seat)])
+        else:
+            hand.show(seat)
+        return
+    aggressive = [a for a in acts if a in ("bet", "raise")]
+    passive = [a for a in acts if a in ("check", "call")]
+    if aggressive and rng.randrange(10) < aggression:
+        to = legal.min_to + rng.randrange(legal.max_to - legal.min_to + 1)
+        if aggressive[0] == "bet":
+            hand.bet(seat, to)
+        else:
+            hand.raise_to(seat, to)
+        return
+    if "fold" in acts and (not passive or rng.randrange(6) == 0):
+        hand.fold(seat)
+        return
+    act = _pick(rng, passive) if passive else _pick(rng, acts)
+    if act == "check":
+        hand.check(seat)
+    elif act == "call":
+        hand.call(seat)
+    else:
+        hand.fold(seat)
+
+
+def play_random(hand: Hand, rng: Chooser, *, aggression: int = 3, max_steps: int = 500,
+                truth: Sequence[str] | None = None, mucks: bool = True) -> Hand:
+    """Play the hand to its end with random legal acts."""
+    steps = 0
+    while not hand.is_over:
+        random_step(hand, rng, aggression=aggression, truth=truth, mucks=mucks)
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError("the hand did not end: the engine is stuck")
+    return hand
