@@ -137,7 +137,7 @@ def _build_tables() -> tuple[list[int], list[int], list[int]]:
 
 
 _RANK_TABLE, _FLUSH_BONUS, _CARD_KEY = _build_tables()
-_DECK_SET: Final = frozenset(range(52))
+_CHECKED_KEY: Final = {card: (1 << (32 + card)) | key for card, key in enumerate(_CARD_KEY)}
 _BOOL: Final = bool
 # Unused slots hold 0, which no hand has (the lowest hand, 7-5-4-3-2, has a nonzero value).
 _UNSUITED_VALUES: Final = frozenset(v for v in _RANK_TABLE if v)
@@ -168,16 +168,19 @@ def evaluate(cards: Sequence[int]) -> int:
         raise ValueError(f"a poker hand is exactly five cards, got {len(cards)}")
     a, b, c, d, e = cards
     try:
-        distinct = {a, b, c, d, e}
-    except TypeError:
-        distinct = set()
-    if (
-        len(distinct) == 5
-        and distinct <= _DECK_SET
-        and _BOOL not in (a.__class__, b.__class__, c.__class__, d.__class__, e.__class__)
+        # Each card's key with a bit of its own above bit 32: the five bits add without a carry (five set
+        # bits) exactly when the cards are distinct. A lookup that fails is not a card at all.
+        total = _CHECKED_KEY[a] + _CHECKED_KEY[b] + _CHECKED_KEY[c] + _CHECKED_KEY[d] + _CHECKED_KEY[e]
+    except (KeyError, TypeError):
+        total = 0
+    if (total >> 32).bit_count() == 5 and _BOOL not in (
+        a.__class__,
+        b.__class__,
+        c.__class__,
+        d.__class__,
+        e.__class__,
     ):
-        k = _CARD_KEY
-        key = k[a] + k[b] + k[c] + k[d] + k[e]
+        key = total & 0xFFFFFFFF
         return _RANK_TABLE[key >> 12] + _FLUSH_BONUS[key & 0xFFF]
     for card in cards:
         if isinstance(card, bool) or not isinstance(card, int | np.integer) or not 0 <= card < 52:

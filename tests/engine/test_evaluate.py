@@ -326,3 +326,26 @@ def test_agrees_with_reference_engine(
         ours_sign = (ours[i] > ours[j]) - (ours[i] < ours[j])
         theirs_sign = (theirs[i][0] > theirs[j][0]) - (theirs[i][0] < theirs[j][0])
         assert ours_sign == theirs_sign
+
+
+# --- the benchmark runs and reports every system ---------------------------------------------------------
+
+
+def test_benchmark_hands_are_valid() -> None:
+    from bench.evaluator import random_hands
+
+    hands = random_hands(5000, seed=1)
+    assert hands.shape == (5000, 5)
+    assert hands.max() <= 51
+    assert all(len(set(row)) == 5 for row in hands.tolist())
+    assert np.array_equal(random_hands(100, seed=1), hands[:100])
+
+
+@pytest.mark.slow
+def test_benchmark_quick_run_reports_every_system() -> None:
+    from bench.evaluator import run
+
+    rows = run(quick=True)
+    systems = {row.system for row in rows}
+    assert {"cardtable", "treys", "phevaluator", "eval7"} <= systems
+    assert all(row.value > 0 and row.unit == "hands/s" and row.area == "evaluator" for row in rows)
