@@ -274,6 +274,8 @@ class ShoeClient:
             try:
                 event = await asyncio.wait_for(asyncio.shield(waiter), max(0.0, end - loop.time()))
             except TimeoutError:
+                if not self._up.is_set():
+                    raise LinkDownError(f"{command.name} did not finish: the shoe link is down") from None
                 raise self._deadline_error(f"{command.name} did not finish within {deadline:g} s") from None
             return _outcome(command, event)
         finally:

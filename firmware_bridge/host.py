@@ -121,8 +121,9 @@ class HostEndpoint:
         if isinstance(body, HelloReply):
             rebooted = self.session not in (0, frame.session)
             self.session = frame.session
-            if body.last_event < self.delivered:
-                # Not the memory we knew (a replaced device): take its log from where it stands.
+            if body.last_event < self.delivered or self.delivered < body.first_unacked - 1:
+                # A first connection, another host acknowledged events meanwhile, or a replaced device:
+                # take the log from where it stands (GET_LOG still has what came before).
                 self.delivered = body.first_unacked - 1
             self._owe_ack = True
             return [Handshake(reply=body, session=frame.session, rebooted=rebooted)]

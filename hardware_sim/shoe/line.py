@@ -22,9 +22,10 @@ class ByteFaults:
     flip: float = 0.0  # one random bit flipped
     duplicate: float = 0.0
     junk: float = 0.0  # a burst of 1..8 random bytes (0x00 included) inserted after this byte
+    swap: float = 0.0  # this byte and the next change places (reordered bytes)
 
     def active(self) -> bool:
-        return bool(self.drop or self.flip or self.duplicate or self.junk)
+        return bool(self.drop or self.flip or self.duplicate or self.junk or self.swap)
 
     def apply(self, data: bytes, rng: random.Random) -> bytes:
         if not self.active():
@@ -40,6 +41,10 @@ class ByteFaults:
                 out.append(byte)
             if rng.random() < self.junk:
                 out += bytes(rng.choice((0, rng.randrange(256))) for _ in range(rng.randint(1, 8)))
+        if self.swap:
+            for i in range(len(out) - 1):
+                if rng.random() < self.swap:
+                    out[i], out[i + 1] = out[i + 1], out[i]
         return bytes(out)
 
 

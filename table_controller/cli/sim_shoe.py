@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import signal
+import sys
+import threading
 from typing import Any
 
-from table_controller.cli._common import set_handler, unavailable
+from table_controller.cli._common import EXIT_OK, EXIT_USAGE, CliError, set_handler
 
 
 def register(sub: Any) -> None:
@@ -15,4 +19,38 @@ def register(sub: Any) -> None:
     where.add_argument("--pty", action="store_true", help="serve on a new pseudo-terminal")
     where.add_argument("--tcp", type=int, metavar="PORT", help="serve on a TCP port on 127.0.0.1")
     shoe.add_argument("--seed", type=int, metavar="S", help="seed the shuffle (tests only; default: OS CSPRNG)")
-    set_handler(shoe, unavailable("cardtable sim shoe"))
+    shoe.add_argument("--fast", action="store_true", help="near-instant mechanics (shuffle, deal) for demos and tests")
+    shoe.add_argument("--speed", type=float, default=1.0, metavar="X",
+                      help="run the device's virtual clock X times faster than real time (default: 1)")
+    shoe.add_argument("--link", metavar="PATH", help="with --pty: also keep a symlink PATH to the tty")
+    set_handler(shoe, _serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from hardware_sim.shoe import ShoeSimulator, SimTimings, start_pty, start_tcp
+
+    if args.speed <= 0:
+        raise CliError("--speed must be positive", exit_code=EXIT_USAGE)
+    if args.tcp is not None and not 0 <= args.tcp <= 65535:
+        raise CliError(f"--tcp {args.tcp} is not a TCP port", exit_code=EXIT_USAGE)
+    sim = ShoeSimulator(seed=args.seed, timings=SimTimings.fast() if args.fast else None)
+    try:
+        if args.pty:
+            running: Any = start_pty(sim, speed=args.speed, link_path=args.link)
+            first_line = running.url
+        else:
+            running = start_tcp(sim, port=args.tcp, speed=args.speed)
+            first_line = running.url
+    except OSError as exc:
+        raise CliError(f"cannot serve the shoe: {exc}", exit_code=EXIT_USAGE) from None
+    sys.stdout.write(first_line + "\n")
+    sys.stdout.flush()
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    try:
+        while not stop.wait(0.5):
+            pass
+    finally:
+        running.stop()
+    return EXIT_OK

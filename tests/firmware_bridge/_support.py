@@ -1,0 +1,75 @@
+"""Shared helpers: a client wired to a simulator, fast timings, and the exactly-once checks."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from firmware_bridge.driver import ClientConfig, ShoeClient
+from firmware_bridge.messages import CardDealt, ShoeEvent
+from firmware_bridge.transport import ByteLink
+from hardware_sim.shoe import MemoryLink, ShoeSimulator, SimTimings
+
+T = TypeVar("T")
+
+FAST = ClientConfig(turnaround=0.02, call_deadline=3.0, deal_deadline=5.0, shuffle_deadline=5.0,
+                    verify_deadline=5.0, connect_deadline=3.0, heartbeat_interval=0.05, link_down_after=0.3,
+                    reconnect_interval=0.02, busy_backoff=0.005)
+
+
+def run(coro: Awaitable[T], timeout: float = 60.0) -> T:
+    async def bounded() -> T:
+        return await asyncio.wait_for(coro, timeout)
+
+    return asyncio.run(bounded())
+
+
+def new_sim(seed: int = 7) -> ShoeSimulator:
+    return ShoeSimulator(seed=seed, timings=SimTimings.fast())
+
+
+def memory_client(sim: ShoeSimulator, config: ClientConfig = FAST) -> ShoeClient:
+    def factory() -> ByteLink:
+        return MemoryLink(sim)
+
+    return ShoeClient(factory, config=config, first_cmd_id=1000)
+
+
+async def with_client(sim: ShoeSimulator, body: Callable[[ShoeClient], Awaitable[T]],
+                      config: ClientConfig = FAST) -> T:
+    client = memory_client(sim, config)
+    await client.connect()
+    try:
+        return await body(client)
+    finally:
+        await client.close()
+
+
+def assert_exactly_once(sim: ShoeSimulator, host_cards: list[str | None], events: list[ShoeEvent]) -> None:
+    """What the host got is exactly what the shoe dealt, in order; no card or event lost or repeated."""
+    from firmware_bridge.cards import card_code
+
+    device = sim.device
+    shoe_cards = [None if c.scan() is None else card_code(c.scan() or 0) for c in device.out]
+    assert host_cards == shoe_cards
+    assert len(device.shoe) + len(device.out) == 52 or any(c.foreign for c in device.shoe + device.out)
+    faces = [c.face for c in device.shoe + device.out if not c.foreign]
+    assert len(faces) == len(set(faces)) or any(c.reads_as is not None for c in device.out)
+    numbers = [e.number for e in events]
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers))) if numbers else True
+    dealt_events = [e for e in events if isinstance(e, CardDealt)]
+    assert len({e.number for e in dealt_events}) == len(dealt_events)
+
+
+async def settle(client: ShoeClient, sim: ShoeSimulator, timeout: float = 3.0) -> list[ShoeEvent]:
+    """Wait until the host has every event the device logged; return the events drained."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        with sim.lock:
+            last = sim.device.memory.last_event
+        if client._ep.delivered >= last:
+            break
+        await asyncio.sleep(0.005)
+    return client.drain_events()
