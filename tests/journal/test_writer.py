@@ -156,3 +156,15 @@ def test_writer_refuses_to_extend_a_broken_chain(target: Target) -> None:
     target.tamper(("DELETE FROM journal_entries WHERE seq = 2", ()))
     with target.open() as journal, pytest.raises(ChainBrokenError, match="seq 3"):
         journal.writer("t1")
+
+
+def test_writer_without_full_verification_still_checks_the_head(target: Target) -> None:
+    with target.open() as journal, journal.writer("t1") as writer:
+        for i in range(3):
+            writer.append("x", {"i": i}, at=moment(i))
+    target.tamper(("DELETE FROM journal_entries WHERE seq = 2", ()))
+    with target.open() as journal, journal.writer("t1", verify=False) as writer:
+        assert writer.head is not None and writer.head.seq == 3  # the gap behind the head is not looked at
+    target.tamper(("UPDATE journal_entries SET payload = '{\"i\":9}' WHERE seq = 3", ()))
+    with target.open() as journal, pytest.raises(ChainBrokenError, match="head entry"):
+        journal.writer("t1", verify=False)
