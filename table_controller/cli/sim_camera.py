@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
 from typing import Any
 
-from table_controller.cli._common import set_handler, unavailable
+from table_controller.cli._common import EXIT_OK, CliError, add_json_flag, print_json, set_handler
 
 
 def register(sub: Any) -> None:
@@ -12,4 +14,30 @@ def register(sub: Any) -> None:
     camera.add_argument("--seed", type=int, metavar="S", help="seed the scene generator")
     camera.add_argument("--out", metavar="PATH", help="video file (.mp4/.avi) or directory of PNG frames")
     camera.add_argument("--frames", type=int, default=100, metavar="N", help="number of frames (default: 100)")
-    set_handler(camera, unavailable("cardtable sim camera"))
+    camera.add_argument("--fps", type=float, default=10.0, metavar="F", help="frames per second (default: 10)")
+    camera.add_argument("--calibration-out", metavar="FILE", help="also write the camera's table calibration JSON")
+    add_json_flag(camera)
+    set_handler(camera, _camera)
+
+
+def _camera(args: argparse.Namespace) -> int:
+    from hardware_sim.camera import SimCamera
+
+    if args.frames < 1:
+        raise CliError("--frames must be at least 1")
+    if args.fps <= 0:
+        raise CliError("--fps must be positive")
+    if not args.out:
+        raise CliError("--out is required: a .mp4/.avi file or a directory for PNG frames")
+    cam = SimCamera(seed=args.seed or 0, fps=args.fps)
+    try:
+        path = cam.write_video(args.out, args.frames)
+        if args.calibration_out:
+            cam.calibration().save(args.calibration_out)
+    except OSError as exc:
+        raise CliError(f"{args.out}: {exc}") from exc
+    if args.json:
+        print_json({"out": str(path), "frames": args.frames, "fps": args.fps, "seed": cam.seed})
+    else:
+        sys.stdout.write(f"wrote {args.frames} frame(s) to {path}\n")
+    return EXIT_OK

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
+import time
 from typing import Any
 
-from table_controller.cli._common import Parser, add_json_flag, set_handler, unavailable
+from table_controller.cli._common import EXIT_OK, EXIT_USAGE, CliError, Parser, add_json_flag, print_json, set_handler
 
 
 def register(sub: Any) -> None:
@@ -14,11 +17,132 @@ def register(sub: Any) -> None:
     identify.add_argument("images", nargs="+", metavar="IMAGE", help="image files")
     identify.add_argument("--profile", metavar="FILE", help="deck profile from calibrate-deck (default: built-in)")
     add_json_flag(identify)
-    set_handler(identify, unavailable("cardtable vision identify"))
+    set_handler(identify, _identify)
     cal = vsub.add_parser("calibrate-deck", help="build a deck profile from one image of each card")
     cal.add_argument("--out", required=True, metavar="PROFILE", help="profile file to write")
     cal.add_argument("images", nargs="+", metavar="IMAGE", help="one face-up card per image, named like Qs.jpg")
-    set_handler(cal, unavailable("cardtable vision calibrate-deck"))
+    cal.add_argument("--name", default="calibrated", help="the deck's name, stored in the profile")
+    cal.add_argument("--no-default", action="store_true", help="keep only this deck's templates")
+    add_json_flag(cal)
+    set_handler(cal, _calibrate_deck)
     watch = vsub.add_parser("watch", help="live card events from a camera source")
     watch.add_argument("source", metavar="SOURCE", help="device index, video file, stream URL or 'sim'")
-    set_handler(watch, unavailable("cardtable vision watch"))
+    watch.add_argument("--profile", metavar="FILE", help="deck profile (default: built-in)")
+    watch.add_argument("--calibration", metavar="FILE", help="table calibration JSON (the simulator knows its own)")
+    watch.add_argument("--frames", type=int, metavar="N", help="stop after N frames")
+    watch.add_argument("--window", type=int, default=5, metavar="N", help="frames per vote (default: 5)")
+    watch.add_argument("--votes", type=int, default=3, metavar="K", help="votes needed to decide (default: 3)")
+    watch.add_argument("--save-view", metavar="PATH", help="write the last annotated frame to this image file")
+    add_json_flag(watch)
+    set_handler(watch, _watch)
+
+
+def _vision_error(exc: Exception) -> CliError:
+    code = getattr(exc, "code", "vision")
+    return CliError(str(getattr(exc, "message", exc)), exit_code=int(getattr(exc, "exit_code", EXIT_USAGE)),
+                    code=str(code))
+
+
+def _load_profile(path: str | None) -> Any:
+    from vision.errors import VisionError
+    from vision.profile import DeckProfile, default_profile
+
+    if path is None:
+        return default_profile()
+    try:
+        return DeckProfile.load(path)
+    except VisionError as exc:
+        raise _vision_error(exc) from exc
+
+
+def _identify(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+    from vision.images import load_image
+    from vision.pipeline import Recognizer
+
+    recognizer = Recognizer(_load_profile(args.profile))
+    status = EXIT_OK
+    for path in args.images:
+        try:
+            image = load_image(path)
+            start = time.perf_counter()
+            detections = recognizer.identify(image)
+            ms = (time.perf_counter() - start) * 1000.0
+        except VisionError as exc:
+            status = EXIT_USAGE
+            if args.json:
+                print_json({"image": path, "error": {"code": exc.code, "message": exc.message}})
+            else:
+                sys.stderr.write(f"cardtable: error: {exc.message}\n")
+            continue
+        if args.json:
+            print_json({"image": path, "cards": [d.to_json() for d in detections], "ms": round(ms, 1)})
+        else:
+            names = [d.card or ("?" if d.face == "up" else "down") for d in detections]
+            sys.stdout.write(f"{path}: {len(detections)} card(s): {' '.join(names) or '-'} ({ms:.1f} ms)\n")
+    return status
+
+
+def _calibrate_deck(args: argparse.Namespace) -> int:
+    from vision.deck import calibrate_deck
+    from vision.errors import VisionError
+
+    try:
+        profile = calibrate_deck(args.images, name=args.name, keep_default=not args.no_default)
+        profile.save(args.out)
+    except VisionError as exc:
+        raise _vision_error(exc) from exc
+    except OSError as exc:
+        raise CliError(f"{args.out}: cannot write profile ({exc.strerror})") from exc
+    cards = sorted(set(profile.ranks.labels))
+    if args.json:
+        print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(profile.ranks.labels),
+                    "suit_templates": len(profile.suits.labels)})
+    else:
+        sys.stdout.write(f"wrote {args.out}: {len(args.images)} image(s), ranks {''.join(cards)}\n")
+    return EXIT_OK
+
+
+def _watch(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.calibration import TableCalibration
+    from vision.errors import VisionError
+    from vision.pipeline import Recognizer
+    from vision.sources import open_source
+    from vision.watch import annotated_frames
+
+    if args.window < 1 or not 1 <= args.votes <= args.window:
+        raise CliError("need 1 <= --votes <= --window")
+    try:
+        calibration = TableCalibration.load(args.calibration) if args.calibration else None
+        source = open_source(args.source, frames=args.frames)
+    except VisionError as exc:
+        raise _vision_error(exc) from exc
+    recognizer = Recognizer(_load_profile(args.profile))
+    count = 0
+    last = None
+    try:
+        for wf in annotated_frames(source, recognizer, calibration, window=args.window, votes=args.votes):
+            count += 1
+            last = wf.view
+            for event in wf.events:
+                payload = {"t": round(event.t, 3), "event": type(event).__name__, **{
+                    k: v for k, v in vars(event).items() if k != "t"}}
+                if args.json:
+                    print_json(payload)
+                else:
+                    detail = " ".join(f"{k}={v}" for k, v in payload.items() if k not in ("t", "event"))
+                    sys.stdout.write(f"{event.t:8.2f}s {type(event).__name__:12s} {detail}\n")
+                    sys.stdout.flush()
+            if args.frames is not None and count >= args.frames:
+                break
+    except VisionError as exc:
+        raise _vision_error(exc) from exc
+    finally:
+        source.close()
+    if args.save_view and last is not None and not cv2.imwrite(args.save_view, last):
+        raise CliError(f"{args.save_view}: cannot write image")
+    if count == 0:
+        raise CliError(f"{args.source}: the source gave no frames", exit_code=EXIT_USAGE, code="no-frames")
+    return EXIT_OK

@@ -1,0 +1,25 @@
+"""The simulated table camera: renders table scenes from a table state and serves them like a camera.
+
+Public API: `TableScene`, `PlacedCard`, `TableLayout` (the state), `render(scene, seed)` and
+`render_with_truth(...)` (one frame), `SimCamera` (the device, advanced by `process(dt)`),
+`RenderOptions`, and the face sets (`procedural_faces`, `load_face_set`).
+"""
+
+from hardware_sim.camera.art import FaceSet, load_face_set, procedural_faces
+from hardware_sim.camera.device import ScriptStep, SimCamera, demo_script
+from hardware_sim.camera.render import (
+    CardTruth,
+    RenderedFrame,
+    RenderOptions,
+    calibration_for,
+    camera_homography,
+    render,
+    render_with_truth,
+)
+from hardware_sim.camera.scene import CARD_MM, PlacedCard, TableLayout, TableScene, random_scene
+
+__all__ = [
+    "CARD_MM", "CardTruth", "FaceSet", "PlacedCard", "RenderOptions", "RenderedFrame", "ScriptStep", "SimCamera",
+    "TableLayout", "TableScene", "calibration_for", "camera_homography", "demo_script", "load_face_set",
+    "procedural_faces", "random_scene", "render", "render_with_truth",
+]

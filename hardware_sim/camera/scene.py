@@ -1,0 +1,140 @@
+"""The table state the simulated camera films: a table layout (seat zones, pot, discard area) and the
+cards lying on it, each at a position and angle in table millimetres, face up or face down."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from vision.calibration import Zone
+from vision.cards import is_card
+
+CARD_MM = (63.0, 88.0)  # poker size
+Surface = Literal["felt", "wood"]
+
+
+def _rect(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def default_zones() -> tuple[Zone, ...]:
+    zones = []
+    for i, x in enumerate((15.0, 275.0, 535.0)):
+        zones.append(Zone(name=f"seat {i + 1}", kind="seat", seat=i + 1, polygon=_rect(x, 318.0, x + 250.0, 442.0)))
+    for i, x in enumerate((535.0, 275.0, 15.0)):
+        zones.append(Zone(name=f"seat {i + 4}", kind="seat", seat=i + 4, polygon=_rect(x, 8.0, x + 250.0, 132.0)))
+    zones.append(Zone(name="pot", kind="pot", polygon=_rect(120.0, 150.0, 390.0, 300.0)))
+    zones.append(Zone(name="discard", kind="discard", polygon=_rect(410.0, 150.0, 680.0, 300.0)))
+    return tuple(zones)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableLayout:
+    """An 800 x 450 mm view of the table: six seat zones along the near and far rails, pot and discard area."""
+
+    width_mm: float = 800.0
+    height_mm: float = 450.0
+    zones: tuple[Zone, ...] = field(default_factory=default_zones)
+
+    def zone(self, name: str) -> Zone:
+        for z in self.zones:
+            if z.name == name:
+                return z
+        raise KeyError(name)
+
+    def seat_zone(self, seat: int) -> Zone:
+        for z in self.zones:
+            if z.seat == seat:
+                return z
+        raise KeyError(f"seat {seat}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlacedCard:
+    card: str
+    x: float  # centre, table mm
+    y: float
+    angle: float = 0.0  # degrees, counter-clockwise on the table
+    face_up: bool = True
+
+    def __post_init__(self) -> None:
+        if not is_card(self.card):
+            raise ValueError(f"not a card code: {self.card!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableScene:
+    """Cards in drawing order (later ones lie on top) and what covers them."""
+
+    cards: tuple[PlacedCard, ...] = ()
+    layout: TableLayout = field(default_factory=TableLayout)
+    surface: Surface = "felt"
+    hands: int = 0  # hands reaching over cards
+
+    def __post_init__(self) -> None:
+        seen = [c.card for c in self.cards]
+        if len(set(seen)) != len(seen):
+            raise ValueError("a card can lie on the table only once")
+
+    @classmethod
+    def dealt(cls, seats: dict[int, list[tuple[str, bool]]], *, layout: TableLayout | None = None,
+              surface: Surface = "felt", hands: int = 0, spread: float = 46.0, tilt: float = 4.0,
+              pot: list[tuple[str, bool]] | None = None, discard: list[tuple[str, bool]] | None = None) -> TableScene:
+        """Lay each seat's cards as a fanned row in its zone (later cards on top of earlier ones)."""
+        lay = layout or TableLayout()
+        cards: list[PlacedCard] = []
+        groups: list[tuple[str, list[tuple[str, bool]]]] = [(lay.seat_zone(s).name, cs) for s, cs in seats.items()]
+        if pot:
+            groups.append(("pot", pot))
+        if discard:
+            groups.append(("discard", discard))
+        for name, hand in groups:
+            zone = lay.zone(name)
+            xs = [p[0] for p in zone.polygon]
+            ys = [p[1] for p in zone.polygon]
+            cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+            start = cx - spread * (len(hand) - 1) / 2
+            for i, (code, up) in enumerate(hand):
+                k = i - (len(hand) - 1) / 2
+                # A fan: each card a little turned and raised at the middle, its index corner left uncovered.
+                cards.append(PlacedCard(card=code, x=start + i * spread, y=cy + abs(k) * 3.0, angle=-tilt * k,
+                                        face_up=up))
+        return cls(cards=tuple(cards), layout=lay, surface=surface, hands=hands)
+
+
+def random_scene(seed: int, *, cards: int = 8, face_down: float = 0.2, overlap: bool = False,
+                 surface: Surface | None = None, hands: int = 0, layout: TableLayout | None = None) -> TableScene:
+    """Cards dealt at random positions and angles (a test and benchmark scene).
+
+    Without `overlap` no two cards touch (every card fully visible unless a hand covers it); with it,
+    each card after the first lies partly over an earlier one.
+    """
+    import numpy as np
+
+    rng = np.random.default_rng([seed, 7])
+    lay = layout or TableLayout()
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    order = rng.permutation(len(deck))
+    placed: list[PlacedCard] = []
+    margin = 62.0
+    attempts = 0
+    while len(placed) < cards and attempts < 4000:
+        attempts += 1
+        if overlap and placed:
+            base = placed[int(rng.integers(0, len(placed)))]
+            ang = float(rng.uniform(0, 2 * np.pi))
+            dist = float(rng.uniform(40, 60))
+            x, y = base.x + dist * np.cos(ang), base.y + dist * np.sin(ang)
+        else:
+            x = float(rng.uniform(margin, lay.width_mm - margin))
+            y = float(rng.uniform(margin, lay.height_mm - margin))
+        if not (margin <= x <= lay.width_mm - margin and margin <= y <= lay.height_mm - margin):
+            continue
+        if not overlap and any((x - p.x) ** 2 + (y - p.y) ** 2 < 112.0**2 for p in placed):
+            continue
+        if overlap and any((x - p.x) ** 2 + (y - p.y) ** 2 < 35.0**2 for p in placed):
+            continue
+        placed.append(PlacedCard(card=deck[int(order[len(placed)])], x=x, y=y, angle=float(rng.uniform(-180, 180)),
+                                 face_up=bool(rng.uniform() >= face_down)))
+    chosen: Surface = surface if surface is not None else ("wood" if rng.uniform() < 0.5 else "felt")
+    return TableScene(cards=tuple(placed), layout=lay, surface=chosen, hands=hands)

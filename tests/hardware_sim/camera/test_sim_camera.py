@@ -1,0 +1,68 @@
+"""The simulated table camera: deterministic frames, truth that matches the scene, a camera-like device."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware_sim.camera import PlacedCard, RenderOptions, SimCamera, TableScene, random_scene, render_with_truth
+from vision.sources import open_source
+
+SMALL = RenderOptions(width=640, height=360)
+
+
+def test_same_seed_same_frame_and_seeds_differ() -> None:
+    scene = random_scene(3, cards=6, hands=1)
+    a = render_with_truth(scene, 3, SMALL).image
+    b = render_with_truth(scene, 3, SMALL).image
+    c = render_with_truth(scene, 4, SMALL).image
+    assert a.shape == (360, 640, 3) and a.dtype == np.uint8
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_truth_follows_the_scene() -> None:
+    scene = TableScene(cards=(PlacedCard(card="As", x=300, y=200), PlacedCard(card="Kd", x=330, y=210, face_up=False)))
+    frame = render_with_truth(scene, 1, SMALL)
+    first, second = frame.truth
+    assert (first.card, first.face_up, second.card, second.face_up) == ("As", True, "Kd", False)
+    assert second.visible == pytest.approx(1.0, abs=0.01)
+    assert 0.2 < first.visible < 0.9  # the later card lies over part of it
+    # The calibration maps the card's centre back to where the scene put it.
+    cx, cy = np.mean(np.array(second.corners), axis=0)
+    assert frame.calibration.to_table(float(cx), float(cy)) == pytest.approx((330, 210), abs=1.0)
+
+
+def test_scene_rejects_a_card_twice_and_bad_codes() -> None:
+    with pytest.raises(ValueError):
+        TableScene(cards=(PlacedCard(card="As", x=1, y=1), PlacedCard(card="As", x=5, y=5)))
+    with pytest.raises(ValueError):
+        PlacedCard(card="1s", x=0, y=0)
+
+
+def test_device_advances_by_process_and_serves_faults() -> None:
+    cam = SimCamera(seed=2, fps=5.0, options=SMALL)
+    t0, _ = cam.read()
+    t1, _ = cam.read()
+    assert t0 == 0.0
+    assert t1 == pytest.approx(0.2)
+    cam.process(3.0)
+    assert cam.scene_at(cam.clock).cards  # dealt by then
+    cam.set_fault("black")
+    assert cam.read()[1].max() == 0
+    cam.set_fault("none")
+    assert cam.read()[1].max() > 0
+
+
+def test_writes_a_video_that_opens_as_a_source(tmp_path: Path) -> None:
+    cam = SimCamera(seed=1, options=SMALL)
+    path = cam.write_video(tmp_path / "table.avi", 4)
+    cap = cv2.VideoCapture(str(path))
+    assert cap.isOpened() and int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 4
+    cap.release()
+    with open_source(str(path)) as src:
+        got = [src.read() for _ in range(5)]
+    assert [g is None for g in got] == [False] * 4 + [True]

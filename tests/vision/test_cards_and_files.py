@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import TableCalibration, Zone
+from vision.cards import ALL_CARDS, card_from_file_name, is_card
+from vision.errors import VisionInputError
+from vision.images import load_image
+from vision.pipeline import Detection, Recognizer
+
+
+def test_deck_has_52_distinct_codes() -> None:
+    assert len(set(ALL_CARDS)) == 52 and all(is_card(c) for c in ALL_CARDS)
+
+
+@pytest.mark.parametrize(("name", "code"), [("Qs.jpg", "Qs"), ("Th_2.png", "Th"), ("10d-front.png", "Td"),
+                                            ("dir/2c.PNG", "2c"), ("as.jpg", "As")])
+def test_card_code_from_file_name(name: str, code: str) -> None:
+    assert card_from_file_name(name) == code
+
+
+@pytest.mark.parametrize("name", ["queen.png", "Xs.jpg", "Qx.jpg", "Qsx.jpg", "1s.png"])
+def test_bad_file_names_are_rejected(name: str) -> None:
+    with pytest.raises(VisionInputError):
+        card_from_file_name(name)
+
+
+@pytest.mark.parametrize("content", [b"", b"not an image at all", b"\x89PNG\r\n\x1a\n" + b"\x00" * 40,
+                                     b"\xff\xd8\xff\xe0" + bytes(range(256)) * 3])
+def test_garbled_files_are_typed_errors(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "bad.jpg"
+    path.write_bytes(content)
+    with pytest.raises(VisionInputError):
+        load_image(path)
+
+
+def test_truncated_jpeg_is_an_error_or_an_image(tmp_path: Path) -> None:
+    ok, buf = cv2.imencode(".jpg", np.full((200, 300, 3), 90, np.uint8))
+    assert ok
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(buf.tobytes()[: len(buf) // 3])
+    try:
+        img = load_image(path)
+    except VisionInputError:
+        return
+    assert img.shape == (200, 300, 3)
+    Recognizer().identify(img)
+
+
+def test_missing_and_directory_inputs(tmp_path: Path) -> None:
+    with pytest.raises(VisionInputError):
+        load_image(tmp_path / "nope.png")
+    with pytest.raises(VisionInputError):
+        load_image(tmp_path)
+
+
+@pytest.mark.parametrize("frame", [np.zeros((10, 10, 3), np.uint8), np.zeros((100, 100, 3), np.float32),
+                                   np.zeros((100, 100, 5), np.uint8), "frame"])
+def test_malformed_frames_are_typed_errors(frame: object) -> None:
+    with pytest.raises(VisionInputError):
+        Recognizer().identify(frame)  # type: ignore[arg-type]
+
+
+def test_blank_and_noise_frames_have_no_named_cards() -> None:
+    rec = Recognizer()
+    assert rec.identify(np.zeros((720, 1280, 3), np.uint8)) == []
+    noise = np.random.default_rng(5).integers(0, 256, (360, 640, 3), dtype=np.uint8)
+    assert all(d.card is None for d in rec.identify(noise))
+
+
+def test_detection_refuses_a_named_back() -> None:
+    with pytest.raises(ValueError, match="face-down"):
+        Detection(card="As", face="down", confidence=0.9, corners=((0, 0), (1, 0), (1, 1), (0, 1)))
+
+
+def test_table_calibration_round_trip(tmp_path: Path) -> None:
+    zones = (Zone(name="seat 1", kind="seat", seat=1, polygon=((0, 0), (100, 0), (100, 50), (0, 50))),
+             Zone(name="pot", kind="pot", polygon=((0, 60), (100, 60), (100, 120), (0, 120))))
+    cal = TableCalibration.from_points([(10, 10), (410, 10), (410, 250), (10, 250)],
+                                       [(0, 0), (200, 0), (200, 120), (0, 120)], zones, (640, 360))
+    assert cal.to_table(210, 130) == pytest.approx((100, 60), abs=1e-6)
+    zone = cal.zone_at(60, 40)
+    assert zone is not None and zone.seat == 1
+    assert cal.zone_at(600, 300) is None
+    path = tmp_path / "table.json"
+    cal.save(path)
+    assert TableCalibration.load(path) == cal
+
+
+@pytest.mark.parametrize("text", ["{", "[]", '{"format": "cardtable-table-calibration", "version": 1}',
+                                  '{"format": "cardtable-table-calibration", "version": 1, "image_size": [1, 1], '
+                                  '"homography": [[0,0,0],[0,0,0],[0,0,0]], "zones": []}'])
+def test_broken_calibration_files(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "table.json"
+    path.write_text(text)
+    with pytest.raises(VisionInputError):
+        TableCalibration.load(path)

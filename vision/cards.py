@@ -1,0 +1,36 @@
+"""Card codes: a rank from "23456789TJQKA" then a suit from "cdhs" (e.g. "Qs", "Th")."""
+
+from __future__ import annotations
+
+import re
+
+from vision.errors import VisionInputError
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+RED_SUITS = "dh"
+ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+
+# How a rank is printed in a standard corner index ("T" is printed "10").
+RANK_GLYPHS: dict[str, str] = {r: r for r in RANKS} | {"T": "10"}
+
+_FILE_CODE = re.compile(r"^(10|[2-9TJQKAtjqka])([cdhsCDHS])(?![a-zA-Z0-9])")
+
+
+def is_card(code: str) -> bool:
+    return len(code) == 2 and code[0] in RANKS and code[1] in SUITS
+
+
+def is_red(code_or_suit: str) -> bool:
+    return code_or_suit[-1] in RED_SUITS
+
+
+def card_from_file_name(name: str) -> str:
+    """The card code a calibration image's file name starts with: `Qs.jpg`, `Th_2.png`, `10h-front.png`."""
+    stem = name.replace("\\", "/").rsplit("/", 1)[-1]
+    match = _FILE_CODE.match(stem)
+    if match is None:
+        raise VisionInputError(f"{name}: file name must start with a card code such as Qs or Th (got {stem!r})")
+    rank = match.group(1).upper()
+    rank = "T" if rank == "10" else rank
+    return rank + match.group(2).lower()

@@ -1,0 +1,62 @@
+"""Deck calibration: from one image of each card, a deck profile (as card-room readers are set up).
+
+Each image shows one face-up card and its file name starts with the card code (`Qs.jpg`,
+`Th_2.png`). The card is found in the image (or, when nothing card-shaped is found, the whole image
+is taken as the card, as for a scan cropped to the card), warped upright, and the rank and suit
+glyphs of both corner indices become templates labelled with the file's code. The built-in default
+templates are kept too, unless `keep_default` is false.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards import card_from_file_name
+from vision.detect import find_cards
+from vision.errors import VisionInputError
+from vision.geometry import CARD_H, CARD_W, order_quad, quad_area, warp_card
+from vision.identify import extract_glyphs, index_corners
+from vision.images import Image, load_image
+from vision.profile import RANK_SHAPE, SUIT_SHAPE, DeckProfile, TemplateSet, default_profile
+
+
+def card_image(image: Image) -> Image:
+    """The single card in a calibration image, upright at the canonical size."""
+    h, w = image.shape[:2]
+    quads = find_cards(image)
+    if quads:
+        best = max(quads, key=quad_area)
+        if quad_area(best) >= 0.1 * h * w:
+            return warp_card(image, best)
+    whole = order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+    return warp_card(image, whole, CARD_W, CARD_H)
+
+
+def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", keep_default: bool = True) -> DeckProfile:
+    ranks: list[tuple[str, Image]] = []
+    suits: list[tuple[str, Image]] = []
+    if not paths:
+        raise VisionInputError("no calibration images")
+    for path in paths:
+        code = card_from_file_name(str(path))
+        card = card_image(load_image(path, paper_background=True))
+        found = 0
+        for corner in index_corners(card):
+            glyphs = extract_glyphs(corner)
+            if glyphs is None:
+                continue
+            ranks.append((code[0], glyphs.rank))
+            suits.append((code[1], glyphs.suit))
+            found += 1
+        if not found:
+            raise VisionInputError(
+                f"{path}: no corner index found (is it one face-up card, filling most of the image?)")
+    base = default_profile()
+    if keep_default:
+        return base.with_templates(ranks, suits, name=name)
+    return DeckProfile(name=name, ranks=TemplateSet.build(ranks, RANK_SHAPE),
+                       suits=TemplateSet.build(suits, SUIT_SHAPE), min_rank_score=base.min_rank_score,
+                       min_suit_score=base.min_suit_score, min_margin=base.min_margin)

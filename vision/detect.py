@@ -1,0 +1,181 @@
+"""Finding card outlines in a frame: face up or down, any rotation and perspective, partly overlapped.
+
+Cards are the brightest, least coloured things on a table: their paper (and the white border of a
+back) stands out from felt and wood by its low saturation. The mask of card-like pixels is
+thresholded against the frame's own statistics (Otsu on a whiteness score), so uneven light moves the
+threshold with it. Each blob of the mask is either one card (its hull is close to a quadrilateral)
+or several cards overlapping (or a card with a hand over it). For those, every convex, near-right
+corner of the blob's outline proposes the card that starts there, sized from the cards already found
+in the frame or from the blob's longest straight edge; proposals mostly covered by the mask are kept,
+then duplicates are removed (non-maximum suppression by overlap).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
+
+Image = npt.NDArray[np.uint8]
+Contour = npt.NDArray[Any]
+
+MIN_AREA_FRACTION = 0.0015
+MAX_AREA_FRACTION = 0.6
+
+
+def card_mask(frame: Image) -> Image:
+    """Pixels that look like card paper: bright for their surroundings and low in saturation."""
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    s = hsv[:, :, 1].astype(np.int16)
+    v = hsv[:, :, 2].astype(np.int16)
+    score = np.clip(v - s, 0, 255).astype(np.uint8)
+    score = cv2.GaussianBlur(score, (5, 5), 0)
+    otsu, _ = cv2.threshold(score, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Compensate slow light fall-off: compare each pixel with a wide local mean too.
+    local = cv2.blur(score, (101, 101))
+    thr = max(90.0, float(otsu))
+    mask = ((score >= thr) | ((score.astype(np.int16) - local.astype(np.int16) > 45) & (score > 110))).astype(np.uint8)
+    mask *= 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    return np.asarray(mask, dtype=np.uint8)
+
+
+def _fill_holes(mask: Image, contours: list[Contour]) -> Image:
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    return filled
+
+
+def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) -> list[FloatArray]:
+    """Ordered quadrilaterals (see `order_quad`) of the cards in a BGR frame."""
+    h, w = frame.shape[:2]
+    mask = card_mask(frame)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = MIN_AREA_FRACTION * h * w
+    contours = [c for c in contours if min_area <= cv2.contourArea(cv2.convexHull(c)) <= MAX_AREA_FRACTION * h * w]
+    filled = _fill_holes(mask, contours)
+    singles: list[FloatArray] = []
+    clusters: list[Contour] = []
+    for c in contours:
+        quad = _single_quad(c, mask)
+        if quad is not None:
+            singles.append(quad)
+        else:
+            clusters.append(c)
+    if card_size is None and singles:
+        sizes = np.array([side_lengths(q) for q in singles])
+        card_size = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
+    found = list(singles)
+    for c in clusters:
+        found.extend(_split_cluster(c, filled, card_size, min_area))
+    return found
+
+
+def _single_quad(contour: Contour, mask: Image) -> FloatArray | None:
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    area = cv2.contourArea(contour)
+    hull_area = max(float(cv2.contourArea(hull)), 1.0)
+    x, y, bw, bh = cv2.boundingRect(hull)
+    inside = np.zeros((bh, bw), np.uint8)
+    cv2.fillConvexPoly(inside, hull.reshape(-1, 2) - [x, y], 1)
+    paper = float((mask[y:y + bh, x:x + bw] > 0)[inside > 0].sum())
+    if paper < 0.5 * hull_area:
+        # A ring: the white border of a back whose inside is coloured, maybe cut by a hand. A back's
+        # border is a few percent of the card wide; a line painted on the table is much thinner.
+        thickness = paper / max(peri, 1.0)
+        side = math.sqrt(hull_area / CARD_ASPECT)
+        if thickness < 0.025 * side:
+            return None
+        area = hull_area
+    for eps in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            qa = quad_area(quad)
+            if qa <= 0 or area / qa < 0.9 or qa / max(cv2.contourArea(hull), 1) < 0.85:
+                return None
+            short, long_ = side_lengths(quad)
+            if not 1.1 <= long_ / max(short, 1) <= 1.9:
+                return None
+            return _grow_rounded(order_quad(quad), contour)
+        if len(approx) < 4:
+            return None
+    return None
+
+
+def _grow_rounded(quad: FloatArray, contour: Contour) -> FloatArray:
+    """The polygon fit cuts the rounded corners a little inside the card: push the corners out to the hull."""
+    del contour
+    center = quad.mean(axis=0)
+    return np.asarray(center + (quad - center) * 1.01, dtype=np.float32)
+
+
+def _split_cluster(contour: Contour, filled: Image, card_size: tuple[float, float] | None,
+                   min_area: float) -> list[FloatArray]:
+    peri = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    if n < 4:
+        return []
+    # Orientation of the outline, so that "convex" means the same whatever way it was traced.
+    signed = float(cv2.contourArea(poly, oriented=True))
+    edges = [float(np.linalg.norm(poly[(i + 1) % n] - poly[i])) for i in range(n)]
+    if card_size is None:
+        (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+        rs, rl = min(rw, rh), max(rw, rh)
+        # A long thin blob is a row of cards side by side: its short side is a card's long side.
+        long_ = rs if rl / max(rs, 1.0) > 1.9 else min(max(edges), rl)
+        card_size = (long_ / CARD_ASPECT, long_)
+    short, long_ = card_size
+    proposals: list[tuple[float, FloatArray]] = []
+    for i in range(n):
+        p, prev, nxt = poly[i], poly[i - 1], poly[(i + 1) % n]
+        d1, d2 = prev - p, nxt - p
+        l1, l2 = float(np.linalg.norm(d1)), float(np.linalg.norm(d2))
+        if l1 < 0.5 * short or l2 < 0.5 * short:
+            continue
+        u1, u2 = d1 / l1, d2 / l2
+        cross = float(u1[0] * u2[1] - u1[1] * u2[0])
+        if (cross > 0) == (signed > 0):
+            continue  # a concave (inner) corner, where two cards meet
+        angle = math.degrees(math.acos(max(-1.0, min(1.0, float(np.dot(u1, u2))))))
+        if not 65 <= angle <= 115:
+            continue
+        options = [(long_, short), (short, long_)]
+        for a, b in options:
+            quad = np.array([p, p + u1 * a, p + u1 * a + u2 * b, p + u2 * b], dtype=np.float32)
+            cover = _coverage(filled, quad)
+            if cover >= 0.88 and quad_area(quad) >= min_area:
+                proposals.append((cover, order_quad(quad)))
+    proposals.sort(key=lambda cq: cq[0], reverse=True)
+    kept: list[FloatArray] = []
+    for _, q in proposals:
+        if all(quad_iou(q, k) < 0.45 for k in kept):
+            kept.append(q)
+    return kept
+
+
+def _coverage(filled: Image, quad: FloatArray) -> float:
+    h, w = filled.shape
+    qx0, qy0 = np.floor(quad.min(axis=0)).astype(int)
+    qx1, qy1 = np.ceil(quad.max(axis=0)).astype(int)
+    if qx0 < -2 or qy0 < -2 or qx1 > w + 2 or qy1 > h + 2:
+        return 0.0
+    qx0, qy0 = max(qx0, 0), max(qy0, 0)
+    qx1, qy1 = min(qx1, w), min(qy1, h)
+    if qx1 <= qx0 or qy1 <= qy0:
+        return 0.0
+    sub = np.zeros((qy1 - qy0, qx1 - qx0), np.uint8)
+    cv2.fillConvexPoly(sub, np.round(quad - [qx0, qy0]).astype(np.int32), 1)
+    total = int(sub.sum())
+    if total == 0:
+        return 0.0
+    inside = int((filled[qy0:qy1, qx0:qx1] > 0)[sub > 0].sum())
+    return inside / total

@@ -1,0 +1,187 @@
+"""Reading a card's rank and suit from its corner index, with a confidence and a reject option.
+
+The card is first warped upright (`geometry.warp_card`), so a standard index sits at the top-left and,
+turned 180 degrees, at the bottom-right. In each index corner the ink (dark or red on the paper) is
+cut into connected blobs; the top blob row is the rank ("10" is two blobs side by side), the next blob
+below it is the suit. Each is compared with the deck profile's templates by normalised correlation.
+A card is named only when rank and suit both score above the profile's thresholds with a margin over
+the runner-up, and both corners (when both are readable) agree; otherwise it is unknown (None).
+A card whose corners hold no index structure at all is a back: face down, never named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import RED_SUITS
+from vision.geometry import CARD_H, CARD_W
+from vision.profile import RANK_SHAPE, SUIT_SHAPE, DeckProfile
+
+Image = npt.NDArray[np.uint8]
+
+# The index region at the top-left of the upright canonical card, as fractions of its size.
+INDEX_W = 0.2
+INDEX_H = 0.34
+# Loose scores that are enough to say "this is a face" (the card is face up) but not to name it.
+FACE_RANK_SCORE = 0.45
+FACE_SUIT_SCORE = 0.45
+_RIM = np.ones((3, 3), np.uint8)
+SOFT_MASKS = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class IndexGlyphs:
+    """The blobs of one corner index, as white-on-black masks, and the colour of their ink."""
+
+    rank: Image
+    suit: Image
+    red: bool | None  # None when the colour cannot be told (grey image, faint ink)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CornerReading:
+    rank: str
+    rank_score: float
+    rank_margin: float
+    suit: str
+    suit_score: float
+    suit_margin: float
+
+    def is_face(self) -> bool:
+        return self.rank_score >= FACE_RANK_SCORE and self.suit_score >= FACE_SUIT_SCORE
+
+    def accepted(self, profile: DeckProfile) -> bool:
+        return (self.rank_score >= profile.min_rank_score and self.suit_score >= profile.min_suit_score
+                and self.rank_margin >= profile.min_margin and self.suit_margin >= profile.min_margin)
+
+    @property
+    def confidence(self) -> float:
+        return max(0.0, min(1.0, self.rank_score, self.suit_score))
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardReading:
+    card: str | None
+    face_up: bool
+    confidence: float
+
+
+def index_corners(card: Image) -> list[Image]:
+    """The top-left index region and the bottom-right one turned upright."""
+    h, w = card.shape[:2]
+    iw, ih = round(w * INDEX_W), round(h * INDEX_H)
+    tl = card[:ih, :iw]
+    br = cv2.rotate(card[h - ih:, w - iw:], cv2.ROTATE_180)
+    return [np.ascontiguousarray(tl), np.ascontiguousarray(br)]
+
+
+def extract_glyphs(corner: Image) -> IndexGlyphs | None:
+    """Cut the corner's ink into a rank blob row and the suit blob below it; None if no such structure."""
+    low = corner.min(axis=2).astype(np.float32) if corner.ndim == 3 else corner.astype(np.float32)
+    h, w = low.shape
+    paper = float(np.percentile(low, 85))
+    if paper < 50:
+        return None
+    ink = (paper - low) / paper
+    binary = (ink > 0.38).astype(np.uint8)
+    if binary.mean() > 0.45:
+        return None  # a patterned or dark corner: a back or something on top of the card
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    min_area = max(6, int(0.004 * h * w))
+    blobs: list[tuple[int, int, int, int, int, int]] = []  # x, y, w, h, area, label
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < min_area:
+            continue
+        if x + bw >= w or y + bh >= h:
+            continue  # runs out of the index region: a pip or the picture frame
+        if (x == 0 or y == 0) and (bw > 0.6 * w or bh > 0.5 * h or (x == 0 and y == 0)):
+            continue  # the card's edge or the table beyond a rounded corner
+        if bh < 0.06 * h:
+            continue
+        blobs.append((x, y, bw, bh, area, i))
+    if len(blobs) < 2:
+        return None
+    biggest = max(b[4] for b in blobs)
+    blobs = [b for b in blobs if b[4] >= 0.12 * biggest]
+    blobs.sort(key=lambda b: b[1])
+    first = blobs[0]
+    row = [first]
+    for b in blobs[1:]:
+        overlap = min(first[1] + first[3], b[1] + b[3]) - max(first[1], b[1])
+        gap = b[0] - (first[0] + first[2]) if b[0] > first[0] else first[0] - (b[0] + b[2])
+        if overlap >= 0.6 * min(first[3], b[3]) and gap <= 0.5 * first[3]:
+            row.append(b)
+    rx0 = min(b[0] for b in row)
+    rx1 = max(b[0] + b[2] for b in row)
+    ry0 = min(b[1] for b in row)
+    ry1 = max(b[1] + b[3] for b in row)
+    below = [b for b in blobs if b not in row and b[1] >= ry1 - 0.25 * (ry1 - ry0)
+             and b[0] < rx1 + 0.3 * (rx1 - rx0) and b[0] + b[2] > rx0 - 0.3 * (rx1 - rx0)]
+    if not below:
+        return None
+    suit = below[0]
+    # Soft masks (ink strength, limited to the blobs and their rims) keep the sub-pixel shape of small glyphs.
+    soft = np.clip((ink - 0.2) / 0.4, 0.0, 1.0) if SOFT_MASKS else binary.astype(np.float32)
+    rank_sel = cv2.dilate(np.isin(labels[ry0:ry1, rx0:rx1], [b[5] for b in row]).astype(np.uint8), _RIM)
+    rank_mask = (soft[ry0:ry1, rx0:rx1] * rank_sel * 255).astype(np.uint8)
+    sx, sy, sw, sh = suit[0], suit[1], suit[2], suit[3]
+    suit_sel = cv2.dilate((labels[sy:sy + sh, sx:sx + sw] == suit[5]).astype(np.uint8), _RIM)
+    suit_mask = (soft[sy:sy + sh, sx:sx + sw] * suit_sel * 255).astype(np.uint8)
+    red: bool | None = None
+    if corner.ndim == 3:
+        sel = np.isin(labels, [b[5] for b in [*row, suit]])
+        px = corner[sel].astype(np.float32)
+        if len(px) >= 10:
+            b_, g_, r_ = px[:, 0].mean(), px[:, 1].mean(), px[:, 2].mean()
+            redness = r_ - max(g_, b_)
+            darkest = min(b_, g_, r_)
+            if redness > 35 and r_ > 1.35 * max(g_, b_):
+                red = True
+            elif redness < 12 or (darkest > 0.0 and r_ < 1.12 * max(g_, b_)):
+                red = False
+    return IndexGlyphs(rank=rank_mask, suit=suit_mask, red=red)
+
+
+def _best_two(scores: dict[str, float]) -> tuple[str, float, float]:
+    if not scores:
+        return "", -1.0, 0.0
+    ordered = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+    label, best = ordered[0]
+    second = ordered[1][1] if len(ordered) > 1 else -1.0
+    return label, best, best - second
+
+
+def read_corner(corner: Image, profile: DeckProfile) -> CornerReading | None:
+    glyphs = extract_glyphs(corner)
+    if glyphs is None:
+        return None
+    allowed = None if glyphs.red is None else (RED_SUITS if glyphs.red else "cs")
+    suit, s_score, s_margin = _best_two(profile.suits.scores(glyphs.suit, SUIT_SHAPE, allowed))
+    rank, r_score, r_margin = _best_two(profile.ranks.scores(glyphs.rank, RANK_SHAPE))
+    if not suit or not rank:
+        return None
+    return CornerReading(rank=rank, rank_score=r_score, rank_margin=r_margin,
+                         suit=suit, suit_score=s_score, suit_margin=s_margin)
+
+
+def read_card(card: Image, profile: DeckProfile) -> CardReading:
+    """Name an upright canonical card image (CARD_W x CARD_H), or say it is unknown or face down."""
+    if card.shape[0] != CARD_H or card.shape[1] != CARD_W:
+        card = np.asarray(cv2.resize(card, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    readings = [r for r in (read_corner(c, profile) for c in index_corners(card)) if r is not None]
+    faces = [r for r in readings if r.is_face()]
+    if not faces:
+        return CardReading(card=None, face_up=False, confidence=0.0)
+    accepted = [r for r in faces if r.accepted(profile)]
+    names = {r.rank + r.suit for r in accepted}
+    if len(names) != 1:
+        # Nothing sure enough, or the two corners disagree: unknown, never a guess.
+        best = max(faces, key=lambda r: r.confidence)
+        return CardReading(card=None, face_up=True, confidence=round(best.confidence, 3))
+    best = max(accepted, key=lambda r: r.confidence)
+    return CardReading(card=best.rank + best.suit, face_up=True, confidence=round(best.confidence, 3))

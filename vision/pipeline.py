@@ -1,0 +1,85 @@
+"""The recognizer: frame in, detections out (`Recognizer(profile).identify(frame)`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import is_card
+from vision.detect import find_cards
+from vision.errors import VisionInputError
+from vision.geometry import warp_card
+from vision.identify import read_card
+from vision.profile import DeckProfile, default_profile
+
+Image = npt.NDArray[np.uint8]
+Face = Literal["up", "down"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Detection:
+    """One card seen in a frame. `card` is None when it is face down or could not be read surely."""
+
+    card: str | None
+    face: Face
+    confidence: float
+    corners: tuple[tuple[float, float], ...]  # 4 image points, clockwise, first edge a short side
+
+    def __post_init__(self) -> None:
+        if self.card is not None and not is_card(self.card):
+            raise ValueError(f"not a card code: {self.card!r}")
+        if self.face == "down" and self.card is not None:
+            raise ValueError("a face-down card cannot be named")
+        if len(self.corners) != 4:
+            raise ValueError("a detection has 4 corners")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError("confidence must be in [0, 1]")
+
+    @property
+    def center(self) -> tuple[float, float]:
+        xs = [p[0] for p in self.corners]
+        ys = [p[1] for p in self.corners]
+        return sum(xs) / 4, sum(ys) / 4
+
+    def to_json(self) -> dict[str, Any]:
+        return {"card": self.card, "face": self.face, "confidence": round(self.confidence, 3),
+                "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners]}
+
+
+def check_frame(frame: object) -> Image:
+    """A BGR uint8 image, or a typed error saying what is wrong with it."""
+    if not isinstance(frame, np.ndarray):
+        raise VisionInputError("frame is not an image array")
+    if frame.dtype != np.uint8:
+        raise VisionInputError(f"frame must be 8-bit, got {frame.dtype}")
+    if frame.ndim == 2:
+        frame = np.repeat(frame[:, :, None], 3, axis=2)
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
+        raise VisionInputError(f"frame must be H x W x 3 (BGR), got shape {frame.shape}")
+    if frame.shape[2] == 4:
+        frame = frame[:, :, :3]
+    if frame.shape[0] < 32 or frame.shape[1] < 32:
+        raise VisionInputError(f"frame too small: {frame.shape[1]}x{frame.shape[0]}")
+    return np.ascontiguousarray(frame)
+
+
+class Recognizer:
+    """Finds the cards in a frame and names the face-up ones it can read surely."""
+
+    def __init__(self, profile: DeckProfile | None = None, *, card_size: tuple[float, float] | None = None) -> None:
+        self.profile = profile if profile is not None else default_profile()
+        self.card_size = card_size
+
+    def identify(self, frame: Image) -> list[Detection]:
+        image = check_frame(frame)
+        out: list[Detection] = []
+        for quad in find_cards(image, card_size=self.card_size):
+            reading = read_card(warp_card(image, quad), self.profile)
+            out.append(Detection(
+                card=reading.card, face="up" if reading.face_up else "down", confidence=reading.confidence,
+                corners=tuple((float(x), float(y)) for x, y in quad),
+            ))
+        return out

@@ -1,0 +1,181 @@
+"""Deck profiles: the rank and suit glyph templates that identification compares corner indices with.
+
+A profile file is a NumPy `.npz` archive (see docs/vision.md, "Deck profile format"):
+`rank_masks` (N, 32, 24) uint8, `rank_labels` (N,) str, `rank_aspects` (N,) float32, the same three
+for suits with (M, 24, 24) masks, and `meta`, a JSON string with the profile's name, format version and
+reject thresholds. The built-in default profile is generated from `vision.glyphs` at first use.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import RANKS, SUITS
+from vision.errors import VisionInputError
+from vision.glyphs import RANK_FONTS, rank_mask, suit_mask
+
+FORMAT = "cardtable-deck-profile"
+VERSION = 1
+RANK_SHAPE = (32, 24)  # (height, width) of a rank template
+SUIT_SHAPE = (24, 24)
+
+Image = npt.NDArray[np.uint8]
+Vectors = npt.NDArray[np.float32]
+
+
+def glyph_vector(mask: Image, shape: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """A glyph mask as a zero-mean, unit-norm vector (normalised correlation is then a dot product)."""
+    h, w = shape
+    small = np.asarray(cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA), dtype=np.float32)
+    small = np.asarray(cv2.GaussianBlur(small, (3, 3), 0.8), dtype=np.float32)
+    v = small.reshape(-1) - float(small.mean())
+    n = float(np.linalg.norm(v))
+    return np.asarray(v / n if n > 1e-6 else v, dtype=np.float32)
+
+
+def glyph_aspect(mask: Image) -> float:
+    return float(mask.shape[1]) / float(max(mask.shape[0], 1))
+
+
+def glyph_solidity(mask: Image) -> float:
+    """Ink area over its convex hull's area: tells a club's notches from a spade's smooth sides."""
+    pts = cv2.findNonZero((mask > 127).astype(np.uint8))
+    if pts is None or len(pts) < 3:
+        return 1.0
+    hull = cv2.convexHull(pts)
+    hull_area = float(cv2.contourArea(hull)) + 0.5 * float(cv2.arcLength(hull, True)) + 1.0
+    return min(1.0, float((mask > 127).sum()) / hull_area)
+
+
+@dataclass(frozen=True)
+class TemplateSet:
+    labels: tuple[str, ...]
+    masks: Image  # (N, h, w) uint8, already resized to the template shape
+    aspects: npt.NDArray[np.float32]
+    vectors: Vectors = field(repr=False)
+    solidity: npt.NDArray[np.float32] = field(repr=False, default_factory=lambda: np.zeros(0, np.float32))
+
+    @classmethod
+    def build(cls, items: list[tuple[str, Image]], shape: tuple[int, int]) -> TemplateSet:
+        h, w = shape
+        if not items:
+            return cls((), np.zeros((0, h, w), np.uint8), np.zeros(0, np.float32), np.zeros((0, h * w), np.float32))
+        masks = np.stack([cv2.resize(m, (w, h), interpolation=cv2.INTER_AREA) for _, m in items]).astype(np.uint8)
+        aspects = np.array([glyph_aspect(m) for _, m in items], np.float32)
+        return cls.from_arrays([lbl for lbl, _ in items], masks, aspects, shape)
+
+    @classmethod
+    def from_arrays(cls, labels: list[str], masks: Image, aspects: npt.NDArray[np.float32],
+                    shape: tuple[int, int]) -> TemplateSet:
+        vectors = np.stack([glyph_vector(m, shape) for m in masks]) if len(masks) else \
+            np.zeros((0, shape[0] * shape[1]), np.float32)
+        solidity = np.array([glyph_solidity(m) for m in masks], np.float32)
+        return cls(tuple(labels), masks.astype(np.uint8), aspects.astype(np.float32), vectors, solidity)
+
+    def merged(self, other: TemplateSet) -> TemplateSet:
+        return TemplateSet(self.labels + other.labels, np.concatenate([self.masks, other.masks]),
+                           np.concatenate([self.aspects, other.aspects]), np.concatenate([self.vectors, other.vectors]),
+                           np.concatenate([self.solidity, other.solidity]))
+
+    solidity_weight = 0.5
+
+    def scores(self, mask: Image, shape: tuple[int, int], allowed: str | None = None) -> dict[str, float]:
+        """Best score per label: normalised correlation, less a penalty for a different width/height ratio."""
+        if not self.labels:
+            return {}
+        v = glyph_vector(mask, shape)
+        corr = self.vectors @ v
+        aspect = glyph_aspect(mask)
+        penalty = 0.6 * np.abs(np.log(np.maximum(self.aspects, 1e-3) / max(aspect, 1e-3)))
+        small = np.asarray(cv2.resize(mask, (shape[1], shape[0]), interpolation=cv2.INTER_AREA), dtype=np.uint8)
+        penalty = penalty + self.solidity_weight * np.abs(self.solidity - glyph_solidity(small))
+        total = corr - penalty
+        best: dict[str, float] = {}
+        for label, score in zip(self.labels, total.tolist(), strict=True):
+            if allowed is not None and label not in allowed:
+                continue
+            if score > best.get(label, -9.0):
+                best[label] = score
+        return best
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """Templates for one deck design, with the thresholds below which a card is reported unknown."""
+
+    name: str
+    ranks: TemplateSet
+    suits: TemplateSet
+    min_rank_score: float = 0.72
+    min_suit_score: float = 0.72
+    min_margin: float = 0.12
+
+    def save(self, path: str | Path) -> None:
+        meta = {"format": FORMAT, "version": VERSION, "name": self.name, "min_rank_score": self.min_rank_score,
+                "min_suit_score": self.min_suit_score, "min_margin": self.min_margin}
+        buf = io.BytesIO()
+        np.savez_compressed(
+            buf, meta=np.array(json.dumps(meta)),
+            rank_labels=np.array(self.ranks.labels, dtype="U2"), rank_masks=self.ranks.masks,
+            rank_aspects=self.ranks.aspects,
+            suit_labels=np.array(self.suits.labels, dtype="U2"), suit_masks=self.suits.masks,
+            suit_aspects=self.suits.aspects,
+        )
+        Path(path).write_bytes(buf.getvalue())
+
+    @classmethod
+    def load(cls, path: str | Path) -> DeckProfile:
+        try:
+            data = np.load(Path(path), allow_pickle=False)
+            meta = json.loads(str(data["meta"]))
+            if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+                raise VisionInputError(f"{path}: not a cardtable deck profile (version {VERSION})")
+            ranks = TemplateSet.from_arrays([str(x) for x in data["rank_labels"]], data["rank_masks"],
+                                            data["rank_aspects"], RANK_SHAPE)
+            suits = TemplateSet.from_arrays([str(x) for x in data["suit_labels"]], data["suit_masks"],
+                                            data["suit_aspects"], SUIT_SHAPE)
+        except VisionInputError:
+            raise
+        except FileNotFoundError as exc:
+            raise VisionInputError(f"{path}: no such profile file") from exc
+        except Exception as exc:  # zip, json, key and shape errors all mean a broken file
+            raise VisionInputError(f"{path}: unreadable deck profile ({type(exc).__name__})") from exc
+        if ranks.masks.shape[1:] != RANK_SHAPE or suits.masks.shape[1:] != SUIT_SHAPE:
+            raise VisionInputError(f"{path}: deck profile has templates of the wrong shape")
+        bad = [lbl for lbl in ranks.labels if lbl not in RANKS] + [lbl for lbl in suits.labels if lbl not in SUITS]
+        if bad or not ranks.labels or not suits.labels:
+            raise VisionInputError(f"{path}: deck profile has no templates or unknown labels {bad[:3]}")
+        return cls(name=str(meta.get("name", "deck")), ranks=ranks, suits=suits,
+                   min_rank_score=float(meta["min_rank_score"]), min_suit_score=float(meta["min_suit_score"]),
+                   min_margin=float(meta["min_margin"]))
+
+    def with_templates(self, ranks: list[tuple[str, Image]], suits: list[tuple[str, Image]],
+                       name: str | None = None) -> DeckProfile:
+        return DeckProfile(name=name or self.name, ranks=self.ranks.merged(TemplateSet.build(ranks, RANK_SHAPE)),
+                           suits=self.suits.merged(TemplateSet.build(suits, SUIT_SHAPE)),
+                           min_rank_score=self.min_rank_score, min_suit_score=self.min_suit_score,
+                           min_margin=self.min_margin)
+
+
+@lru_cache(maxsize=1)
+def default_profile() -> DeckProfile:
+    """Built-in templates for common standard-index decks: Hershey-font ranks and drawn suit shapes."""
+    ranks: list[tuple[str, Image]] = []
+    for rank in RANKS:
+        for font in RANK_FONTS:
+            for thick in (0.08, 0.13, 0.18):
+                ranks.append((rank, rank_mask(rank, font, thick)))
+    suits: list[tuple[str, Image]] = []
+    for suit in SUITS:
+        for stretch in (0.85, 1.0, 1.15):
+            suits.append((suit, suit_mask(suit, stretch=stretch)))
+    return DeckProfile(name="default", ranks=TemplateSet.build(ranks, RANK_SHAPE),
+                       suits=TemplateSet.build(suits, SUIT_SHAPE))

@@ -1,0 +1,118 @@
+"""Tracking cards over frames, per zone, by votes: frames of detections in, table events out.
+
+Each frame, every named face-up detection votes for its card in the zone its centre falls in
+(`TableCalibration.zone_at`). A zone remembers the last `window` frames. A card becomes present in a
+zone when it was seen there in at least `votes` of those frames (event `CardExposed`), and stops being
+present when it was missing from all of them (event `CardRemoved`). So an exposure is announced at
+most `window` frames after the card lands, as long as it is read in `votes` of them, a removal exactly
+`window` frames after it was last seen, and a missed or misread frame changes nothing.
+When a seat has `show_count` face-up cards present, it has shown its hand (event `CardsShown`, once
+per distinct set). Unknown and face-down cards never vote.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from vision.calibration import TableCalibration, Zone
+from vision.cards import is_card
+from vision.pipeline import Detection
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardExposed:
+    zone: str
+    seat: int | None
+    card: str
+    t: float
+
+    def __post_init__(self) -> None:
+        if not is_card(self.card):
+            raise ValueError(f"not a card code: {self.card!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardRemoved:
+    zone: str
+    seat: int | None
+    card: str
+    t: float
+
+    def __post_init__(self) -> None:
+        if not is_card(self.card):
+            raise ValueError(f"not a card code: {self.card!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsShown:
+    zone: str
+    seat: int
+    cards: tuple[str, ...]
+    t: float
+
+    def __post_init__(self) -> None:
+        if not self.cards or not all(is_card(c) for c in self.cards):
+            raise ValueError("cards shown must be card codes")
+
+
+VisionEvent = CardExposed | CardRemoved | CardsShown
+
+
+class _ZoneState:
+    def __init__(self, zone: Zone, window: int) -> None:
+        self.zone = zone
+        self.history: deque[frozenset[str]] = deque(maxlen=window)
+        self.present: set[str] = set()
+        self.last_shown: frozenset[str] = frozenset()
+
+
+class SeatTracker:
+    """Per-zone card presence decided by votes over the last frames."""
+
+    def __init__(self, calibration: TableCalibration, *, window: int = 5, votes: int = 3, show_count: int = 5) -> None:
+        if not 1 <= votes <= window:
+            raise ValueError("need 1 <= votes <= window")
+        self.calibration = calibration
+        self.window = window
+        self.votes = votes
+        self.show_count = show_count
+        self._zones = {z.name: _ZoneState(z, window) for z in calibration.zones}
+
+    def present(self, zone: str) -> frozenset[str]:
+        return frozenset(self._zones[zone].present)
+
+    def update(self, detections: Iterable[Detection], t: float) -> list[VisionEvent]:
+        """Feed one frame's detections taken at time `t`; returns the events it decides."""
+        seen: dict[str, set[str]] = {name: set() for name in self._zones}
+        for d in detections:
+            if d.card is None or d.face != "up":
+                continue
+            zone = self.calibration.zone_at(*d.center)
+            if zone is not None:
+                seen[zone.name].add(d.card)
+        events: list[VisionEvent] = []
+        for name, state in self._zones.items():
+            state.history.append(frozenset(seen[name]))
+            counts: Counter[str] = Counter()
+            for frame in state.history:
+                counts.update(frame)
+            frames = len(state.history)
+            seat = state.zone.seat
+            for card in sorted(state.present):
+                if frames >= self.window and counts[card] == 0:
+                    state.present.discard(card)
+                    events.append(CardRemoved(zone=name, seat=seat, card=card, t=t))
+            for card in sorted(counts):
+                if card not in state.present and counts[card] >= self.votes:
+                    state.present.add(card)
+                    events.append(CardExposed(zone=name, seat=seat, card=card, t=t))
+            if seat is not None:
+                current = frozenset(state.present)
+                if len(current) >= self.show_count and current != state.last_shown:
+                    state.last_shown = current
+                    events.append(CardsShown(zone=name, seat=seat, cards=tuple(sorted(current)), t=t))
+                elif len(current) < self.show_count:
+                    state.last_shown = frozenset()
+        return events

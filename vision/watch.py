@@ -1,0 +1,80 @@
+"""Watching a source: recognition and tracking frame by frame, with an annotated view.
+
+`annotated_frames(source, ...)` yields `WatchFrame`s: the frame with the detections drawn, the
+detections and the events; `encode_jpeg` turns a view into bytes the table service can stream as
+MJPEG (multipart/x-mixed-replace) or serve as a still.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.calibration import TableCalibration
+from vision.errors import VisionInputError
+from vision.pipeline import Detection, Recognizer
+from vision.sources import FrameSource
+from vision.tracking import SeatTracker, VisionEvent
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True, kw_only=True)
+class WatchFrame:
+    t: float
+    view: Image  # the frame with detections (and zones, when calibrated) drawn
+    detections: tuple[Detection, ...]
+    events: tuple[VisionEvent, ...]
+
+
+def annotate(frame: Image, detections: list[Detection] | tuple[Detection, ...],
+             calibration: TableCalibration | None = None) -> Image:
+    """A copy of `frame` with each card's outline and name drawn (green: named, orange: unknown, grey: down)."""
+    view = frame.copy()
+    if calibration is not None:
+        for zone in calibration.zones:
+            pts = np.array([calibration.to_image(x, y) for x, y in zone.polygon], np.float32)
+            cv2.polylines(view, [pts.round().astype(np.int32)], True, (200, 200, 0), 1, cv2.LINE_AA)
+            x, y = pts.min(axis=0)
+            cv2.putText(view, zone.name, (int(x) + 4, int(y) + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (200, 200, 0), 1)
+    for d in detections:
+        pts = np.array(d.corners, np.float32).round().astype(np.int32)
+        if d.face == "down":
+            color, label = (150, 150, 150), "down"
+        elif d.card is None:
+            color, label = (0, 140, 255), f"? {d.confidence:.2f}"
+        else:
+            color, label = (0, 220, 0), f"{d.card} {d.confidence:.2f}"
+        cv2.polylines(view, [pts], True, color, 2, cv2.LINE_AA)
+        x, y = pts[0]
+        cv2.putText(view, label, (int(x), max(12, int(y) - 6)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, color, 2, cv2.LINE_AA)
+    return view
+
+
+def encode_jpeg(view: Image, quality: int = 80) -> bytes:
+    ok, buf = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise VisionInputError("cannot encode the view as JPEG")
+    return bytes(buf.tobytes())
+
+
+def annotated_frames(source: FrameSource, recognizer: Recognizer | None = None,
+                     calibration: TableCalibration | None = None, *, window: int = 5,
+                     votes: int = 3) -> Iterator[WatchFrame]:
+    """Recognise and track every frame of `source` until it ends."""
+    rec = recognizer or Recognizer()
+    cal = calibration or source.calibration()
+    tracker = SeatTracker(cal, window=window, votes=votes) if cal is not None else None
+    while True:
+        got = source.read()
+        if got is None:
+            return
+        t, frame = got
+        detections = rec.identify(frame)
+        events = tracker.update(detections, t) if tracker is not None else []
+        yield WatchFrame(t=t, view=annotate(frame, detections, cal), detections=tuple(detections),
+                         events=tuple(events))
