@@ -22,10 +22,9 @@ straight 4 -> straight flush 9), which is what lets the flush bonus be a plain a
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from enum import IntEnum
-from itertools import combinations_with_replacement
+from itertools import combinations, permutations
 from typing import Final
 
 import numpy as np
@@ -93,54 +92,53 @@ def hand_value(category: HandCategory, ranks: Sequence[int]) -> int:
     return value
 
 
-def _unsuited_value(ranks: tuple[int, ...]) -> int:
-    """Value of five ranks as if not all one suit."""
-    counts = Counter(ranks)
-    # Most cards of a rank first, then higher rank first: this is the order of significance.
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    order = tuple(rank for rank, _ in groups)
-    shape = tuple(n for _, n in groups)
-    if shape == (1, 1, 1, 1, 1):
-        top = order[0]
-        if order[0] - order[4] == 4:
-            return hand_value(HandCategory.STRAIGHT, (top,))
-        if order == (_ACE, 3, 2, 1, 0):
-            return hand_value(HandCategory.STRAIGHT, (_WHEEL_HIGH,))
-        return hand_value(HandCategory.HIGH_CARD, order)
-    category = {
-        (2, 1, 1, 1): HandCategory.ONE_PAIR,
-        (2, 2, 1): HandCategory.TWO_PAIR,
-        (3, 1, 1): HandCategory.THREE_OF_A_KIND,
-        (3, 2): HandCategory.FULL_HOUSE,
-        (4, 1): HandCategory.FOUR_OF_A_KIND,
-    }[shape]
-    return hand_value(category, order)
+def _rank_multisets() -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every multiset of five ranks one deck can deal (6175 of them), with its value when not a flush."""
+    down = range(_ACE, -1, -1)
+    for five in combinations(down, 5):  # five ranks, highest first
+        if five[0] - five[4] == 4:
+            yield five, hand_value(HandCategory.STRAIGHT, five[:1])
+        elif five == (_ACE, 3, 2, 1, 0):  # the wheel: the ace plays low
+            yield five, hand_value(HandCategory.STRAIGHT, (_WHEEL_HIGH,))
+        else:
+            yield five, hand_value(HandCategory.HIGH_CARD, five)
+    for pair in down:
+        for kickers in combinations([r for r in down if r != pair], 3):
+            yield (pair, pair, *kickers), hand_value(HandCategory.ONE_PAIR, (pair, *kickers))
+    for high, low in combinations(down, 2):
+        for kicker in (r for r in down if r not in (high, low)):
+            yield (high, high, low, low, kicker), hand_value(HandCategory.TWO_PAIR, (high, low, kicker))
+    for trips in down:
+        for two_kickers in combinations([r for r in down if r != trips], 2):
+            yield (trips, trips, trips, *two_kickers), hand_value(HandCategory.THREE_OF_A_KIND, (trips, *two_kickers))
+    for trips, pair in permutations(down, 2):
+        yield (trips, trips, trips, pair, pair), hand_value(HandCategory.FULL_HOUSE, (trips, pair))
+    for quads, kicker in permutations(down, 2):
+        yield (quads, quads, quads, quads, kicker), hand_value(HandCategory.FOUR_OF_A_KIND, (quads, kicker))
 
 
-def _build_tables() -> tuple[list[int], list[int], list[int]]:
-    size = 5 * _RANK_WEIGHTS[-1] + 1
-    rank_table = [0] * size
-    filled = [False] * size
-    for ranks in combinations_with_replacement(range(13), 5):
-        if ranks[0] == ranks[4]:
-            continue  # five of a rank cannot come from one deck
+def _build_tables() -> tuple[list[int], list[int], list[int], frozenset[int]]:
+    rank_table = [0] * (5 * _RANK_WEIGHTS[-1] + 1)
+    unsuited: set[int] = set()
+    for ranks, value in _rank_multisets():
         slot = sum(_RANK_WEIGHTS[r] for r in ranks)
-        if filled[slot]:  # pragma: no cover - guards the weight table against an edit mistake
+        if rank_table[slot]:  # pragma: no cover - guards the weight table against an edit mistake
             raise AssertionError("rank weights are not a perfect hash")
-        filled[slot] = True
-        rank_table[slot] = _unsuited_value(ranks)
+        rank_table[slot] = value
+        unsuited.add(value)
+    if len(unsuited) != 6175:  # pragma: no cover - guards the enumeration against an edit mistake
+        raise AssertionError("rank multisets miscounted")
     flush_bonus = [0] * (1 << _SUIT_BITS)
     for counter in _SUIT_COUNTERS:
         flush_bonus[5 * counter] = _FLUSH_STEP
     card_key = [(_RANK_WEIGHTS[card >> 2] << _SUIT_BITS) | _SUIT_COUNTERS[card & 3] for card in range(52)]
-    return rank_table, flush_bonus, card_key
+    return rank_table, flush_bonus, card_key, frozenset(unsuited)
 
 
-_RANK_TABLE, _FLUSH_BONUS, _CARD_KEY = _build_tables()
+# Unused slots of the rank table hold 0, which no hand has (the lowest, 7-5-4-3-2, is nonzero).
+_RANK_TABLE, _FLUSH_BONUS, _CARD_KEY, _UNSUITED_VALUES = _build_tables()
 _CHECKED_KEY: Final = {card: (1 << (32 + card)) | key for card, key in enumerate(_CARD_KEY)}
 _BOOL: Final = bool
-# Unused slots hold 0, which no hand has (the lowest hand, 7-5-4-3-2, has a nonzero value).
-_UNSUITED_VALUES: Final = frozenset(v for v in _RANK_TABLE if v)
 _VALID_VALUES: Final = _UNSUITED_VALUES | frozenset(
     v + _FLUSH_STEP for v in _UNSUITED_VALUES if v >> _CATEGORY_SHIFT in (HandCategory.HIGH_CARD, HandCategory.STRAIGHT)
 )
