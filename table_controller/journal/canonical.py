@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -123,5 +124,13 @@ def format_timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+_STAMP = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{6})Z")
+
+
 def parse_timestamp(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    """The moment a stored timestamp names; ValueError unless it is exactly the stored form."""
+    match = _STAMP.fullmatch(text)
+    if match is None:
+        raise ValueError(f"timestamp {text!r} is not YYYY-MM-DDTHH:MM:SS.ffffffZ")
+    year, month, day, hour, minute, second, micro = (int(part) for part in match.groups())
+    return datetime(year, month, day, hour, minute, second, micro, tzinfo=UTC)
