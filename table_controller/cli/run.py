@@ -3,9 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import errno
+import random
+import socket
+import sys
+import time
 from typing import Any
 
-from table_controller.cli._common import set_handler, unavailable
+from table_controller.cli._common import EXIT_FINDING, EXIT_OK, CliError, print_json, set_handler
+
+SCREENS = (
+    ("start page", "/", None),
+    ("table display", "/table", None),
+    ("dealer console", "/dealer", "dealer"),
+    ("floor view", "/floor", "floor"),
+    ("camera view", "/camera", "floor"),
+    ("broadcast", "/broadcast", "broadcast"),
+    ("API (OpenAPI)", "/docs", None),
+)
 
 
 def _add_table_flags(p: argparse.ArgumentParser) -> None:
@@ -19,14 +36,17 @@ def _add_table_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address the web server binds (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="web server port (default: 8000)")
     p.add_argument("--config", metavar="FILE", help="table configuration file (JSON): game, stakes, house rules")
+    p.add_argument("--no-reader", action="store_true",
+                   help="the shoe has no card reader: hole cards stay unknown until shown")
 
 
 def register(sub: Any) -> None:
     run = sub.add_parser("run", help="run the live table: shoe, camera, rules engine, journal and web screens",
                          description="Run one live table. With no flags: a simulated shoe on a pty, the simulated "
-                         "camera, SQLite under ./cardtable-data and the web screens on http://127.0.0.1:8000/.")
+                         "camera, SQLite under ./cardtable-data and the web screens on http://127.0.0.1:8000/. "
+                         "Prints the URL of every screen and the floor token at start; Ctrl-C stops.")
     _add_table_flags(run)
-    set_handler(run, unavailable("cardtable run"))
+    set_handler(run, _run)
 
     demo = sub.add_parser("demo", help="run a simulated table with simulated players acting",
                           description="Like 'run', with simulated players acting, so hands play out on the "
@@ -38,4 +58,208 @@ def register(sub: Any) -> None:
     demo.add_argument("--betting", default="fixed_limit", metavar="B",
                       help="betting structure: fixed_limit, spread_limit, pot_limit, no_limit (default: fixed_limit)")
     demo.add_argument("--players", type=int, default=6, metavar="K", help="players seated, 2 to 8 (default: 6)")
-    set_handler(demo, unavailable("cardtable demo"))
+    demo.add_argument("--pace", type=float, metavar="SECONDS",
+                      help="seconds between the simulated players' acts in the browser (default: 1.2)")
+    demo.add_argument("--json", action="store_true", help="with --hands: print the summary as JSON")
+    set_handler(demo, _demo)
+
+
+_STAKES = {
+    "fixed_limit": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4},
+    "spread_limit": {"ante": 1, "min_bet": 2, "max_bet": 10},
+    "pot_limit": {"ante": 1, "min_bet": 2},
+    "no_limit": {"ante": 1, "min_bet": 2},
+}
+_BLINDS = {"blind_and_straddle": {"blind": 1}, "english_blind_and_straddle": {"blind": 1},
+           "blind_opening": {"blind": 2}}
+
+
+def _settings(args: argparse.Namespace, *, demo: bool) -> Any:
+    from table_controller.service.settings import ConfigError, load_settings
+
+    overrides: dict[str, Any] = {
+        "shoe": args.shoe, "camera": args.camera, "data": args.data, "db": args.db, "host": args.host,
+        "port": args.port,
+    }
+    if args.no_reader:
+        overrides["card_reader"] = False
+    if demo:
+        stakes = dict(_STAKES.get(args.betting, _STAKES["fixed_limit"]))
+        stakes.update(_BLINDS.get(args.form, {}))
+        overrides["game"] = {"form": args.form, "betting": args.betting, "stakes": stakes}
+        if args.pace is not None:
+            overrides["pace_s"] = args.pace
+    try:
+        settings = load_settings(args.config, **overrides)
+    except ConfigError as exc:
+        raise CliError(exc.message, code="bad_config") from exc
+    if demo and not 2 <= args.players <= settings.seats:
+        raise CliError(f"--players must be 2 to {settings.seats}, not {args.players}")
+    if demo and args.hands is not None and args.hands < 1:
+        raise CliError(f"--hands must be at least 1, not {args.hands}")
+    return settings
+
+
+def _check_port(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            why = "is already in use" if exc.errno == errno.EADDRINUSE else f"cannot be bound ({exc.strerror})"
+            raise CliError(f"{host}:{port} {why}: pick another with --port", code="port_unavailable") from exc
+
+
+async def _open(settings: Any, *, seed: int | None, fast: bool) -> Any:
+    from table_controller.controller.errors import TableError
+    from table_controller.controller.runtime import open_table
+
+    try:
+        return await open_table(settings, seed=seed, fast=fast)
+    except TableError as exc:
+        raise CliError(exc.message, exit_code=EXIT_FINDING, code=exc.code) from exc
+    except OSError as exc:
+        raise CliError(f"cannot open the shoe or the journal: {exc}", code="device_unavailable") from exc
+    except Exception as exc:  # a bridge or journal error surfacing at start: one line, not a traceback
+        raise CliError(f"cannot start the table: {exc}", exit_code=EXIT_FINDING, code="start_failed") from exc
+
+
+def _banner(table: Any, tokens: Any, settings: Any) -> None:
+    base = f"http://{settings.host}:{settings.port}"
+    c = table.controller
+    g = settings.game
+    out = sys.stdout
+    out.write(f"cardtable: table {c.table_id} \"{settings.table_name}\": {g.form}, {g.betting}, stakes {g.stakes}\n")
+    out.write(f"  shoe:    {table.shoe_label} ({'card reader' if settings.card_reader else 'no card reader'})\n")
+    out.write(f"  journal: {table.journal_label}" + (f" (recovered {table.recovered} entries)" if table.recovered
+                                                     else "") + "\n")
+    out.write("Screens:\n")
+    for label, path, role in SCREENS:
+        token = tokens.token_of(_role(role)) if role else None
+        out.write(f"  {label:<15} {base}{path}" + (f"?token={token}" if token else "") + "\n")
+    out.write(f"Floor token: {tokens.floor}\n")
+    out.write(f"Dealer token: {tokens.dealer}\n")
+    out.write("Ctrl-C stops the table.\n")
+    out.flush()
+
+
+def _role(name: str) -> Any:
+    from table_controller.service.roles import Role
+
+    return Role(name)
+
+
+async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int:
+    import uvicorn
+
+    from table_controller.controller.demo import play_hands, seat_players
+    from table_controller.controller.players import SimPlayers
+    from table_controller.controller.runtime import close_table
+    from table_controller.service.app import TableRegistry, create_app
+    from table_controller.service.roles import RoleTokens
+
+    _check_port(settings.host, settings.port)
+    table = await _open(settings, seed=seed, fast=False)
+    tokens = RoleTokens.from_settings(settings)
+    registry = TableRegistry([table.controller], tokens=tokens, broadcast_delay_s=settings.broadcast_delay_s)
+    app = create_app(registry)
+    server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
+                                           lifespan="on"))
+    _banner(table, tokens, settings)
+    demo_task: asyncio.Task[Any] | None = None
+    if players is not None:
+        sim = SimPlayers(table.controller, rng=random.Random(seed) if seed is not None else random.SystemRandom())
+
+        async def loop() -> None:
+            await asyncio.sleep(1.0)
+            await seat_players(table.controller, players)
+            await play_hands(table.controller, sim, hands=None, pace_s=settings.pace_s,
+                             progress=lambda n, t: _progress_line(n, None, t))
+
+        demo_task = asyncio.create_task(loop())
+    try:
+        await table.controller.resume()
+        await server.serve()
+    finally:
+        if demo_task is not None:
+            demo_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await demo_task
+        await close_table(table)
+    return EXIT_OK
+
+
+def _progress_line(played: int, total: int | None, table: Any) -> None:
+    summary = table.history()[-1] if table.history() else None
+    what = ""
+    if summary is not None:
+        if summary.awards:
+            what = ", ".join(f"seat {a.seat} wins {a.amount}" for a in summary.awards)
+        else:
+            what = summary.status.replace("_", " ")
+    of = f"/{total}" if total else ""
+    sys.stdout.write(f"hand {played}{of}: {what} · chips on table {table.chips_on_table()} "
+                     f"(bought in {table.chips_in})\n")
+    sys.stdout.flush()
+
+
+async def _headless(settings: Any, *, hands: int, seed: int | None, players: int, as_json: bool) -> int:
+    from table_controller.controller.demo import play_hands, seat_players
+    from table_controller.controller.errors import TableError
+    from table_controller.controller.players import SimPlayers
+    from table_controller.controller.runtime import close_table
+
+    table = await _open(settings, seed=seed, fast=True)
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    every = max(1, hands // 10)
+    last = [time.monotonic()]
+
+    def progress(n: int, t: Any) -> None:
+        if as_json:
+            return
+        if n % every == 0 or n == hands or time.monotonic() - last[0] > 2:
+            last[0] = time.monotonic()
+            _progress_line(n, hands, t)
+
+    try:
+        await table.controller.resume()
+        await seat_players(table.controller, players)
+        summary = await play_hands(table.controller, SimPlayers(table.controller, rng=rng), hands=hands,
+                                   pace_s=0.0, progress=progress)
+    except TableError as exc:
+        raise CliError(f"the demo stopped: {exc.message}", exit_code=EXIT_FINDING, code=exc.code) from exc
+    finally:
+        await close_table(table)
+    data = summary.as_dict()
+    if as_json:
+        print_json(data)
+    else:
+        ok = "yes" if summary.chips_conserved else "NO"
+        sys.stdout.write(
+            f"Summary: {summary.hands} hands played ({summary.passed_out} passed out, {summary.voided} void), "
+            f"{summary.acts} player acts, {summary.cards_dealt} cards dealt by the shoe, "
+            f"{summary.decks_verified} decks verified (52 cards, none missing, none twice); "
+            f"chips conserved: {ok} ({summary.chips_on_table} on the table, {summary.chips_expected} bought in); "
+            f"{summary.seconds:.1f} s\n")
+        if summary.halted:
+            sys.stdout.write(f"Halted: {summary.halted}\n")
+    return EXIT_OK if summary.ok else EXIT_FINDING
+
+
+def _run(args: argparse.Namespace) -> int:
+    settings = _settings(args, demo=False)
+    try:
+        return asyncio.run(_serve(settings, seed=None, players=None))
+    except KeyboardInterrupt:
+        return EXIT_OK
+
+
+def _demo(args: argparse.Namespace) -> int:
+    settings = _settings(args, demo=True)
+    if args.hands is not None:
+        return asyncio.run(_headless(settings, hands=args.hands, seed=args.seed, players=args.players,
+                                     as_json=args.json))
+    try:
+        return asyncio.run(_serve(settings, seed=args.seed, players=args.players))
+    except KeyboardInterrupt:
+        return EXIT_OK

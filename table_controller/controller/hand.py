@@ -1,17 +1,44 @@
-"""The live hand: the controller's adapter over the rules engine's hand.
+"""The live hand: the controller's adapter over the rules engine's :class:`~table_controller.engine.hand.Hand`.
 
-Filled in against ``table_controller.engine`` (see ``LiveHand``). This module also lists the irregularities
-the dealer console offers, each with the rule it applies.
+The engine tracks cards by their position in the shoe's order and deals the five cards each from the deck
+it is built with. A live shoe gives cards one at a time and never reveals what is below, so the adapter
+keeps the cards dealt so far (``deck``: codes, or "??" from a shoe without a reader) and rebuilds the engine
+hand from that prefix and the acts so far whenever the shoe has delivered more: the engine is pure and
+deterministic, so a rebuild is the same hand knowing more cards. Before an act that takes cards from the
+shoe (a draw, with the burn before the first), :meth:`EngineHand.cards_for` plays it on a copy to learn how
+many cards, and which of them is a burn, the controller must have the shoe deliver first.
+
+This module also lists the irregularities the dealer console offers, each with the rule it applies.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from table_controller.controller.errors import NotAllowedError, TableRequestError
+from table_controller.engine.errors import EngineError, IllegalActionError
+from table_controller.engine.events import (
+    BetMade,
+    BetReturned,
+    Burned,
+    Called,
+    DrawServed,
+    Event,
+    ForcedBetPosted,
+    IntervalClosed,
+    OpenersJudged,
+    PotAwarded,
+    Raised,
+    Shown,
+)
+from table_controller.engine.hand import Hand, SeatSpec
+from table_controller.engine.machine import Phase
+from table_controller.engine.record import ActionModel, GameModel, apply_action, config_from_model
 from table_controller.service.models import Award, DrawEntry, LegalAction, PotView, SeatStatus
 
-__all__ = ["IRREGULARITIES", "CardNeed", "HandOutcome", "Irregularity", "LiveHand", "SeatInfo"]
+__all__ = ["IRREGULARITIES", "EngineHand", "Irregularity", "SeatInfo", "game_config"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,7 +86,7 @@ IRREGULARITIES: dict[str, Irregularity] = {
 
 @dataclass(frozen=True, kw_only=True)
 class SeatInfo:
-    """One player's place in the hand, as the engine has it (``hole`` is secret: floor view only)."""
+    """One player's place in the hand (``hole`` is secret: the floor view only)."""
 
     name: str
     stack: int
@@ -71,48 +98,292 @@ class SeatInfo:
     opener: bool
 
 
-@dataclass(frozen=True, kw_only=True)
-class CardNeed:
-    """The engine is waiting for a card from the shoe: to deal to a seat, to burn, or to serve a draw."""
-
-    kind: str  # "deal", "burn", "draw"
-    seat: int | None
-
-
-@dataclass(frozen=True, kw_only=True)
-class HandOutcome:
-    status: str  # "complete", "passed_out", "void", ...
-    stacks: dict[int, int]
-    carried_pot: int
-    awards: tuple[Award, ...]
-    record: dict[str, Any]
+DECK_SIZE = 52
+_VERIFIED = frozenset({"check", "bet", "raise", "call", "fold", "straddle", "decline_straddle", "show", "muck"})
+_FORCED_AS_BET = frozenset({"blind", "straddle", "blind_open", "block_blind", "block_raise"})
+_VIEW_PHASE = {
+    Phase.STRADDLING: "betting", Phase.FIRST_BETTING: "betting", Phase.FINAL_BETTING: "betting",
+    Phase.DRAWING: "drawing", Phase.RESHUFFLING: "drawing", Phase.PROVING: "showdown", Phase.SHOWDOWN: "showdown",
+    Phase.COMPLETE: "complete", Phase.PASSED_OUT: "complete",
+}
 
 
-class LiveHand(Protocol):
-    """What the controller asks of one hand in play."""
+def game_config(form: str, betting: str, stakes: dict[str, int], options: dict[str, Any]) -> Any:
+    """The engine's GameConfig for the table's settings; :class:`TableRequestError` naming what is wrong."""
+    try:
+        model = GameModel.model_validate({"form": form, "betting": betting, "stakes": stakes, "options": options})
+        return config_from_model(model)
+    except (ValueError, EngineError) as exc:
+        raise TableRequestError(f"the table's game cannot be played: {exc}", code="bad_game") from exc
 
-    carried_in: int
 
-    def seat_info(self) -> dict[int, SeatInfo]: ...
+def _engine_error(exc: EngineError) -> NotAllowedError:
+    if isinstance(exc, IllegalActionError):
+        return NotAllowedError(exc.message, code=exc.code, rule=exc.rule or None)
+    return NotAllowedError(str(exc), code="engine_refused")
 
-    def card_needed(self) -> CardNeed | None: ...
 
-    def give_card(self, code: str) -> None: ...
+class EngineHand:
+    """One hand in play on the engine, fed by the shoe (see the module docstring)."""
 
-    def to_act(self) -> int | None: ...
+    def __init__(self, *, config: Any, seats: list[tuple[int, str, int]], button: int, carried_pot: int,
+                 passed_deals: int, deck: list[str], actions: list[dict[str, Any]] | None = None) -> None:
+        self.config = config
+        self.specs = [SeatSpec(seat=n, name=name, stack=stack) for n, name, stack in seats]
+        self.button = button
+        self.carried_in = carried_pot
+        self.passed_deals = passed_deals
+        self.deck = list(deck)
+        self._cache: dict[str, Any] | None = None
+        self.hand = self._build(self.deck, actions or [])
 
-    def legal(self) -> tuple[LegalAction, ...]: ...
+    @staticmethod
+    def deal_order(seats: list[int], button: int) -> list[int]:
+        """Seats in the order the deal serves them: from the dealer's left, clockwise (seat numbers up)."""
+        ordered = sorted(seats)
+        start = next((k for k, s in enumerate(ordered) if s > button), 0)
+        return ordered[start:] + ordered[:start]
 
-    def draw_entry(self) -> DrawEntry | None: ...
+    def _build(self, deck: list[str], actions: list[dict[str, Any]]) -> Hand:
+        try:
+            hand = Hand(self.config, self.specs, self.button, deck=deck, carried_pot=self.carried_in,
+                        passed_deals=self.passed_deals)
+            for act in actions:
+                apply_action(hand, ActionModel.model_validate(act))
+        except EngineError as exc:
+            raise _engine_error(exc) from exc
+        return hand
 
-    def act(self, seat: int, act: str, to: int | None) -> str: ...
+    # -- acts ------------------------------------------------------------------------------------------
 
-    def draw(self, seat: int, discard: tuple[str, ...]) -> str: ...
+    @staticmethod
+    def _apply(hand: Hand, act: dict[str, Any]) -> list[Event]:
+        try:
+            model = ActionModel.model_validate(act)
+        except ValueError as exc:
+            raise TableRequestError(f"bad act {act!r}: {exc}", code="bad_act") from exc
+        before = len(hand.events)
+        try:
+            apply_action(hand, model)
+        except EngineError as exc:
+            raise _engine_error(exc) from exc
+        return hand.events[before:]
 
-    def pots(self) -> tuple[PotView, ...]: ...
+    def cards_for(self, act: dict[str, Any]) -> list[str]:
+        """What the shoe must deliver before this act: "burn" and "deal" in order ([] for most acts).
 
-    def chips_total(self) -> int: ...
+        Raises the engine's refusal (as :class:`NotAllowedError`) if the act is illegal, so nothing is dealt
+        for an act that will not happen.
+        """
+        if act.get("act") in _VERIFIED:
+            self._verify(act)
+            return []
+        trial = copy.deepcopy(self.hand)
+        events = self._apply(trial, act)
+        if act.get("act") != "draw":
+            return []
+        # The shoe serves from what it still holds; past that the engine reshuffles the burn and the
+        # earlier discards (001 IV 2), which the controller orders, so those cards are not the shoe's.
+        burn = any(isinstance(ev, Burned) for ev in events)
+        reserve = 1 if self.config.options.never_deal_last_card else 0
+        left = DECK_SIZE - len(self.deck) - (1 if burn else 0)
+        deals = min(len(act.get("discard") or ()), max(0, left - reserve))
+        return (["burn"] if burn else []) + ["deal"] * deals
 
-    def phase(self) -> str: ...
+    def _verify(self, act: dict[str, Any]) -> None:
+        try:
+            model = ActionModel.model_validate(act)
+        except ValueError as exc:
+            raise TableRequestError(f"bad act {act!r}: {exc}", code="bad_act") from exc
+        h, seat, name = self.hand, model.seat or 0, model.act
+        try:
+            if name == "check":
+                h.verify_check(seat)
+            elif name == "bet":
+                h.verify_bet(seat, model.to or 0)
+            elif name == "raise":
+                h.verify_raise_to(seat, model.to or 0)
+            elif name == "call":
+                h.verify_call(seat)
+            elif name == "fold":
+                h.verify_fold(seat)
+            elif name == "straddle":
+                h.verify_straddle(seat)
+            elif name == "decline_straddle":
+                h.verify_decline_straddle(seat)
+            elif name == "show":
+                h.verify_show(seat, model.cards)
+            elif name == "muck":
+                h.verify_muck(seat)
+            else:
+                self._apply(copy.deepcopy(h), act)
+        except EngineError as exc:
+            raise _engine_error(exc) from exc
 
-    def outcome(self) -> HandOutcome | None: ...
+    def act(self, act: dict[str, Any], new_cards: list[str]) -> list[Event]:
+        """Apply the act, the shoe having delivered ``new_cards`` for it (in order)."""
+        self._cache = None
+        if new_cards:
+            self.deck.extend(new_cards)
+            self.hand = self._build(self.deck, [dict(a) for a in self.hand.actions])
+        return self._apply(self.hand, act)
+
+    def _hands(self) -> dict[str, Any]:
+        if self._cache is None:
+            # result() serialises every event; the seats' part is all the views need, once per state.
+            self._cache = self.hand.result()["hands"]
+        return self._cache
+
+    # -- state -----------------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.hand.is_over
+
+    def phase(self) -> str:
+        ph = self.hand.phase
+        return "complete" if ph is None else _VIEW_PHASE.get(ph, "betting")
+
+    def engine_phase(self) -> Phase | None:
+        return self.hand.phase
+
+    def to_act(self) -> int | None:
+        if self.hand.is_over:
+            return None
+        return self.hand.legal_actions().seat
+
+    def _bets(self) -> dict[int, int]:
+        bets: dict[int, int] = {}
+        for ev in self.hand.events:
+            if isinstance(ev, IntervalClosed):
+                bets = {}
+            elif isinstance(ev, ForcedBetPosted) and ev.what in _FORCED_AS_BET:
+                bets[ev.seat] = bets.get(ev.seat, 0) + ev.amount
+            elif isinstance(ev, BetMade | Raised):
+                bets[ev.seat] = ev.to
+            elif isinstance(ev, Called):
+                bets[ev.seat] = bets.get(ev.seat, 0) + ev.amount
+            elif isinstance(ev, BetReturned):
+                bets[ev.seat] = bets.get(ev.seat, 0) - ev.amount
+        if self.hand.is_over:
+            return {}
+        return bets
+
+    def seat_info(self) -> dict[int, SeatInfo]:
+        result = self._hands()
+        stacks = self.hand.stacks()
+        bets = self._bets()
+        shown: dict[int, tuple[str, ...]] = {}
+        drew: dict[int, int] = {}
+        for ev in self.hand.events:
+            if isinstance(ev, Shown):
+                shown[ev.seat] = ev.cards
+            elif isinstance(ev, OpenersJudged) and ev.cards:
+                shown.setdefault(ev.seat, ev.cards)
+            elif isinstance(ev, DrawServed):
+                drew[ev.seat] = len(ev.served)
+        opener = self.hand.opener
+        out: dict[int, SeatInfo] = {}
+        for spec in self.specs:
+            info = result[str(spec.seat)]
+            status: SeatStatus
+            if info["folded"] or info["mucked"]:
+                status = "folded"
+            elif stacks[spec.seat] == 0 and not self.hand.is_over:
+                status = "all_in"
+            else:
+                status = "active"
+            out[spec.seat] = SeatInfo(
+                name=spec.name, stack=stacks[spec.seat], bet=bets.get(spec.seat, 0), status=status,
+                hole=tuple(info["cards"]), shown=shown.get(spec.seat, ()), drew=drew.get(spec.seat),
+                opener=opener == spec.seat,
+            )
+        return out
+
+    def legal(self) -> tuple[LegalAction, ...]:
+        if self.hand.is_over:
+            return ()
+        la = self.hand.legal_actions()
+        out: list[LegalAction] = []
+        proving = la.phase is Phase.PROVING
+        for act in la.acts:
+            if act == "check":
+                out.append(LegalAction(act="check", label="Check"))
+            elif act in ("bet", "raise"):
+                word = "Bet" if act == "bet" else "Raise to"
+                if la.min_to == la.max_to:
+                    out.append(LegalAction(act=act, label=f"{word} {la.min_to}", to=la.min_to,
+                                           min_to=la.min_to, max_to=la.max_to))
+                else:
+                    out.append(LegalAction(act=act, label=word, min_to=la.min_to, max_to=la.max_to))
+            elif act == "call":
+                out.append(LegalAction(act="call", label=f"Call {la.call_amount}", to=None))
+            elif act == "fold":
+                out.append(LegalAction(act="fold", label="Fold"))
+            elif act == "straddle":
+                out.append(LegalAction(act="straddle", label=f"Straddle {la.min_to}", to=la.min_to))
+            elif act == "decline_straddle":
+                out.append(LegalAction(act="decline_straddle", label="No straddle"))
+            elif act == "show":
+                out.append(LegalAction(act="show", label="Show openers" if proving else "Show hand"))
+            elif act == "muck":
+                out.append(LegalAction(act="muck", label="Cannot prove openers" if proving else "Muck"))
+            elif act not in ("announce", "draw", "reshuffle"):
+                # Acts the engine added later (false-opener procedure...): offered under their own name.
+                out.append(LegalAction(act=act, label=act.replace("_", " ").capitalize()))
+        return tuple(out)
+
+    def draw_entry(self) -> DrawEntry | None:
+        if self.hand.is_over:
+            return None
+        la = self.hand.legal_actions()
+        if la.phase is not Phase.DRAWING or la.seat is None:
+            return None
+        return DrawEntry(seat=la.seat, max_discard=la.max_discard, cards=len(self.hand.hole_cards(la.seat)))
+
+    def needs_reshuffle(self) -> tuple[str, ...] | None:
+        if self.hand.phase is Phase.RESHUFFLING:
+            return self.hand.reshuffle_pool()
+        return None
+
+    def pots(self) -> tuple[PotView, ...]:
+        pot = self.hand.pot
+        if self.hand.is_over:
+            return ()
+        hands = self._hands()
+        live = tuple(s.seat for s in self.specs if not hands[str(s.seat)]["folded"])
+        return (PotView(amount=pot, seats=live),)
+
+    def chips_total(self) -> int:
+        return sum(self.hand.stacks().values()) + self.hand.pot
+
+    def awards(self) -> tuple[Award, ...]:
+        out: list[Award] = []
+        for ev in self.hand.events:
+            if isinstance(ev, PotAwarded):
+                for seat, share in zip(ev.seats, ev.shares, strict=True):
+                    out.append(Award(seat=seat, amount=share, hand=ev.hand or None))
+        return tuple(out)
+
+    def hole(self, seat: int) -> tuple[str, ...]:
+        return self.hand.hole_cards(seat)
+
+    def record(self) -> dict[str, Any]:
+        return self.hand.to_record()
+
+    def result(self) -> dict[str, Any]:
+        return self.hand.result()
+
+    def stacks(self) -> dict[int, int]:
+        return self.hand.stacks()
+
+    @property
+    def status(self) -> str:
+        return str(self.hand.status)
+
+    @property
+    def carried_out(self) -> int:
+        return self.hand.carried_pot
+
+    def events_json(self) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self.hand.events]

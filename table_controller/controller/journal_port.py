@@ -1,12 +1,14 @@
 """What the controller needs from a journal, and an in-memory one.
 
-The controller writes every input before it acts on it: seat changes, the start of a hand, each card the
-shoe delivered (its identity, or "??"), each act, draw, irregularity and ruling, and the end of the hand
-with its record. Replaying those entries through a fresh controller rebuilds the table exactly, which is
-how a crashed controller resumes. Reads of hole cards are written as audit entries.
+The controller writes every input before it acts on it: seat changes, the start of a hand, the deck check,
+each card the shoe delivered (its code, or "??"), each act, device fault, prompt answer, irregularity and
+ruling; and, when a hand ends, its record. Replaying those entries through a fresh controller rebuilds the
+table exactly (:meth:`TableController.recover`), which is how a crashed controller resumes. Every read of
+hole cards is written as an audit entry.
 
-:class:`MemoryJournal` keeps entries in a list (tests, and headless demo runs that ask for no storage);
-``table_controller.controller.durable`` adapts the durable journal package to the same protocol.
+:class:`MemoryJournal` keeps entries in a list (tests, and headless demo runs);
+:class:`table_controller.controller.durable.DurableJournal` adapts the hash-chained journal package.
+Payloads are JSON objects of strings, integers, booleans, lists and objects (no floats).
 """
 
 from __future__ import annotations
@@ -14,42 +16,63 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = ["JournalEntry", "JournalPort", "MemoryJournal"]
+__all__ = ["JournalPort", "MemoryJournal", "PortEntry"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class JournalEntry:
+class PortEntry:
     seq: int
     kind: str
     data: dict[str, Any]
+    hand: int | None = None
 
 
 class JournalPort(Protocol):
-    def append(self, kind: str, data: dict[str, Any]) -> None:
+    def append(self, kind: str, data: dict[str, Any], *, hand: int | None = None) -> None:
         """Write one entry durably; return only when it is stored."""
 
-    def entries(self) -> list[JournalEntry]:
-        """Every entry of this table in order (for replay after a crash)."""
+    def audit(self, *, role: str, who: str, why: str, hand: int | None) -> None:
+        """Record that ``who``, acting as ``role``, was shown hole cards (of hand ``hand``)."""
 
-    def store_hand(self, hand: int, record: dict[str, Any]) -> None:
-        """Keep the finished hand's record (``cardtable.hand/1``)."""
+    def store_hand(self, *, hand: int, record: dict[str, Any], result: dict[str, Any]) -> None:
+        """Keep the finished hand's record (``cardtable.hand/1``) and result."""
+
+    def entries(self) -> list[PortEntry]:
+        """Every controller entry of this table in order (audit entries excluded), for replay."""
 
     def close(self) -> None: ...
 
 
 @dataclass
 class MemoryJournal:
-    items: list[JournalEntry] = field(default_factory=list)
+    items: list[PortEntry] = field(default_factory=list)
+    audits: list[dict[str, Any]] = field(default_factory=list)
     hands: dict[int, dict[str, Any]] = field(default_factory=dict)
 
-    def append(self, kind: str, data: dict[str, Any]) -> None:
-        self.items.append(JournalEntry(seq=len(self.items) + 1, kind=kind, data=dict(data)))
+    def append(self, kind: str, data: dict[str, Any], *, hand: int | None = None) -> None:
+        _check_plain(data)
+        self.items.append(PortEntry(seq=len(self.items) + 1, kind=kind, data=dict(data), hand=hand))
 
-    def entries(self) -> list[JournalEntry]:
+    def audit(self, *, role: str, who: str, why: str, hand: int | None) -> None:
+        self.audits.append({"role": role, "who": who, "why": why, "hand": hand})
+
+    def store_hand(self, *, hand: int, record: dict[str, Any], result: dict[str, Any]) -> None:
+        self.hands[hand] = {"record": record, "result": result}
+
+    def entries(self) -> list[PortEntry]:
         return list(self.items)
-
-    def store_hand(self, hand: int, record: dict[str, Any]) -> None:
-        self.hands[hand] = record
 
     def close(self) -> None:
         return None
+
+
+def _check_plain(value: Any) -> None:
+    # The durable journal refuses floats; refuse them here too so tests catch it.
+    if isinstance(value, float):
+        raise TypeError("journal payloads hold no floats")
+    if isinstance(value, dict):
+        for v in value.values():
+            _check_plain(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _check_plain(v)

@@ -1,39 +1,47 @@
 """The per-table controller: seats and chips between hands, and the live hand on the devices.
 
-How it works. The controller is the only writer of a table's state. Every input (a seat change, a card the
-shoe delivered, a player's act entered by the dealer, a draw, an irregularity, a ruling) goes through one
-async method that (1) checks it, (2) journals it, (3) applies it to the seats or to the rules engine's hand,
-then (4) pumps the shoe: while the engine waits for a card (deal, burn, draw) the controller has the shoe
-deal one and hands it over, journaling each card first. Listeners (the stream hub) get the full state after
-each change; views for each role are cut from it in ``table_controller.service.views``.
+How it works. The controller is the only writer of a table's state. Every input goes through one async
+method that (1) checks it, (2) journals it, (3) applies it with a synchronous ``_apply_*`` method. The
+``_apply_*`` methods touch no device, so replaying the journal's entries through them
+(:meth:`TableController.recover`) rebuilds the table exactly after a crash. Inputs are: seat changes, the
+start of a hand, the shoe's deck check, each card the shoe delivered (its code, or "??" from a shoe without
+a reader), each act the dealer entered (or a simulated player took), device faults and the dealer's answers,
+irregularity reports, camera cross-check alerts and floor rulings.
 
-Before each deal the shoe shuffles and verifies the deck (52 cards, none missing, none twice); a failed
-verification halts the table with a security alert. A device fault pauses the hand with a prompt for the
-dealer: retry the device, or void the hand (every chip goes back where it was before the hand). A camera
-reading that contradicts what the shoe dealt halts the hand with a security alert for the floor.
+A hand: the shoe shuffles and verifies the deck (52 cards, none missing, none twice; a failure halts the
+table with a security alert), then deals five cards to each player one at a time, each journaled as it
+comes; the engine's hand is built from them. An act that takes cards (a draw, with the burn) is tried on a
+copy of the hand first, so only a legal act makes the shoe deal. A device fault pauses the hand with a
+prompt for the dealer: retry, or void the hand (every chip back where it was when the hand began). Between
+hands the controller checks that chips are conserved: stacks + carried pot = chips bought in - chips taken
+away + chips moved by floor rulings.
 
-Replaying the journal's entries through :meth:`TableController.recover` rebuilds the table after a crash:
-cards come from the journal instead of the shoe, and the hand resumes where it stood.
+Listeners (the stream hub) get the full state after each change; each role's view is cut from it in
+``table_controller.service.views``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from table_controller.controller.devices import DeviceStatus, ShoePort
+from table_controller.controller.devices import ShoePort
 from table_controller.controller.errors import (
+    DeviceError,
     NotAllowedError,
     NotFoundError,
+    TableError,
     TableRequestError,
 )
-from table_controller.controller.hand import IRREGULARITIES, LiveHand
-from table_controller.controller.journal_port import JournalPort, MemoryJournal
+from table_controller.controller.hand import IRREGULARITIES, EngineHand, game_config
+from table_controller.controller.journal_port import JournalPort, MemoryJournal, PortEntry
+from table_controller.engine.cards import UNKNOWN_CODE, parse_card
 from table_controller.service.models import (
     AlertView,
     Award,
@@ -47,6 +55,7 @@ from table_controller.service.models import (
     PromptView,
     RulingRequest,
     RulingView,
+    SeatStatus,
     TableSummary,
 )
 from table_controller.service.settings import TableSettings
@@ -54,8 +63,11 @@ from table_controller.service.settings import TableSettings
 __all__ = ["SeatState", "TableController"]
 
 Listener = Callable[[FloorView], None]
-LOG_SIZE = 40
-SNAPSHOTS_KEPT = 600
+LOG_SIZE = 60
+SNAPSHOTS_KEPT = 2000
+HAND_SIZE = 5
+R_FAULT = "device fault: the hand pauses; the dealer retries the device or voids the hand (misdeal, 000)"
+R_VOID = "a void hand: every bet and ante goes back to the player who put it in"
 
 
 @dataclass
@@ -74,6 +86,32 @@ class _Prompt:
     rule: str | None = None
 
 
+@dataclass
+class _Deal:
+    """A hand between its start and the engine's hand: shuffle, verify, then the five cards each."""
+
+    seats: list[tuple[int, str, int]]
+    button: int
+    carried_pot: int
+    passed_deals: int
+    order: list[int]
+    verified: bool = False
+    cards: list[str] = field(default_factory=list)
+
+    @property
+    def needed(self) -> int:
+        return HAND_SIZE * len(self.seats)
+
+
+@dataclass
+class _Pending:
+    """An act waiting for the shoe to deliver the cards it takes."""
+
+    action: dict[str, Any]
+    kinds: list[str]
+    cards: list[str] = field(default_factory=list)
+
+
 class TableController:
     def __init__(
         self,
@@ -86,6 +124,8 @@ class TableController:
     ) -> None:
         self.settings = settings
         self.table_id = settings.table_id
+        g = settings.game
+        self.config = game_config(g.form, g.betting, dict(g.stakes), dict(g.options))
         self.shoe = shoe
         self.camera = camera
         self.journal: JournalPort = journal if journal is not None else MemoryJournal()
@@ -96,13 +136,20 @@ class TableController:
         self.hand_no = 0
         self.carried_pot = 0
         self.passed_deals = 0
-        self.hand: LiveHand | None = None
+        self.hand: EngineHand | None = None
+        self.finished: EngineHand | None = None
+        self._deal: _Deal | None = None
+        self._pending: _Pending | None = None
+        self._start_stacks: dict[int, int] = {}
         self.phase = "waiting"
         self.message = "Seat players and start a hand."
         self.halted = False
         self.paused = False
-        self.cards_verified = 0
-        self.chips_in = 0  # every chip bought in, minus every chip taken away on standing up
+        self.hands_played = 0
+        self.decks_verified = 0
+        self.cards_dealt = 0
+        self.chips_in = 0  # chips bought in, less chips taken away on standing up, plus floor moves
+        self.last_awards: tuple[Award, ...] = ()
         self._log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
         self._log_seq = itertools.count(1)
         self._alerts: list[AlertView] = []
@@ -110,23 +157,21 @@ class TableController:
         self._prompts: dict[str, _Prompt] = {}
         self._prompt_ids = itertools.count(1)
         self._alert_ids = itertools.count(1)
+        self._ruling_ids = itertools.count(1)
         self._listeners: list[Listener] = []
         self._history: list[HandSummary] = []
         self._records: dict[int, dict[str, Any]] = {}
         self._snapshots: deque[tuple[float, FloorView]] = deque(maxlen=SNAPSHOTS_KEPT)
         self._lock = asyncio.Lock()
         self._replaying = False
-        self._replay_cards: deque[str] = deque()
-        self._device_status = DeviceStatus(state="ready")
-        self.last_awards: tuple[Award, ...] = ()
 
-    # Listeners and views ----------------------------------------------------------------------------------
+    # -- listeners and views -------------------------------------------------------------------------------
 
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
     def notify(self) -> None:
-        if self._replaying:
+        if self._replaying or not self._listeners:
             return
         full = self.full_view()
         self._snapshots.append((self.clock(), full))
@@ -140,35 +185,45 @@ class TableController:
         g = self.settings.game
         return GameView(form=g.form, betting=g.betting, stakes=dict(g.stakes))
 
-    def full_view(self) -> FloorView:
-        hand = self.hand
-        seats: list[FloorSeat] = []
-        hand_seats = hand.seat_info() if hand is not None else {}
-        to_act = hand.to_act() if hand is not None and not self.paused and not self.halted else None
+    def _seat_views(self, to_act: int | None) -> list[FloorSeat]:
+        out: list[FloorSeat] = []
+        hand_seats = self.hand.seat_info() if self.hand is not None else {}
+        dealt: dict[int, list[str]] = {}
+        if self._deal is not None:
+            for k, code in enumerate(self._deal.cards):
+                dealt.setdefault(self._deal.order[k % len(self._deal.order)], []).append(code)
+        finished = self.finished.seat_info() if self.finished is not None and self.hand is None else {}
+        in_deal = {n for n, _, _ in self._deal.seats} if self._deal is not None else set()
         for n in range(1, self.settings.seats + 1):
             st = self.seats.get(n)
             info = hand_seats.get(n)
-            if st is None and info is None:
-                seats.append(FloorSeat(seat=n))
-                continue
-            name = st.name if st is not None else (info.name if info is not None else None)
+            button = n == self.button
             if info is not None:
-                seats.append(FloorSeat(
-                    seat=n, name=name, stack=info.stack, bet=info.bet, status=info.status, cards=len(info.hole),
-                    shown=info.shown, drew=info.drew, hole=info.hole, button=n == self.button,
-                    to_act=n == to_act, opener=info.opener,
+                out.append(FloorSeat(
+                    seat=n, name=info.name, stack=info.stack, bet=info.bet, status=info.status, cards=len(info.hole),
+                    shown=info.shown, drew=info.drew, hole=info.hole, button=button, to_act=n == to_act,
+                    opener=info.opener,
                 ))
+            elif st is None:
+                out.append(FloorSeat(seat=n))
+            elif n in in_deal:
+                cards = tuple(dealt.get(n, ()))
+                out.append(FloorSeat(seat=n, name=st.name, stack=st.stack, status="active", cards=len(cards),
+                                     hole=cards, button=button))
             else:
-                assert st is not None
-                seats.append(FloorSeat(
-                    seat=n, name=name, stack=st.stack, status="sitting_out" if st.sitting_out else "waiting",
-                    button=n == self.button,
-                ))
-        legal = hand.legal() if hand is not None and not self.paused and not self.halted else ()
-        draw = hand.draw_entry() if hand is not None and not self.paused and not self.halted else None
+                done = finished.get(n)
+                shown = done.shown if done is not None else ()
+                status: SeatStatus = "sitting_out" if st.sitting_out else "waiting"
+                out.append(FloorSeat(seat=n, name=st.name, stack=st.stack, status=status, cards=len(shown),
+                                     shown=shown, drew=done.drew if done is not None else None, button=button))
+        return out
+
+    def full_view(self) -> FloorView:
+        hand = self.hand
+        live = hand is not None and not self.paused and not self.halted and self._pending is None
+        to_act = hand.to_act() if live and hand is not None else None
         pots = hand.pots() if hand is not None else ()
         status = self.shoe.status()
-        reader = self.shoe.has_reader
         camera_state, camera_detail = ("none", "no camera") if self.camera is None else self.camera.status()
         phase = "halted" if self.halted else "paused" if self.paused else self.phase
         return FloorView(
@@ -181,19 +236,19 @@ class TableController:
             message=self.message,
             button=self.button,
             to_act=to_act,
-            pots=tuple(pots),
-            pot_total=sum(p.amount for p in pots),
+            pots=pots,
+            pot_total=sum(p.amount for p in pots) if pots else (self.carried_pot if hand is None else 0),
             carried_pot=self.carried_pot if hand is None else hand.carried_in,
-            seats=tuple(seats),
+            seats=tuple(self._seat_views(to_act)),
             awards=self.last_awards,
             log=tuple(self._log),
             paused=self.paused or self.halted,
             draw_counts_public=self.settings.public_draw_counts,
-            legal=tuple(legal),
-            draw=draw,
+            legal=hand.legal() if live and hand is not None else (),
+            draw=hand.draw_entry() if live and hand is not None else None,
             irregularities=self.irregularity_options(),
             device=DeviceView(shoe=status.state, shoe_detail=status.detail, cards_left=status.cards_left,
-                              reader=reader, camera=camera_state, camera_detail=camera_detail),
+                              reader=self.shoe.has_reader, camera=camera_state, camera_detail=camera_detail),
             prompts=tuple(PromptView(id=p.id, kind=p.kind, message=p.message, rule=p.rule, options=p.options)
                           for p in self._prompts.values()),
             alerts=tuple(self._alerts),
@@ -205,13 +260,12 @@ class TableController:
         cutoff = self.clock() - delay_s
         chosen: FloorView | None = None
         for at, view in self._snapshots:
-            if at <= cutoff:
-                chosen = view
-            else:
+            if at > cutoff:
                 break
+            chosen = view
         if chosen is None:
             return FloorView(view="floor", table_id=self.table_id, name=self.settings.table_name,
-                             game=self.game_view(), message="broadcast delay: nothing to show yet")
+                             game=self.game_view(), hand=0, message="broadcast delay: nothing to show yet")
         return chosen
 
     def summary(self) -> TableSummary:
@@ -220,7 +274,7 @@ class TableController:
                             hand=self.hand_no, phase=full.phase, players=len(self.seats))
 
     def irregularity_options(self) -> tuple[IrregularityOption, ...]:
-        if self.hand is None:
+        if self.hand is None and self._deal is None:
             return ()
         return tuple(IrregularityOption(kind=k, label=v.label, rule=v.rule, needs_seat=v.needs_seat)
                      for k, v in IRREGULARITIES.items())
@@ -235,8 +289,7 @@ class TableController:
         return record
 
     def audit_hole_cards(self, *, role: str, client: str, hand: int, via: str) -> None:
-        self.journal.append("audit.hole_cards", {"role": role, "client": client, "hand": hand, "via": via,
-                                                 "at": self.clock()})
+        self.journal.audit(role=role, who=client or "unknown", why=f"{role} view via {via}", hand=hand or None)
 
     def camera_frame_jpeg(self) -> bytes | None:
         if self.camera is None:
@@ -250,23 +303,55 @@ class TableController:
         found: list[dict[str, Any]] = self.camera.detections()
         return found
 
+    def chips_on_table(self) -> int:
+        """Every chip at the table now: stacks (in and out of the hand), the pot and the carried pot."""
+        if self.hand is not None:
+            in_hand = set(self.hand.stacks())
+            return self.hand.chips_total() + sum(st.stack for n, st in self.seats.items() if n not in in_hand)
+        return sum(st.stack for st in self.seats.values()) + self.carried_pot
+
+    def check_chips(self) -> None:
+        """Money is conserved: every chip on the table was bought in (or moved in by a floor ruling)."""
+        on_table = self.chips_on_table()
+        if on_table != self.chips_in:
+            raise TableError(f"chips not conserved: {on_table} on the table, {self.chips_in} accounted for",
+                             code="chips_not_conserved")
+
+    # -- alerts, prompts, rulings -----------------------------------------------------------------------------
+
+    def _now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
     def acknowledge_alert(self, alert_id: str) -> None:
+        if not any(a.id == alert_id for a in self._alerts):
+            raise NotFoundError(f"no alert {alert_id!r}")
+        self.journal.append("alert.ack", {"id": alert_id}, hand=self.hand_no)
+        self._apply_alert_ack(alert_id)
+        self.notify()
+
+    def _apply_alert_ack(self, alert_id: str) -> None:
         for i, alert in enumerate(self._alerts):
             if alert.id == alert_id:
                 self._alerts[i] = alert.model_copy(update={"acknowledged": True})
-                self.journal.append("alert.ack", {"id": alert_id})
-                self.notify()
-                return
-        raise NotFoundError(f"no alert {alert_id!r}")
 
-    def raise_alert(self, kind: str, message: str, *, level: str = "security", seat: int | None = None) -> None:
-        alert = AlertView(id=f"a{next(self._alert_ids)}", at=self.clock(), level=level,  # type: ignore[arg-type]
-                          kind=kind, message=message, seat=seat)
-        self._alerts.append(alert)
-        self.journal.append("alert", alert.model_dump())
-        self.log(f"ALERT: {message}", secret=True)
+    def _alert(self, kind: str, message: str, *, level: str = "security", seat: int | None = None,
+               at_ms: int | None = None) -> None:
+        """Journal and raise a floor alert (called from async paths only; replay uses _apply_alert)."""
+        entry = {"kind": kind, "message": message, "level": level, "seat": seat,
+                 "at_ms": at_ms if at_ms is not None else self._now_ms()}
+        self.journal.append("alert", entry, hand=self.hand_no)
+        self._apply_alert(entry)
 
-    # Seats ------------------------------------------------------------------------------------------------
+    def _apply_alert(self, e: dict[str, Any]) -> None:
+        self._alerts.append(AlertView(id=f"a{next(self._alert_ids)}", at=e["at_ms"] / 1000, level=e["level"],
+                                      kind=e["kind"], message=e["message"], seat=e["seat"]))
+        self.log(f"ALERT ({e['level']}): {e['message']}", secret=True)
+
+    def _prompt(self, kind: str, message: str, options: tuple[str, ...], rule: str | None = None) -> None:
+        p = _Prompt(id=f"p{next(self._prompt_ids)}", kind=kind, message=message, options=options, rule=rule)
+        self._prompts[p.id] = p
+
+    # -- seats ------------------------------------------------------------------------------------------------
 
     def _seat_no(self, seat: int) -> int:
         if not 1 <= seat <= self.settings.seats:
@@ -274,10 +359,26 @@ class TableController:
                                     code="bad_seat")
         return seat
 
+    def _in_play(self) -> bool:
+        return self.hand is not None or self._deal is not None
+
+    def in_play(self) -> bool:
+        """A hand has begun and is not over (dealing, or in the engine)."""
+        return self._in_play()
+
+    async def void_in_play(self, reason: str) -> None:
+        """Void the hand in progress (journaled): every chip goes back to where it was when it began."""
+        async with self._lock:
+            if not self._in_play():
+                return
+            self.journal.append("void", {"reason": reason}, hand=self.hand_no)
+            self._apply_void({"reason": reason})
+        self.notify()
+
     def _between_hands(self, what: str) -> None:
-        if self.hand is not None:
+        if self._in_play():
             raise NotAllowedError(f"{what} waits until the hand in progress is over", code="hand_in_progress",
-                             rule="players join and leave between deals (issue 3, Seats)")
+                                  rule="players join and leave, and buy chips, between deals")
 
     def _check_buy(self, amount: int, *, stack: int) -> None:
         s = self.settings
@@ -285,18 +386,16 @@ class TableController:
             raise TableRequestError("a buy-in must be a positive number of chips", code="bad_amount")
         if stack + amount > s.buy_in_max:
             raise NotAllowedError(f"a stack may hold at most {s.buy_in_max} chips after buying in "
-                             f"(has {stack}, asked {amount})", code="over_max")
+                                  f"(has {stack}, asked {amount})", code="over_max")
         if stack + amount < s.buy_in_min:
-            raise NotAllowedError(f"a stack needs at least {s.buy_in_min} chips to play (has {stack}, asked {amount})",
-                             code="under_min")
+            raise NotAllowedError(f"a stack needs at least {s.buy_in_min} chips to play (has {stack}, asked "
+                                  f"{amount})", code="under_min")
 
     async def sit_down(self, seat: int, name: str, buy_in: int = 0) -> None:
         async with self._lock:
             self._seat_no(seat)
             if seat in self.seats:
                 raise NotAllowedError(f"seat {seat} is taken by {self.seats[seat].name}", code="seat_taken")
-            if self.hand is not None and seat in self.hand.seat_info():
-                raise NotAllowedError(f"seat {seat} is still in the hand", code="seat_taken")
             name = name.strip()
             if not name:
                 raise TableRequestError("a player needs a name", code="bad_name")
@@ -330,7 +429,7 @@ class TableController:
             self._between_hands("buying chips")
             if kind == "buy_in" and st.stack > 0:
                 raise NotAllowedError(f"seat {seat} has already bought in ({st.stack} chips): use rebuy",
-                                 code="already_bought_in")
+                                      code="already_bought_in")
             if kind == "rebuy" and st.stack == 0:
                 raise NotAllowedError(f"seat {seat} has not bought in yet: use buy-in", code="not_bought_in")
             self._check_buy(amount, stack=st.stack)
@@ -342,7 +441,7 @@ class TableController:
         st = self.seats[seat]
         st.stack += amount
         self.chips_in += amount
-        self.log(f"{st.name} ({'buys in' if kind == 'buy_in' else 'rebuys'}) {amount}")
+        self.log(f"{st.name} {'buys in' if kind == 'buy_in' else 'rebuys'} for {amount}")
 
     async def stand_up(self, seat: int) -> None:
         async with self._lock:
@@ -356,50 +455,557 @@ class TableController:
         st = self.seats.pop(seat)
         self.chips_in -= st.stack
         self.log(f"{st.name} leaves seat {seat} with {st.stack}")
-        if self.button == seat:
-            # The button stays on the empty seat's position; the next hand moves it on from there.
-            pass
 
-    def chips_on_table(self) -> int:
-        """Every chip at the table now: stacks, chips in the hand and any carried pot."""
-        if self.hand is not None:
-            return self.hand.chips_total() + sum(st.stack for n, st in self.seats.items()
-                                                 if n not in self.hand.seat_info())
-        return sum(st.stack for st in self.seats.values()) + self.carried_pot
+    # -- the hand: start, shuffle, verify, deal ----------------------------------------------------------------
 
-    def chips_expected(self) -> int:
-        return self.chips_in + self._ruled_chips
+    def _next_button(self, seats: list[int]) -> int:
+        if self.button is None:
+            return seats[0]
+        later = [s for s in seats if s > self.button]
+        return later[0] if later else seats[0]
 
-    _ruled_chips = 0
-
-    # Prompts ----------------------------------------------------------------------------------------------
-
-    def _prompt(self, kind: str, message: str, options: tuple[str, ...], rule: str | None = None) -> _Prompt:
-        p = _Prompt(id=f"p{next(self._prompt_ids)}", kind=kind, message=message, options=options, rule=rule)
-        self._prompts[p.id] = p
-        return p
-
-    def open_prompts(self) -> list[PromptView]:
-        return [PromptView(id=p.id, kind=p.kind, message=p.message, rule=p.rule, options=p.options)
-                for p in self._prompts.values()]
-
-    # Hands: implemented in the hand lifecycle mixin below ------------------------------------------------
+    def _ready(self) -> None:
+        if self.halted:
+            raise NotAllowedError("the table is halted: the floor must rule first", code="halted")
+        if self.paused:
+            raise NotAllowedError("the hand is paused: answer the dealer prompt first", code="paused")
 
     async def start_hand(self) -> None:
-        raise NotAllowedError("hands are not available in this build", code="unavailable")
+        async with self._lock:
+            self._ready()
+            if self._in_play():
+                raise NotAllowedError(f"hand {self.hand_no} is still in progress", code="hand_in_progress")
+            players = [(n, st.name, st.stack) for n, st in sorted(self.seats.items())
+                       if st.stack > 0 and not st.sitting_out]
+            if len(players) < 2:
+                raise NotAllowedError("a deal needs at least two seated players with chips", code="not_enough_players")
+            button = self._next_button([n for n, _, _ in players])
+            entry = {"hand": self.hand_no + 1, "button": button,
+                     "seats": [{"seat": n, "name": name, "stack": stack} for n, name, stack in players],
+                     "carried_pot": self.carried_pot, "passed_deals": self.passed_deals}
+            self.journal.append("hand.start", entry, hand=self.hand_no + 1)
+            self._apply_hand_start(entry)
+        self.notify()
+        await self._run_shoe()
 
-    async def act(self, seat: int, act: str, to: int | None) -> None:
-        raise NotAllowedError("no hand in progress", code="no_hand")
+    def _apply_hand_start(self, e: dict[str, Any]) -> None:
+        seats = [(s["seat"], s["name"], s["stack"]) for s in e["seats"]]
+        self.hand_no = e["hand"]
+        self.button = e["button"]
+        self.finished = None
+        self.last_awards = ()
+        self._start_stacks = {n: stack for n, _, stack in seats}
+        order = EngineHand.deal_order([n for n, _, _ in seats], e["button"])
+        self._deal = _Deal(seats=seats, button=e["button"], carried_pot=e["carried_pot"],
+                           passed_deals=e["passed_deals"], order=order)
+        self.phase = "shuffling"
+        self.message = f"Hand #{self.hand_no}: the shoe shuffles and verifies the deck."
+        self.log(f"Hand #{self.hand_no} begins; button at seat {self.button}")
 
-    async def draw(self, seat: int, *, count: int | None, discard: tuple[str, ...] | None) -> None:
-        raise NotAllowedError("no hand in progress", code="no_hand")
+    async def _run_shoe(self) -> None:
+        """Have the shoe do what the hand waits for: shuffle and verify, deal, burn, serve a draw."""
+        async with self._lock:
+            try:
+                deal = self._deal
+                if deal is not None and not deal.verified and not self.halted and not self.paused:
+                    await self.shoe.shuffle()
+                    check = await self.shoe.verify()
+                    entry = {"ok": check.ok, "count": check.count, "missing": list(check.missing),
+                             "duplicates": list(check.duplicates), "text": check.describe()}
+                    self.journal.append("deck.check", entry, hand=self.hand_no)
+                    self._apply_deck_check(entry)
+                    if not check.ok:
+                        self._alert("deck_check", f"hand #{self.hand_no}: {check.describe()}")
+                    self.notify()
+                if self._deal is not None and self._deal.verified and not self.halted and not self.paused:
+                    await self._deal_round()
+                while not self.halted and not self.paused:
+                    kind = self._owed()
+                    if kind is None:
+                        break
+                    dealt = await (self.shoe.burn() if kind == "burn" else self.shoe.deal())
+                    entry = {"kind": kind, "code": dealt.code}
+                    self.journal.append("card", entry, hand=self.hand_no)
+                    self._apply_card(entry)
+                    self.notify()
+            except DeviceError as exc:
+                entry = {"code": exc.code, "message": exc.message}
+                self.journal.append("device.fault", entry, hand=self.hand_no)
+                self._apply_fault(entry)
+            except TableError as exc:
+                # The engine refused what the shoe delivered (a card twice: the deck is not what it was).
+                self._alert("shoe_mismatch", f"hand #{self.hand_no}: {exc.message}")
+                self.journal.append("halt", {"reason": exc.message}, hand=self.hand_no)
+                self._apply_halt({"reason": exc.message})
+        self.notify()
 
-    async def report_irregularity(self, kind: str, *, seat: int | None, note: str, by: str) -> None:
-        raise NotAllowedError("no hand in progress", code="no_hand")
+    async def _deal_round(self) -> None:
+        """The five cards each. They are journaled together when the deal is complete (or stops on a fault):
+        nothing acts on them before, and a deal cut short by a crash is a misdeal that the restart voids."""
+        assert self._deal is not None
+        codes: list[str] = []
+        try:
+            while len(self._deal.cards) + len(codes) < self._deal.needed:
+                dealt = await self.shoe.deal()
+                codes.append(dealt.code)
+        finally:
+            if codes:
+                entry = {"codes": codes}
+                self.journal.append("deal", entry, hand=self.hand_no)
+                self._apply_deal(entry)
+
+    def _apply_deal(self, e: dict[str, Any]) -> None:
+        for code in e["codes"]:
+            self._apply_card({"kind": "deal", "code": code})
+
+    def _owed(self) -> str | None:
+        if self._deal is not None:
+            return "deal" if self._deal.verified and len(self._deal.cards) < self._deal.needed else None
+        if self._pending is not None and len(self._pending.cards) < len(self._pending.kinds):
+            return self._pending.kinds[len(self._pending.cards)]
+        return None
+
+    def _apply_deck_check(self, e: dict[str, Any]) -> None:
+        assert self._deal is not None
+        if e["ok"]:
+            self._deal.verified = True
+            self.decks_verified += 1
+            self.phase = "dealing"
+            self.message = f"Hand #{self.hand_no}: {e['text']}. Dealing."
+            self.log(e["text"])
+        else:
+            self._apply_halt({"reason": e["text"]})
+
+    def _apply_halt(self, e: dict[str, Any]) -> None:
+        self.halted = True
+        self.message = f"HALTED: {e['reason']}. The floor must rule (resume or void the hand)."
+        self.log(f"Table halted: {e['reason']}")
+
+    def _apply_card(self, e: dict[str, Any]) -> None:
+        code = e["code"]
+        if code != UNKNOWN_CODE:
+            parse_card(code)  # a bad code from a device is a device error, caught before it is journaled
+        self.cards_dealt += 1
+        if self._deal is not None:
+            deal = self._deal
+            deal.cards.append(code)
+            if len(deal.cards) == deal.needed:
+                self._deal = None
+                self.hand = EngineHand(config=self.config, seats=deal.seats, button=deal.button,
+                                       carried_pot=deal.carried_pot, passed_deals=deal.passed_deals,
+                                       deck=deal.cards)
+                self.phase = self.hand.phase()
+                self.message = f"Hand #{self.hand_no}: dealt. Betting."
+                self.log(f"Dealt five cards each to seats {', '.join(str(s) for s in deal.order)}")
+                for n in deal.order:
+                    self.log(f"Seat {n} holds {' '.join(self.hand.hole(n))}", secret=True)
+                self._after_act()
+            return
+        pending = self._pending
+        if pending is None:
+            raise DeviceError("the shoe delivered a card nobody asked for", code="unexpected_card")
+        pending.cards.append(code)
+        if len(pending.cards) == len(pending.kinds):
+            self._pending = None
+            self._perform(pending.action, pending.cards)
+
+    def _apply_fault(self, e: dict[str, Any]) -> None:
+        self.paused = True
+        self.message = f"PAUSED: {e['message']}. Clear the fault, then Retry; or Void the hand."
+        self.log(f"Device fault: {e['message']}")
+        self._prompt("device_fault", f"{e['message']}. Clear the fault and tap Retry, or Void the hand.",
+                     ("retry", "void"), R_FAULT)
+
+    # -- the hand: acts ------------------------------------------------------------------------------------------
+
+    def _live_hand(self) -> EngineHand:
+        self._ready()
+        if self.hand is None:
+            if self._deal is not None:
+                raise NotAllowedError("the deal is not finished yet", code="dealing")
+            raise NotAllowedError("no hand in progress: start one first", code="no_hand")
+        if self._pending is not None:
+            raise NotAllowedError("waiting for the shoe to deliver cards", code="dealing")
+        return self.hand
+
+    async def act(self, seat: int, act: str, to: int | None = None, cards: tuple[str, ...] | None = None) -> None:
+        """A player's act as the dealer entered it: check, bet, call, raise, fold, straddle, show, muck."""
+        if act in ("draw", "announce", "reshuffle"):
+            raise TableRequestError(f"'{act}' is not entered as an act: use the draw entry", code="bad_act")
+        action: dict[str, Any] = {"seat": seat, "act": act}
+        if to is not None and act in ("bet", "raise"):
+            action["to"] = to
+        elif act in ("bet", "raise"):
+            raise TableRequestError(f"'{act}' needs 'to': the player's total in this betting interval",
+                                    code="amount_missing")
+        if act == "show" and cards:
+            action["cards"] = list(cards)
+        await self._submit(action)
+
+    async def draw(self, seat: int, *, count: int | None = None, discard: tuple[str, ...] | None = None) -> None:
+        """The player throws ``discard`` (codes), or ``count`` cards the table cannot name, and is served."""
+        if discard is None and count is None:
+            raise TableRequestError("a draw needs 'count' or 'discard'", code="draw_missing")
+        if discard is not None:
+            if count is not None and count != len(discard):
+                raise TableRequestError(f"count {count} but {len(discard)} cards listed", code="draw_mismatch")
+            thrown = list(discard)
+        else:
+            assert count is not None
+            thrown = self._discards_for_count(seat, count)
+        await self._submit({"seat": seat, "act": "draw", "discard": thrown})
+
+    def _discards_for_count(self, seat: int, count: int) -> list[str]:
+        hand = self._live_hand()
+        try:
+            hole = hand.hole(seat)
+        except Exception as exc:
+            raise NotAllowedError(f"seat {seat} is not in this hand", code="unknown_seat") from exc
+        if count == 0:
+            return []
+        if self.camera is not None:
+            seen = self.camera.discards(seat) if hasattr(self.camera, "discards") else None
+            if seen is not None and len(seen) == count:
+                return list(seen)
+        if all(c == UNKNOWN_CODE for c in hole):
+            return [UNKNOWN_CODE] * count
+        raise NotAllowedError(
+            f"seat {seat}'s cards were read by the shoe: name the {count} thrown card(s) (read at the discard "
+            "reader or by the camera), so the record stays exact", code="discards_unknown")
+
+    async def _submit(self, action: dict[str, Any]) -> None:
+        async with self._lock:
+            hand = self._live_hand()
+            kinds = hand.cards_for(action)  # the engine's refusal surfaces here, before anything is dealt
+            self.journal.append("act", {"action": action, "kinds": kinds}, hand=self.hand_no)
+            self._apply_act({"action": action, "kinds": kinds})
+        self.notify()
+        if self._owed() is not None:
+            await self._run_shoe()
+
+    def _apply_act(self, e: dict[str, Any]) -> None:
+        if e["kinds"]:
+            self._pending = _Pending(action=e["action"], kinds=list(e["kinds"]))
+            self.message = "Serving the draw from the shoe."
+            return
+        self._perform(e["action"], [])
+
+    def _perform(self, action: dict[str, Any], cards: list[str]) -> None:
+        assert self.hand is not None
+        events = self.hand.act(action, cards)
+        self.log(_describe_act(action, self.hand))
+        for ev in events:
+            data = ev.to_json()
+            if data.get("event") == "draw":
+                self.log(f"Seat {data['seat']} threw {' '.join(data['discards']) or 'nothing'}, served "
+                         f"{' '.join(data['served']) or 'nothing'}", secret=True)
+            elif data.get("event") == "show":
+                self.log(f"Seat {data['seat']} shows {' '.join(data['cards'])}: {data['description']}")
+        self._after_act()
+
+    def _after_act(self) -> None:
+        hand = self.hand
+        if hand is None:
+            return
+        pool = hand.needs_reshuffle()
+        if pool is not None:
+            # The stub ran out mid-draw (001 IV 2): the burn and earlier discards are shuffled by the
+            # controller's CSPRNG, journaled (the order is an input) and served on.
+            order = list(pool)
+            secrets.SystemRandom().shuffle(order)
+            if not self._replaying:
+                self.journal.append("act", {"action": {"act": "reshuffle", "order": order}, "kinds": []},
+                                    hand=self.hand_no)
+                self._perform({"act": "reshuffle", "order": order}, [])
+            return
+        if hand.over:
+            self._finish_hand()
+            return
+        self.phase = hand.phase()
+        seat = hand.to_act()
+        if seat is not None:
+            name = hand.seat_info()[seat].name
+            what = "to draw" if self.phase == "drawing" else "to show" if self.phase == "showdown" else "to act"
+            self.message = f"Hand #{self.hand_no}: {name} (seat {seat}) {what}."
+
+    def _finish_hand(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        for seat, stack in hand.stacks().items():
+            if seat in self.seats:
+                self.seats[seat].stack = stack
+        self.carried_pot = hand.carried_out
+        status = hand.status
+        self.passed_deals = self.passed_deals + 1 if status == "passed_out" else 0
+        self.last_awards = hand.awards()
+        record = hand.record()
+        result = hand.result()
+        self._records[self.hand_no] = record
+        self._history.append(HandSummary(hand=self.hand_no, status=status, awards=self.last_awards,
+                                         pot_total=sum(a.amount for a in self.last_awards)))
+        self.hands_played += 1
+        if not self._replaying:
+            self.journal.store_hand(hand=self.hand_no, record=record, result=result)
+        self.finished = hand
+        self.hand = None
+        self.phase = "complete"
+        if self.last_awards:
+            text = "; ".join(f"{self._name(a.seat)} wins {a.amount}" + (f" with {a.hand}" if a.hand else "")
+                             for a in self.last_awards)
+        elif status == "passed_out":
+            text = f"nobody opened: the pot of {self.carried_pot} stays for the next deal"
+        else:
+            text = f"{status}; {self.carried_pot} stays for the next deal"
+        self.message = f"Hand #{self.hand_no} over: {text}."
+        self.log(self.message)
+        self.check_chips()
+
+    def _name(self, seat: int) -> str:
+        st = self.seats.get(seat)
+        return st.name if st is not None else f"seat {seat}"
+
+    # -- prompts, faults, void -----------------------------------------------------------------------------------
 
     async def answer_prompt(self, prompt_id: str, choice: str) -> None:
-        raise NotFoundError(f"no open prompt {prompt_id!r}")
+        async with self._lock:
+            prompt = self._prompts.get(prompt_id)
+            if prompt is None:
+                raise NotFoundError(f"no open prompt {prompt_id!r}")
+            if choice not in prompt.options:
+                raise TableRequestError(f"answer one of {', '.join(prompt.options)}, not {choice!r}",
+                                        code="bad_choice")
+            entry = {"prompt": prompt_id, "choice": choice}
+            self.journal.append("prompt.answer", entry, hand=self.hand_no)
+            self._apply_prompt_answer(entry)
+        self.notify()
+        if choice == "retry":
+            await self._run_shoe()
+
+    def _apply_prompt_answer(self, e: dict[str, Any]) -> None:
+        prompt = self._prompts.pop(e["prompt"])
+        self.log(f"Dealer answered '{prompt.message}' with {e['choice']}")
+        if prompt.kind == "device_fault":
+            self.paused = False
+            if e["choice"] == "void":
+                self._apply_void({"reason": "the dealer voided it after a device fault"})
+            else:
+                self.message = f"Hand #{self.hand_no}: resuming after the fault."
+
+    def _apply_void(self, e: dict[str, Any]) -> None:
+        if not self._in_play():
+            return
+        for seat, stack in self._start_stacks.items():
+            if seat in self.seats:
+                self.seats[seat].stack = stack
+        self.hand = None
+        self._deal = None
+        self._pending = None
+        self.paused = False
+        self.halted = False
+        for pid in [p.id for p in self._prompts.values() if p.kind == "device_fault"]:
+            self._prompts.pop(pid)
+        self._history.append(HandSummary(hand=self.hand_no, status="void"))
+        self.phase = "waiting"
+        self.message = f"Hand #{self.hand_no} void ({e['reason']}): every chip is back. Shuffle and deal again."
+        self.log(self.message)
+
+    # -- irregularities and rulings -------------------------------------------------------------------------
+
+    async def report_irregularity(self, kind: str, *, seat: int | None, note: str, by: str) -> None:
+        async with self._lock:
+            irr = IRREGULARITIES.get(kind)
+            if irr is None:
+                raise TableRequestError(f"unknown irregularity {kind!r}; known: {', '.join(IRREGULARITIES)}",
+                                        code="bad_irregularity")
+            if not self._in_play():
+                raise NotAllowedError("no hand in progress", code="no_hand")
+            if irr.needs_seat:
+                if seat is None:
+                    raise TableRequestError(f"'{kind}' needs the seat it happened at", code="seat_missing")
+                self._seat_no(seat)
+            entry = {"kind": kind, "seat": seat, "note": note, "by": by, "at_ms": self._now_ms()}
+            self.journal.append("irregularity", entry, hand=self.hand_no)
+            self._apply_irregularity(entry)
+        self.notify()
+
+    def _apply_irregularity(self, e: dict[str, Any]) -> None:
+        irr = IRREGULARITIES[e["kind"]]
+        where = f" at seat {e['seat']}" if e["seat"] is not None else ""
+        self.log(f"Irregularity{where}: {irr.label} — {irr.rule}")
+        self._apply_alert({"kind": "irregularity", "level": "warning", "seat": e["seat"], "at_ms": e["at_ms"],
+                           "message": f"{irr.label}{where} reported by the {e['by']}: {irr.rule}"
+                                      + (f" ({e['note']})" if e["note"] else "")})
+        if e["kind"] == "misdeal":
+            self._apply_void({"reason": "misdeal"})
+        else:
+            self.message = f"{irr.label}{where}: {irr.rule}. The floor rules if the remedy is disputed."
 
     async def floor_ruling(self, ruling: RulingRequest) -> None:
-        raise NotAllowedError("no hand in progress", code="no_hand")
+        async with self._lock:
+            entry = ruling.model_dump()
+            entry["at_ms"] = self._now_ms()
+            self._check_ruling(entry)
+            self.journal.append("ruling", entry, hand=self.hand_no)
+            self._apply_ruling(entry)
+        self.notify()
+        if ruling.kind == "resume" and self._owed() is not None:
+            await self._run_shoe()
 
+    def _check_ruling(self, e: dict[str, Any]) -> None:
+        kind = e["kind"]
+        if kind == "void_hand" and not self._in_play():
+            raise NotAllowedError("no hand in progress to void", code="no_hand")
+        if kind == "resume" and not (self.halted or self.paused):
+            raise NotAllowedError("the table is not halted", code="not_halted")
+        if kind in ("award_pot", "move_chips"):
+            seat = e.get("seat")
+            if seat is None:
+                raise TableRequestError(f"'{kind}' needs a seat", code="seat_missing")
+            self._seated(seat)
+        if kind == "award_pot" and self._in_play() and self.hand is None:
+            raise NotAllowedError("the deal is not finished: void the hand instead", code="dealing")
+        if kind == "move_chips":
+            self._between_hands("moving chips")
+            amount = e.get("amount")
+            if not amount:
+                raise TableRequestError("'move_chips' needs a non-zero amount", code="amount_missing")
+            if amount > self.carried_pot:
+                raise NotAllowedError(f"the pot holds only {self.carried_pot}", code="over_pot")
+            if -amount > self.seats[e["seat"]].stack:
+                raise NotAllowedError(f"seat {e['seat']} holds only {self.seats[e['seat']].stack}", code="over_stack")
+
+    def _apply_ruling(self, e: dict[str, Any]) -> None:
+        kind = e["kind"]
+        detail = kind.replace("_", " ")
+        if kind == "void_hand":
+            self._apply_void({"reason": f"floor ruling by {e['by']}"})
+            detail = f"hand #{self.hand_no} void"
+        elif kind == "resume":
+            self.halted = False
+            self.paused = False
+            self._prompts = {k: p for k, p in self._prompts.items() if p.kind != "device_fault"}
+            self.message = f"Resumed by the floor ({e['by']})."
+            detail = "play resumes"
+        elif kind == "award_pot":
+            seat = e["seat"]
+            if self.hand is not None:
+                pot = self.hand.chips_total() - sum(self.hand.stacks().values())
+                for n, stack in self.hand.stacks().items():
+                    if n in self.seats:
+                        self.seats[n].stack = stack
+                self.seats[seat].stack += pot
+                self.finished = self.hand
+                self.hand = None
+                self._pending = None
+                self.halted = self.paused = False
+                self.carried_pot = 0
+                self._history.append(HandSummary(hand=self.hand_no, status="ruled", pot_total=pot,
+                                                 awards=(Award(seat=seat, amount=pot),)))
+                self.last_awards = (Award(seat=seat, amount=pot),)
+                self.phase = "complete"
+            else:
+                pot = self.carried_pot
+                self.seats[seat].stack += pot
+                self.carried_pot = 0
+            detail = f"pot of {pot} to seat {seat}"
+        elif kind == "move_chips":
+            amount = e["amount"]
+            self.seats[e["seat"]].stack += amount
+            self.carried_pot -= amount
+            detail = f"{abs(amount)} chips {'from the pot to' if amount > 0 else 'to the pot from'} seat {e['seat']}"
+        self._rulings.append(RulingView(id=f"r{next(self._ruling_ids)}", at=e["at_ms"] / 1000, by=e["by"], kind=kind,
+                                        detail=detail, reason=e["reason"]))
+        self.log(f"Floor ruling by {e['by']}: {detail} ({e['reason']})")
+
+    # -- camera cross-check ---------------------------------------------------------------------------------
+
+    async def camera_reading(self, seat: int, code: str, *, where: str = "exposed") -> None:
+        """The camera read ``code`` face up in front of ``seat``. A card the shoe did not deal to that seat
+        halts the hand with a security alert; a matching exposed card is reported as an irregularity."""
+        async with self._lock:
+            hand = self.hand
+            if hand is None or code == UNKNOWN_CODE:
+                return
+            try:
+                hole = hand.hole(seat)
+            except Exception:
+                hole = ()
+            if UNKNOWN_CODE in hole and code not in hole:
+                return  # a shoe without a reader: the camera teaches, it cannot contradict
+            if code in hole:
+                return
+            reason = (f"camera read {code} {where} at seat {seat}, but the shoe dealt that seat "
+                      f"{' '.join(hole) or 'nothing'}")
+            self._alert("camera_mismatch", f"hand #{self.hand_no}: {reason}", seat=seat)
+            self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
+            self._apply_halt({"reason": f"camera and shoe disagree at seat {seat}"})
+        self.notify()
+
+    # -- crash recovery ---------------------------------------------------------------------------------------
+
+    def recover(self, entries: list[PortEntry] | None = None) -> int:
+        """Rebuild the table from the journal's entries (all of them by default). Returns how many."""
+        items = self.journal.entries() if entries is None else entries
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "seat.sit": lambda e: self._apply_sit(e["seat"], e["name"], e["buy_in"]),
+            "seat.buy_in": lambda e: self._apply_chips(e["seat"], e["amount"], "buy_in"),
+            "seat.rebuy": lambda e: self._apply_chips(e["seat"], e["amount"], "rebuy"),
+            "seat.stand": lambda e: self._apply_stand(e["seat"]),
+            "hand.start": self._apply_hand_start,
+            "deck.check": self._apply_deck_check,
+            "card": self._apply_card,
+            "deal": self._apply_deal,
+            "act": self._apply_replayed_act,
+            "device.fault": self._apply_fault,
+            "prompt.answer": self._apply_prompt_answer,
+            "irregularity": self._apply_irregularity,
+            "ruling": self._apply_ruling,
+            "alert": self._apply_alert,
+            "alert.ack": lambda e: self._apply_alert_ack(e["id"]),
+            "halt": self._apply_halt,
+            "void": self._apply_void,
+        }
+        self._replaying = True
+        try:
+            for item in items:
+                handler = handlers.get(item.kind)
+                if handler is not None:
+                    handler(item.data)
+        finally:
+            self._replaying = False
+        if items:
+            self.log(f"Recovered from the journal: {len(items)} entries replayed")
+            self.message = (self.message + " (recovered after a restart)").strip()
+        return len(items)
+
+    def _apply_replayed_act(self, e: dict[str, Any]) -> None:
+        if e["action"].get("act") == "reshuffle":
+            self._perform(e["action"], [])
+        else:
+            self._apply_act(e)
+
+    async def resume(self) -> None:
+        """After :meth:`recover`: let the shoe deliver whatever the hand still waits for."""
+        self.notify()
+        if self._owed() is not None or (self._deal is not None and not self._deal.verified):
+            await self._run_shoe()
+
+
+def _describe_act(action: dict[str, Any], hand: EngineHand) -> str:
+    act = action.get("act", "")
+    seat = action.get("seat")
+    who = f"Seat {seat}"
+    if seat is not None:
+        for spec in hand.specs:
+            if spec.seat == seat:
+                who = f"{spec.name} (seat {seat})"
+    if act in ("bet", "raise"):
+        return f"{who} {'bets' if act == 'bet' else 'raises to'} {action.get('to')}"
+    if act == "draw":
+        n = len(action.get("discard", []))
+        return f"{who} {'stands pat' if n == 0 else f'draws {n}'}"
+    if act == "show":
+        return f"{who} shows"
+    if act == "reshuffle":
+        return "The stub ran out: the burn and earlier discards are reshuffled (001 IV 2)"
+    return f"{who} {act}s" if not act.endswith("s") else f"{who} {act}"

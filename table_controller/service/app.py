@@ -260,7 +260,7 @@ def _install_routes(app: FastAPI) -> None:
 
     @app.post("/api/tables/{table_id}/actions", tags=["hand"])
     async def player_action(table: Table, role: DealerRole, body: ActRequest) -> DealerView:
-        await table.act(body.seat, body.act, body.to)
+        await table.act(body.seat, body.act, body.to, body.cards)
         return dealer_view(table.full_view())
 
     @app.post("/api/tables/{table_id}/draw", tags=["hand"])

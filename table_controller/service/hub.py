@@ -24,7 +24,7 @@ from table_controller.service.views import broadcast_view, dealer_view, public_v
 
 __all__ = ["AuditFn", "StreamHub", "Subscription"]
 
-QUEUE_SIZE = 32
+QUEUE_SIZE = 256
 
 AuditFn = Callable[[Role, str, int], None]
 """audit(role, client, hand): a client of this role was sent the hole cards of this hand."""
@@ -38,7 +38,7 @@ class Subscription:
     audited_hands: set[int] = field(default_factory=set)
 
     def offer(self, text: str) -> None:
-        if self.queue.full():
+        if self.queue.maxsize and self.queue.full():
             self.queue.get_nowait()
         self.queue.put_nowait(text)
 
@@ -52,8 +52,9 @@ class StreamHub:
         self._latest: dict[Role, tuple[str, int]] = {}
         self._pending: set[asyncio.TimerHandle] = set()
 
-    def subscribe(self, role: Role, client: str) -> Subscription:
-        sub = Subscription(role=role, client=client)
+    def subscribe(self, role: Role, client: str, *, maxsize: int = QUEUE_SIZE) -> Subscription:
+        """A new subscriber; it gets the latest state at once. ``maxsize=0``: keep every message (tests)."""
+        sub = Subscription(role=role, client=client, queue=asyncio.Queue(maxsize))
         self._subs[role].append(sub)
         latest = self._latest.get(role)
         if latest is not None:

@@ -223,8 +223,11 @@ class BuyInRequest(_Request):
 
 class ActRequest(_Request):
     seat: int = Field(ge=1, le=8)
-    act: Literal["check", "bet", "call", "raise", "fold"]
+    act: str = Field(pattern=r"^[a-z][a-z_]{1,31}$", description="check, bet, call, raise, fold, straddle, "
+                     "decline_straddle, show, muck, or another act the dealer view lists as legal")
     to: int | None = Field(default=None, ge=0, description="total in this betting interval after a bet or raise")
+    cards: tuple[str, ...] | None = Field(default=None, description="for 'show': the cards shown, where the table "
+                                          "could not read them")
 
 
 class DrawRequest(_Request):

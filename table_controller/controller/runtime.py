@@ -1,0 +1,88 @@
+"""Assembling a live table from its settings: the shoe (a device or the simulator), the journal, the
+controller, crash recovery. The CLI's ``run`` and ``demo`` and the tests use :func:`open_table`.
+
+With no ``--shoe``, a shoe simulator is started on a pty in this process and driven through the same
+firmware-bridge client a real shoe on ``/dev/ttyUSB0`` would use. After a restart the controller replays
+the journal; a hand that was in progress resumes where it stood on a real shoe (its stub is still in it),
+but a freshly started simulator has a new deck, so such a hand is voided, journaled, every chip returned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_bridge.driver import ShoeClient
+from table_controller.controller.devices import ShoePort, VirtualShoe
+from table_controller.controller.durable import DurableJournal
+from table_controller.controller.journal_port import JournalPort, MemoryJournal
+from table_controller.controller.shoe_link import ShoeLink
+from table_controller.controller.table import TableController
+from table_controller.service.settings import TableSettings
+
+__all__ = ["Table", "close_table", "open_table"]
+
+
+@dataclass
+class Table:
+    controller: TableController
+    shoe: ShoePort
+    journal: JournalPort
+    shoe_label: str
+    journal_label: str
+    simulator: Any | None = None
+    camera: Any | None = None
+    recovered: int = 0
+
+
+async def open_table(settings: TableSettings, *, seed: int | None = None, fast: bool = False,
+                     sim_speed: float = 4.0, memory_journal: bool = False, virtual_shoe: bool = False) -> Table:
+    simulator = None
+    shoe: ShoePort
+    if virtual_shoe:
+        shoe = VirtualShoe(seed=seed, has_reader=settings.card_reader)
+        label = "virtual shoe (in memory)"
+    elif settings.shoe:
+        link = ShoeLink(ShoeClient(settings.shoe), has_reader=settings.card_reader, label=settings.shoe)
+        await link.connect()
+        shoe, label = link, f"shoe on {settings.shoe}"
+    else:
+        from hardware_sim.shoe import ShoeSimulator, SimTimings, start_pty
+
+        timings = SimTimings.fast() if fast else SimTimings()
+        simulator = start_pty(ShoeSimulator(seed=seed, timings=timings), speed=1.0 if fast else sim_speed)
+        link = ShoeLink(ShoeClient(simulator.url), has_reader=settings.card_reader, label=f"simulator {simulator.url}")
+        try:
+            await link.connect()
+        except Exception:
+            simulator.stop()
+            raise
+        shoe, label = link, f"simulated shoe on {simulator.url}"
+    journal: JournalPort
+    if memory_journal:
+        journal, jlabel = MemoryJournal(), "in memory (not kept)"
+    else:
+        try:
+            durable = DurableJournal.open(settings.table_id, data_dir=settings.data, url=settings.db)
+        except Exception:
+            await shoe.close()
+            if simulator is not None:
+                simulator.stop()
+            raise
+        journal, jlabel = durable, durable.description
+    controller = TableController(settings, shoe=shoe, journal=journal)
+    recovered = controller.recover()
+    if recovered and simulator is not None and controller.in_play():
+        await controller.void_in_play("the simulated shoe restarted with a new deck")
+    return Table(controller=controller, shoe=shoe, journal=journal, shoe_label=label, journal_label=jlabel,
+                 simulator=simulator, recovered=recovered)
+
+
+async def close_table(table: Table) -> None:
+    with contextlib.suppress(Exception):
+        await table.shoe.close()
+    if table.simulator is not None:
+        table.simulator.stop()
+    with contextlib.suppress(Exception):
+        table.journal.close()
