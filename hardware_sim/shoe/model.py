@@ -128,6 +128,7 @@ class ShoeDevice:
         # the physical world
         self.shoe: list[PhysicalCard] = standard_deck()
         self.out: list[PhysicalCard] = []
+        self.loaded: Counter[PhysicalCard] = Counter(self.shoe)  # what the dealer put in: conserved
         self.door_open = False
         # non-volatile memory
         self.memory = DeviceMemory()
@@ -161,9 +162,9 @@ class ShoeDevice:
     def _emit(self, event: ShoeEvent) -> ShoeEvent:
         return self.endpoint.emit(event)
 
-    @property
-    def cards_total(self) -> int:
-        return len(self.shoe) + len(self.out)
+    def conserved(self) -> bool:
+        """Every card the dealer loaded is in the shoe or out of it, once: none lost, none made up."""
+        return Counter(self.shoe) + Counter(self.out) == self.loaded
 
     def status(self) -> StatusInfo:
         return StatusInfo(state=self.state, fault=self.latched, cards_in_shoe=len(self.shoe),
@@ -380,6 +381,7 @@ class ShoeDevice:
         """The dealer replaces the whole deck (for faults of the deck itself)."""
         self.shoe = list(cards)
         self.out = []
+        self.loaded = Counter(self.shoe)
         if self.state in (DeviceState.READY, DeviceState.EMPTY):
             self.state = DeviceState.IDLE  # not a transition: a person changed the cards; shuffle again
         self.rest_state = DeviceState.IDLE

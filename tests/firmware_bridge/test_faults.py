@@ -1,0 +1,587 @@
+"""Every fault the simulator injects: the host's reaction, and no card or event lost or repeated.
+
+Each test drives a `ShoeClient` against a `ShoeSimulator` through the in-memory cable (fast, one loop),
+injects one fault, and ends with `assert_exactly_once`: the cards the host was told about are exactly
+the cards the shoe pushed out, in order, and the events it delivered are numbered without gap or repeat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import pytest
+
+from firmware_bridge.driver import ShoeClient
+from firmware_bridge.errors import (
+    CommandRefusedError,
+    DeadlineError,
+    DeviceFaultError,
+    LinkDownError,
+    VersionMismatchError,
+)
+from firmware_bridge.messages import CardDealt, Cleared, DeckResult, Door, Empty, FailCode, Fault, Jam, PowerRestored
+from firmware_bridge.states import DeviceState
+from hardware_sim.shoe import ByteFaults, PhysicalCard, ShoeSimulator, standard_deck
+from tests.firmware_bridge._support import FAST, assert_exactly_once, memory_client, new_sim, run, settle
+
+
+async def deal_n(client: ShoeClient, n: int, cards: list[str | None]) -> None:
+    for _ in range(n):
+        cards.append((await client.deal_one()).card)
+
+
+def scenario(sim: ShoeSimulator, before: int, fault: str, after: int) -> list[str | None]:
+    """Shuffle, deal `before`, inject `fault` via the control, deal `after`; check exactly-once."""
+    cards: list[str | None] = []
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        try:
+            await client.shuffle()
+            await deal_n(client, before, cards)
+            getattr(sim.control, fault)()
+            await deal_n(client, after, cards)
+            events = await settle(client, sim)
+        finally:
+            await client.close()
+        assert_exactly_once(sim, cards, events)
+
+    run(body())
+    return cards
+
+
+LINE_FAULTS = {
+    "dropped bytes": ByteFaults(drop=0.02),
+    "flipped bits": ByteFaults(flip=0.02),
+    "duplicated bytes": ByteFaults(duplicate=0.02),
+    "reordered bytes": ByteFaults(swap=0.02),
+    "junk bursts with 0x00": ByteFaults(junk=0.01),
+}
+
+
+@pytest.mark.parametrize("direction", ["to_device", "to_host", "both"])
+@pytest.mark.parametrize("name", list(LINE_FAULTS))
+def test_byte_faults_each_direction(name: str, direction: str) -> None:
+    sim = new_sim(seed=hash((name, direction)) % 1000)
+    cards: list[str | None] = []
+
+    async def body() -> ShoeClient:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        sim.control.set_byte_faults(LINE_FAULTS[name], direction=direction)
+        await deal_n(client, 12, cards)
+        sim.control.clean_line()
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+        return client
+
+    client = run(body())
+    assert len(cards) == 12 and len(set(cards)) == 12
+    assert client.stats.garbled_frames + client.stats.retransmissions > 0  # the fault really bit
+
+
+@pytest.mark.parametrize("direction", ["to_host", "to_device"])
+@pytest.mark.parametrize("fault", ["drop_frames", "duplicate_frames", "reorder_frames"])
+def test_frame_faults_each_direction(fault: str, direction: str) -> None:
+    sim = new_sim()
+    cards: list[str | None] = []
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        for _ in range(10):
+            getattr(sim.control, fault)(2, direction=direction)
+            await deal_n(client, 2, cards)
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+
+    run(body())
+    assert len(cards) == 20
+
+
+def test_split_and_merged_writes() -> None:
+    sim = new_sim()
+    sim.control.split_writes()
+    cards = scenario(sim, 3, "merge_writes", 10)
+    assert len(cards) == 13
+
+
+def test_junk_burst_between_frames() -> None:
+    sim = new_sim()
+
+    async def body() -> ShoeClient:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        cards: list[str | None] = []
+        for _ in range(5):
+            sim.control.junk_burst(40, with_zero=True)
+            await deal_n(client, 2, cards)
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+        return client
+
+    client = run(body())
+    assert client.stats.garbled_frames >= 5
+
+
+def test_reply_lost_after_the_deal_ran_deals_once() -> None:
+    sim = new_sim()
+
+    async def body() -> ShoeClient:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        cards: list[str | None] = []
+        for _ in range(3):
+            sim.control.lose_next_reply()
+            before = sim.control.cards_in_shoe()
+            cards.append((await client.deal_one()).card)
+            assert sim.control.cards_in_shoe() == before - 1  # the retry was answered from the reply cache
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+        return client
+
+    client = run(body())
+    assert client.stats.retransmissions >= 3
+
+
+def test_late_reply_is_not_taken_for_the_next_command() -> None:
+    sim = new_sim()
+
+    async def body() -> ShoeClient:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        sim.control.delay_replies(0.15, count=1)  # longer than one attempt's timeout
+        status = await client.status()
+        assert status.state is DeviceState.READY
+        cards = [(await client.deal_one()).card for _ in range(4)]
+        await asyncio.sleep(0.2)
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+        return client
+
+    client = run(body())
+    assert client.stats.retransmissions >= 1
+    assert client.stats.stale_replies >= 1  # the late answer arrived and was recognised as stale
+
+
+def test_busy_is_retried_until_the_shoe_is_free() -> None:
+    sim = new_sim()
+
+    async def body() -> ShoeClient:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        sim.control.busy_for(0.1)
+        cards = [(await client.deal_one()).card]
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+        return client
+
+    assert run(body()).stats.busy >= 1
+
+
+def test_slow_operation_past_its_deadline_still_delivers_the_card_as_an_event() -> None:
+    sim = new_sim()
+    config = replace(FAST, deal_deadline=0.05)
+
+    async def body() -> None:
+        client = memory_client(sim, config)
+        await client.connect()
+        await client.shuffle()
+        sim.control.slow(100.0)  # a deal now takes 0.2 s
+        with pytest.raises(DeadlineError):
+            await client.deal_one()
+        await asyncio.sleep(0.3)
+        events = await settle(client, sim)
+        dealt = [e for e in events if isinstance(e, CardDealt)]
+        assert len(dealt) == 1  # the outcome was not lost: it came through events()
+        sim.control.slow(1.0)
+        more = (await client.deal_one()).card
+        events += await settle(client, sim)
+        await client.close()
+        first = dealt[0].code
+        assert_exactly_once(sim, [first, more], events)
+
+    run(body())
+
+
+def test_reboot_mid_session_resyncs_without_duplicate() -> None:
+    sim = new_sim()
+
+    async def body() -> ShoeClient:
+        client = memory_client(sim)
+        info = await client.connect()
+        await client.shuffle()
+        cards: list[str | None] = []
+        await deal_n(client, 5, cards)
+        sim.control.reboot()
+        await deal_n(client, 5, cards)
+        events = await settle(client, sim)
+        assert client.info is not None and client.info.session != info.session
+        restarts = [e for e in events if isinstance(e, PowerRestored)]
+        assert len(restarts) == 1 and restarts[0].cmd == 0
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+        return client
+
+    client = run(body())
+    assert client.stats.resyncs + client.stats.reconnects >= 1
+
+
+def test_reboot_with_a_reply_lost_then_retry_in_the_new_session_deals_once() -> None:
+    sim = new_sim()
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        cards: list[str | None] = []
+        sim.control.lose_next_reply()
+        sim.control.drop_frames(3, direction="to_host")  # and the CARD_DEALT event's first sendings
+
+        async def reboot_soon() -> None:
+            await asyncio.sleep(0.01)
+            sim.control.reboot()
+
+        task = asyncio.create_task(reboot_soon())
+        cards.append((await client.deal_one()).card)
+        await task
+        await deal_n(client, 2, cards)
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+
+    run(body())
+
+
+def test_power_loss_mid_shuffle() -> None:
+    sim = new_sim()
+    sim.device.timings = replace(sim.device.timings, shuffle=0.2)
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+
+        async def cut() -> None:
+            await asyncio.sleep(0.05)
+            sim.control.power_loss()
+
+        task = asyncio.create_task(cut())
+        with pytest.raises(DeviceFaultError, match="power loss"):
+            await client.shuffle()
+        await task
+        status = await client.status()
+        assert status.state in (DeviceState.IDLE, DeviceState.BOOT, DeviceState.SELF_TEST)
+        with pytest.raises(CommandRefusedError):
+            await client.deal_one()  # a half-shuffled deck is never dealt from
+        sim.device.timings = replace(sim.device.timings, shuffle=0.005)
+        await client.shuffle()
+        cards = [(await client.deal_one()).card for _ in range(3)]
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+
+    run(body())
+
+
+def test_power_loss_mid_deal_the_card_stays_in_the_shoe() -> None:
+    sim = new_sim()
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        cards = [(await client.deal_one()).card for _ in range(2)]
+        sim.device.timings = replace(sim.device.timings, deal=0.2)
+
+        async def cut() -> None:
+            await asyncio.sleep(0.05)
+            sim.control.power_loss()
+
+        task = asyncio.create_task(cut())
+        with pytest.raises(DeviceFaultError):
+            await client.deal_one()
+        await task
+        assert sim.control.cards_in_shoe() == 50
+        sim.device.timings = replace(sim.device.timings, deal=0.002)
+        cards += [(await client.deal_one()).card for _ in range(3)]
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+        assert any(isinstance(e, PowerRestored) and e.was is DeviceState.DEALING for e in events)
+
+    run(body())
+
+
+def test_silent_link_is_detected_and_recovers() -> None:
+    sim = new_sim()
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        cards = [(await client.deal_one()).card]
+        sim.control.silent(True)
+        await asyncio.sleep(FAST.link_down_after + 0.2)
+        assert not client.link_up
+        with pytest.raises(LinkDownError):
+            await _status_within(client, 0.1)
+        sim.control.silent(False)
+        cards += [(await client.deal_one()).card for _ in range(3)]
+        assert client.link_up
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+
+    run(body())
+
+
+async def _status_within(client: ShoeClient, seconds: float) -> None:
+    client.config = replace(client.config, call_deadline=seconds)
+    try:
+        await client.status()
+    finally:
+        client.config = FAST
+
+
+def test_deal_across_a_silence_completes_once() -> None:
+    sim = new_sim()
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        sim.control.silent(True)
+
+        async def speak_again() -> None:
+            await asyncio.sleep(0.5)
+            sim.control.silent(False)
+
+        task = asyncio.create_task(speak_again())
+        cards = [(await client.deal_one()).card]
+        await task
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+
+    run(body())
+
+
+def test_port_vanishes_and_returns() -> None:
+    sim = new_sim()
+
+    async def body() -> ShoeClient:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        cards = [(await client.deal_one()).card for _ in range(3)]
+        sim.control.vanish()
+        await asyncio.sleep(0.1)
+        assert not client.link_up
+
+        async def back() -> None:
+            await asyncio.sleep(0.2)
+            sim.control.reappear()
+
+        task = asyncio.create_task(back())
+        cards += [(await client.deal_one()).card for _ in range(3)]
+        await task
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+        return client
+
+    assert run(body()).stats.reconnects >= 1
+
+
+def test_jam_that_recovers() -> None:
+    sim = new_sim()
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        sim.control.jam_next(recovers=True)
+        dealt = await client.deal_one()
+        events = await settle(client, sim)
+        kinds = [type(e) for e in events]
+        assert kinds[-3:] == [Jam, Cleared, CardDealt]
+        await client.close()
+        assert_exactly_once(sim, [dealt.card], events)
+
+    run(body())
+
+
+def test_jam_that_does_not_recover_latches_until_cleared() -> None:
+    sim = new_sim()
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        cards = [(await client.deal_one()).card]
+        sim.control.jam_next(recovers=False)
+        with pytest.raises(DeviceFaultError, match="JAM"):
+            await client.deal_one()
+        assert (await client.status()).state is DeviceState.FAULT
+        with pytest.raises(CommandRefusedError, match="FAULT_LATCHED"):
+            await client.deal_one()
+        cleared = await client.clear_fault()
+        assert cleared.fault is FailCode.JAM
+        assert sim.control.cards_in_shoe() == 51  # the jammed card never left
+        with pytest.raises(CommandRefusedError, match="NOT_SHUFFLED"):
+            await client.deal_one()
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+
+    run(body())
+
+
+def test_door_opened_mid_deal() -> None:
+    sim = new_sim()
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        cards = [(await client.deal_one()).card]
+        sim.device.timings = replace(sim.device.timings, deal=0.2)
+
+        async def open_door() -> None:
+            await asyncio.sleep(0.05)
+            sim.control.open_door()
+
+        task = asyncio.create_task(open_door())
+        with pytest.raises(DeviceFaultError, match="DOOR"):
+            await client.deal_one()
+        await task
+        with pytest.raises(CommandRefusedError, match="DOOR_OPEN"):
+            await client.clear_fault()
+        sim.control.close_door()
+        await client.clear_fault()
+        sim.device.timings = replace(sim.device.timings, deal=0.002)
+        await client.shuffle()
+        cards = [(await client.deal_one()).card]
+        events = await settle(client, sim)
+        await client.close()
+        doors = [e.open for e in events if isinstance(e, Door)]
+        assert doors == [True, False]
+        assert any(isinstance(e, Fault) and e.fault is FailCode.DOOR for e in events)
+        assert_exactly_once(sim, cards, events)
+
+    run(body())
+
+
+def test_empty_shoe() -> None:
+    sim = new_sim()
+    sim.control.load_deck(standard_deck()[:3])
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        dealt = [await client.deal_one() for _ in range(3)]
+        assert [d.left for d in dealt] == [2, 1, 0]
+        with pytest.raises(CommandRefusedError, match="SHOE_EMPTY"):
+            await client.deal_one()
+        events = await settle(client, sim)
+        assert isinstance(events[-1], Empty)
+        await client.close()
+        assert_exactly_once(sim, [d.card for d in dealt], events)
+
+    run(body())
+
+
+def test_missing_extra_duplicate_unreadable_and_misread_cards() -> None:
+    deck = standard_deck()
+    deck.remove(PhysicalCard(face=0))  # 2c missing
+    deck.append(PhysicalCard(face=51))  # a second As
+    deck.append(PhysicalCard(face=12, foreign=True))  # a 5c from another deck
+    deck[5] = PhysicalCard(face=6, readable=False)  # 3h unreadable
+    deck[9] = PhysicalCard(face=10, reads_as=8)  # 4h misread as 4c
+    sim = new_sim()
+    sim.control.load_deck(deck)
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        result = await client.verify_deck()
+        assert isinstance(result, DeckResult) and not result.ok
+        assert result.count == 53 and result.unreadable == 1
+        assert result.missing == frozenset({0, 6, 10})
+        assert result.duplicate == frozenset({51, 8})
+        assert result.extra == (12,)
+        cards = [(await client.deal_one()).card for _ in range(53)]
+        assert cards.count(None) == 1  # the unreadable card is reported as such, not guessed
+        assert cards.count("4c") == 2 and "4h" not in cards
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+
+    run(body())
+
+
+def test_version_mismatch_is_a_clear_error() -> None:
+    sim = new_sim()
+    sim.control.set_version(2)
+
+    async def body() -> None:
+        client = memory_client(sim)
+        with pytest.raises(VersionMismatchError, match="version 2"):
+            await client.connect()
+        await client.close()
+
+    run(body())
+
+
+@pytest.mark.parametrize("fault", ["send_bad_length_frame", "send_unknown_type_frame"])
+def test_valid_crc_but_bad_length_or_unknown_type(fault: str) -> None:
+    sim = new_sim()
+
+    async def body() -> ShoeClient:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        cards: list[str | None] = []
+        for _ in range(3):
+            getattr(sim.control, fault)()
+            await deal_n(client, 2, cards)
+        events = await settle(client, sim)
+        await client.close()
+        assert_exactly_once(sim, cards, events)
+        return client
+
+    assert run(body()).stats.garbled_frames >= 3
+
+
+def test_event_flood_every_event_once_in_order() -> None:
+    sim = new_sim()
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        sim.control.flood(600)
+        cards = [(await client.deal_one()).card for _ in range(2)]
+        events = await settle(client, sim, timeout=20)
+        await client.close()
+        assert sum(isinstance(e, Jam) for e in events) == 600
+        assert sum(isinstance(e, Cleared) for e in events) == 600
+        assert_exactly_once(sim, cards, events)
+        assert sim.device.memory.unacked == 0
+
+    run(body())
