@@ -53,7 +53,7 @@ class PassMeaning(StrEnum):
 
 class OddChip(StrEnum):
     LEFT_OF_BUTTON = "left_of_button"  # common practice: first winner clockwise from the button
-    HIGH_SUIT = "high_suit"  # by the suit order of 001 (spades, hearts, diamonds, clubs) of the high card
+    HIGH_SUIT = "high_suit"  # to the winner with the highest card, suits ranked as 001 ranks them for the deal
 
 
 FORCED_BLIND_FORMS = frozenset({

@@ -83,6 +83,7 @@ R_RESHUFFLE = "001 IV 2 Too few cards for a complete draw: burn and earlier disc
 R_PROVE = "003 Jackpots / 000 Proving openers: the opener must show openers before his hand is discarded"
 R_FALSE3 = "003 False openers 3"
 R_FALSE4 = "003 False openers 4"
+R_FALSE2 = "003 False openers 2"
 R_SHOWDOWN = "000 Final betting and showdown: every player who has not dropped shows his full hand"
 R_LIMITS = {
     Betting.FIXED_LIMIT: "fixed limit: bets and raises of exactly the small bet before the draw, the big bet after",
@@ -205,6 +206,11 @@ class Hand:
         self._burned_for_draw = False
         self._announced: dict[int, int] = {}
         self._pending_serve: tuple[int, int, list[int], list[int]] | None = None  # (i, still owed, served, discards)
+
+        # 003 False openers 2.
+        self._resume_at: int | None = None
+        self._reopen_queue: list[int] = []
+        self._reopen_pos = 0
 
         # Showdown.
         self._show_queue: list[int] = []
@@ -721,27 +727,154 @@ class Hand:
     def fold(self, seat: int) -> list[Event]:
         self.verify_fold(seat)
         before = len(self.events)
-        i = self._i(seat)
+        self._fold(self._i(seat), "fold")
+        return self._done(before)
+
+    def _fold(self, i: int, act: str) -> None:
+        seat = self._seat_no[i]
         self._folded[i] = True
         self._emit(Folded(seat=seat))
         if i == self._opener and self.requirement is not None:
             # 003 Final betting interval: a dropping opener shows his openers; his cards are kept apart.
             self._held[i] += self._hands[i]
             self._hands[i] = []
-            self._judge_and_emit(i, final=False)
+            verdict = self._judge_and_emit(i, final=False)
+            if verdict is False and self._interval == "final":
+                self._foul[i] = True
+                self.false_opener_case = 1  # the others play on (003 False openers 1)
         else:
             self._muck += self._hands[i]
             self._hands[i] = []
-        self._log({"seat": seat, "act": "fold"})
+        self._log({"seat": seat, "act": act})
         self._after_act(i, "fold")
-        return self._done(before)
+
+    def verify_pass_(self, seat: int) -> None:
+        i = self._betting_common(seat, "fold")
+        if self._pass_is_check(i):
+            self.verify_check(seat)
+
+    def can_pass_(self, seat: int) -> bool:
+        return _can(self.verify_pass_, seat)
+
+    def _pass_is_check(self, i: int) -> bool:
+        return (self.config.options.pass_meaning is PassMeaning.CHECK_IF_FREE
+                and not self._pass_and_out_unopened() and self._current <= self._bet[i])
 
     def pass_(self, seat: int) -> list[Event]:
-        """'Pass': a check where checking is allowed and the house reads pass so (003 Jackpots), else a drop."""
+        """'Pass': a check where checking is allowed and the house reads pass so (003 Jackpots); otherwise the
+        player drops, even when he could check (001 Game procedure 6 lists Pass beside Check)."""
+        self.verify_pass_(seat)
         i = self._i(seat)
-        as_check = (self.config.options.pass_meaning is PassMeaning.CHECK_IF_FREE
-                    and not self._pass_and_out_unopened() and self._current <= self._bet[i])
-        return self.check(seat) if as_check else self.fold(seat)
+        if self._pass_is_check(i):
+            return self.check(seat)
+        before = len(self.events)
+        self._fold(i, "pass")
+        return self._done(before)
+
+    # ------------------------------------------------------------------------------ 003 False openers 2
+
+    def verify_declare_no_openers(self, seat: int) -> None:
+        i = self._i(seat)
+        self._require_phase("declare_no_openers")
+        if i != self._opener or self.requirement is None or self._interval != "first":
+            raise IllegalActionError("not_the_opener", f"seat {seat} did not open this pot", rule=R_FALSE2)
+
+    def can_declare_no_openers(self, seat: int) -> bool:
+        return _can(self.verify_declare_no_openers, seat)
+
+    def declare_no_openers(self, seat: int) -> list[Event]:
+        """The opener announces before the draw that he lacks openers: his hand is foul, and another player
+        holding openers may take his place (003 False openers 2)."""
+        self.verify_declare_no_openers(seat)
+        before = len(self.events)
+        i = self._i(seat)
+        self._log({"seat": seat, "act": "declare_no_openers"})
+        self._foul[i] = True
+        self._folded[i] = True
+        self.false_opener_case = 2
+        self.openers_proved = False
+        self._held[i] += self._hands[i]
+        self._hands[i] = []
+        self._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_FALSE2))
+        self._resume_at = self.to_act
+        n = self._n
+        self._reopen_queue = [(i + k) % n for k in range(1, n) if not self._folded[(i + k) % n]]
+        self._reopen_pos = 0
+        if not self._reopen_queue:
+            self._no_new_opener("declare_no_openers")
+        else:
+            self._move(Phase.REOPENING, "declare_no_openers")
+            self.to_act = self._reopen_queue[0]
+        return self._done(before)
+
+    def verify_take_open(self, seat: int) -> None:
+        i = self._i(seat)
+        self._require_phase("take_open")
+        self._require_turn(i, R_FALSE2)
+        self._verify_openers(i)
+
+    def can_take_open(self, seat: int) -> bool:
+        return _can(self.verify_take_open, seat)
+
+    def take_open(self, seat: int) -> list[Event]:
+        """A player with openers takes the false opener's place; the betting goes on (003 False openers 2)."""
+        self.verify_take_open(seat)
+        before = len(self.events)
+        i = self._i(seat)
+        self._log({"seat": seat, "act": "take_open"})
+        self._opener = i
+        self.openers_proved = None
+        live = self._live()
+        if len(live) == 1:
+            self._finish_uncontested(live[0], "take_open")
+            return self._done(before)
+        resume = self._resume_at
+        self.to_act = None
+        if resume is not None:
+            self._set_next(resume, inclusive=True)
+        if self.to_act is None:
+            self._close_interval("take_open")
+        else:
+            self._move(Phase.FIRST_BETTING, "take_open")
+        return self._done(before)
+
+    def verify_decline_open(self, seat: int) -> None:
+        i = self._i(seat)
+        self._require_phase("decline_open")
+        self._require_turn(i, R_FALSE2)
+
+    def can_decline_open(self, seat: int) -> bool:
+        return _can(self.verify_decline_open, seat)
+
+    def decline_open(self, seat: int) -> list[Event]:
+        self.verify_decline_open(seat)
+        before = len(self.events)
+        self._log({"seat": seat, "act": "decline_open"})
+        self._reopen_pos += 1
+        if self._reopen_pos < len(self._reopen_queue):
+            self.to_act = self._reopen_queue[self._reopen_pos]
+            self._move(Phase.REOPENING, "decline_open")
+        else:
+            self._no_new_opener("decline_open")
+        return self._done(before)
+
+    def _no_new_opener(self, trigger: str) -> None:
+        """Nobody takes over: the others withdraw their bets; antes and the false opener's bets carry."""
+        self.to_act = None
+        opener = self._opener
+        for j in range(self._n):
+            if j != opener and self._bet[j] > 0:
+                back = self._bet[j]
+                self._bet[j] = 0
+                self._contrib[j] -= back
+                self._stack[j] += back
+                self._emit(BetReturned(seat=self._seat_no[j], amount=back, reason=R_FALSE2))
+        self._collect()
+        self._move(Phase.PASSED_OUT, trigger)
+        self.status = "passed_out"
+        self._emit(PotCarried(amount=self._pot, reason=f"{R_FALSE2}: no other opener; the antes and the false "
+                              "opener's bets stay for the next deal"))
+        self._end()
 
     def _after_act(self, i: int, trigger: str) -> None:
         self._needs[i] = False
@@ -949,9 +1082,10 @@ class Hand:
         self._begin_final(trigger)
 
     def _reshuffle_pool(self, drawer: int) -> list[int]:
-        """Positions the dealer shuffles for the rest of the draw: the burn, the mucked hands and the other
-        players' discards; never the drawer's own discards nor the opener's held-out cards (001 IV 2, 003)."""
-        pool = list(self._burn) + list(self._muck)
+        """Positions the dealer shuffles for the rest of the draw: the burn, the mucked hands, the other players'
+        discards (and the last card when the house never deals it); never the drawer's own discards nor the
+        opener's held-out cards (001 IV 2, 003 The draw)."""
+        pool = list(self._stub) + list(self._burn) + list(self._muck)  # the stub: a last card never dealt
         for k in range(self._n):
             if k != drawer:
                 pool += self._discards[k]
@@ -988,6 +1122,7 @@ class Hand:
         pool = self._reshuffle_pool(i)
         new_order = self._resolve_cards(pool, order, "reshuffle")
         taken = set(new_order)
+        self._stub = [p for p in self._stub if p not in taken]
         self._burn = [p for p in self._burn if p not in taken]
         self._muck = [p for p in self._muck if p not in taken]
         for k in range(self._n):
@@ -1052,9 +1187,9 @@ class Hand:
             self._emit(OpenersJudged(seat=self._seat_no[i], proved=verdict, cards=known, rule=R_PROVE))
         return verdict
 
-    def _finish_uncontested(self, w: int, trigger: str) -> None:
+    def _finish_uncontested(self, w: int, trigger: str, *, proved: bool = False) -> None:
         self.to_act = None
-        if w == self._opener and self.requirement is not None:
+        if w == self._opener and self.requirement is not None and not proved:
             verdict = self._judge_and_emit(w, final=False)
             if verdict is None:
                 self._move(Phase.PROVING, trigger)
@@ -1149,7 +1284,7 @@ class Hand:
         if self.phase is Phase.PROVING:
             verdict = self._judge_and_emit(i, final=True)
             if verdict:
-                self._finish_uncontested(i, "show")
+                self._finish_uncontested(i, "show", proved=True)
             else:
                 self._false_opener_uncontested(i, "show")
             return self._done(before)
@@ -1235,11 +1370,16 @@ class Hand:
             winners = sorted((j for j in elig if values[j] == best), key=lambda j: (j - b - 1) % n)
             share, odd = divmod(amount, len(winners))
             shares = [share] * len(winners)
-            if self.config.options.odd_chip is OddChip.LEFT_OF_BUTTON:
-                for k in range(odd):
-                    shares[k] += 1
+            if self.config.options.odd_chip is OddChip.HIGH_SUIT:
+                # The winner holding the highest card (rank, then suit as 001 orders them) takes the odd chips.
+                def top(j: int) -> int:
+                    return max(c for c in (self._ident[p] for p in self._hands[j]) if c is not None)
+                first = max(range(len(winners)), key=lambda k: top(winners[k]))
+                order = [first] + [k for k in range(len(winners)) if k != first]
             else:
-                carried += odd
+                order = list(range(len(winners)))
+            for k in order[:odd]:
+                shares[k] += 1
             for j, s in zip(winners, shares, strict=True):
                 self._stack[j] += s
             self._pot -= sum(shares)
@@ -1281,6 +1421,9 @@ class Hand:
             return LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=self.max_discard(seat))
         if phase is Phase.PROVING:
             return LegalActions(phase=phase, seat=seat, acts=("show", "muck"))
+        if phase is Phase.REOPENING:
+            acts = ["take_open"] if self.can_take_open(seat) else []
+            return LegalActions(phase=phase, seat=seat, acts=(*acts, "decline_open"))
         if phase is Phase.SHOWDOWN:
             acts = ["show"]
             if self._unmucked_left() > 1:
@@ -1300,6 +1443,8 @@ class Hand:
             acts.append("call")
         if self.can_fold(seat):
             acts.append("fold")
+        if self.can_declare_no_openers(seat):
+            acts.append("declare_no_openers")
         return LegalActions(phase=phase, seat=seat, acts=tuple(acts), call_amount=self._to_call(i) if "call" in acts
                             else 0, min_to=lo, max_to=hi)
 
@@ -1325,6 +1470,7 @@ class Hand:
             "status": self.status if self.is_over else str(self.phase),
             "stacks": {str(s): v for s, v in self.stacks().items()},
             "carried_pot": self.carried_pot,
+            "pot": 0 if self.is_over else self.pot,
             "opener": self.opener,
             "openers_proved": self.openers_proved,
             "false_opener_case": self.false_opener_case,

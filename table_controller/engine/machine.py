@@ -26,6 +26,7 @@ class Phase(StrEnum):
     DRAWING = "drawing"  # each active player in turn from the dealer's left discards and is served
     RESHUFFLING = "reshuffling"  # the stub ran out mid-draw: the dealer must give the reshuffled order
     FINAL_BETTING = "final_betting"  # the betting interval after the draw
+    REOPENING = "reopening"  # the opener declared he lacks openers: another may take his place (003 False openers 2)
     PROVING = "proving"  # the opener won uncontested and must show his openers
     SHOWDOWN = "showdown"  # every active player in turn shows or concedes
     COMPLETE = "complete"  # terminal: the pot was awarded (or carried under the false-opener rules)
@@ -63,6 +64,13 @@ TRANSITIONS: tuple[Transition, ...] = (
       for act in BETTING_ACTS),
     _t(P.FIRST_BETTING, "no_action", (P.DRAWING, P.PASSED_OUT),
        "nobody can act (every player all in on the forced bets): the interval closes at once"),
+    _t(P.FIRST_BETTING, "declare_no_openers", (P.REOPENING, P.PASSED_OUT),
+       "the opener announces before the draw that he lacks openers (003 False openers 2): the others are asked "
+       "in turn from his left whether they open in his place"),
+    _t(P.REOPENING, "take_open", (P.FIRST_BETTING, P.DRAWING, P.COMPLETE, P.PROVING),
+       "a player with openers takes the opener's place and the betting goes on where it stood"),
+    _t(P.REOPENING, "decline_open", (P.REOPENING, P.PASSED_OUT),
+       "nobody takes over: bets withdrawn, the antes and the false opener's bets stay for the next deal"),
     _t(P.DRAWING, "announce", (P.DRAWING,), "a count may be changed until the player is served (001 IV 3)"),
     _t(P.DRAWING, "draw", (P.DRAWING, P.RESHUFFLING, P.FINAL_BETTING, P.SHOWDOWN),
        "next drawer; stub exhausted: reshuffling; last drawer served: final interval, or showdown when "

@@ -34,7 +34,7 @@ from table_controller.engine.opening import OpeningRequirement
 FORMAT = "cardtable.hand/1"
 
 ACTS = ("check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "announce", "draw",
-        "reshuffle", "show", "muck")
+        "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open")
 
 NonNeg = Annotated[int, Field(ge=0)]
 
@@ -99,7 +99,7 @@ def _check_code(code: str, *, unknown_ok: bool = True) -> str:
 class ActionModel(_Strict):
     seat: Annotated[int, Field(ge=1, le=10)] | None = None
     act: Literal["check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "announce", "draw",
-                 "reshuffle", "show", "muck"]
+                 "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open"]
     to: NonNeg | None = None
     count: NonNeg | None = None
     discard: list[str] | None = None
@@ -277,6 +277,12 @@ def apply_action(hand: Hand, action: ActionModel) -> None:
         hand.reshuffle(action.order or [])
     elif act == "show":
         hand.show(seat, action.cards)
+    elif act == "declare_no_openers":
+        hand.declare_no_openers(seat)
+    elif act == "take_open":
+        hand.take_open(seat)
+    elif act == "decline_open":
+        hand.decline_open(seat)
     else:
         hand.muck(seat)
 

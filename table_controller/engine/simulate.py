@@ -52,6 +52,15 @@ def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequenc
         else:
             hand.straddle(seat)
         return
+    if legal.phase is Phase.REOPENING:
+        if "take_open" in acts and rng.randrange(2):
+            hand.take_open(seat)
+        else:
+            hand.decline_open(seat)
+        return
+    if "declare_no_openers" in acts and rng.randrange(12) == 0:
+        hand.declare_no_openers(seat)
+        return
     if legal.phase in (Phase.SHOWDOWN, Phase.PROVING):
         if mucks and "muck" in acts and rng.randrange(8) == 0:
             hand.muck(seat)
