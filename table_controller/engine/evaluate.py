@@ -147,6 +147,7 @@ _VALID_VALUES: Final = _UNSUITED_VALUES | frozenset(
 _NP_CARD_KEY: Final[npt.NDArray[np.int32]] = np.asarray(_CARD_KEY, dtype=np.int32)
 _NP_RANK_TABLE: Final[npt.NDArray[np.int32]] = np.asarray(_RANK_TABLE, dtype=np.int32)
 _NP_FLUSH_BONUS: Final[npt.NDArray[np.int32]] = np.asarray(_FLUSH_BONUS, dtype=np.int32)
+_BATCH_SLICE: Final = 32768
 
 
 def evaluate5(a: int, b: int, c: int, d: int, e: int) -> int:
@@ -203,12 +204,27 @@ def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:
         arr = arr.astype(np.uint8)
     elif arr.size and arr.max() > 51:
         raise ValueError("card numbers must be in 0..51")
-    keys = _NP_CARD_KEY[arr[:, 0]]
-    for col in range(1, 5):
-        keys += _NP_CARD_KEY[arr[:, col]]
-    values: npt.NDArray[np.int32] = _NP_RANK_TABLE[keys >> _SUIT_BITS]
-    values += _NP_FLUSH_BONUS[keys & _SUIT_MASK]
-    return values
+    # Work in slices small enough for the scratch arrays to stay in cache beside the rank table;
+    # one pass over the whole array at once is about half as fast on large batches.
+    columns = np.ascontiguousarray(arr.T)
+    out = np.empty(len(arr), dtype=np.int32)
+    size = min(_BATCH_SLICE, len(arr))
+    keys = np.empty(size, dtype=np.int32)
+    scratch = np.empty(size, dtype=np.int32)
+    for start in range(0, len(arr), _BATCH_SLICE):
+        stop = min(start + _BATCH_SLICE, len(arr))
+        n = stop - start
+        key, tmp, result = keys[:n], scratch[:n], out[start:stop]
+        np.take(_NP_CARD_KEY, columns[0, start:stop], out=key)
+        for col in range(1, 5):
+            np.take(_NP_CARD_KEY, columns[col, start:stop], out=tmp)
+            key += tmp
+        np.right_shift(key, _SUIT_BITS, out=tmp)
+        np.take(_NP_RANK_TABLE, tmp, out=result)
+        np.bitwise_and(key, _SUIT_MASK, out=tmp)
+        np.take(_NP_FLUSH_BONUS, tmp, out=key)
+        result += key
+    return out
 
 
 def _check_value(value: int) -> None:
