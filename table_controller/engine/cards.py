@@ -19,7 +19,10 @@ from typing import NewType
 __all__ = [
     "FULL_DECK",
     "RANKS",
+    "RANK_NAMES",
+    "RANK_PLURALS",
     "SUITS",
+    "SUIT_NAMES",
     "UNKNOWN_CODE",
     "Card",
     "CardCodeError",

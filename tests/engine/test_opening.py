@@ -313,3 +313,26 @@ def test_known_subset_proving_openers_means_the_hand_has_them(
     known = data.draw(st.lists(st.sampled_from(hand), max_size=4, unique=True))
     if meets_requirement(known, requirement, bobtail_allowed=bobtail):
         assert meets_requirement(hand, requirement, bobtail_allowed=bobtail)
+
+
+def fills(four_ranks: set[int]) -> int:
+    """How many ranks would turn these four distinct ranks into a straight (the ace plays high or low)."""
+    count = 0
+    for extra in set(range(13)) - four_ranks:
+        five = four_ranks | {extra}
+        if max(five) - min(five) == 4 or five == {12, 0, 1, 2, 3}:
+            count += 1
+    return count
+
+
+@settings(max_examples=400)
+@given(st.lists(st.integers(min_value=0, max_value=51), min_size=0, max_size=5, unique=True))
+def test_bobtails_match_the_books_definition(cards: list[int]) -> None:
+    # Book 003: four cards in sequence that a card at EITHER end makes a straight, i.e. two ranks fill it.
+    open_ended = any(
+        len({c >> 2 for c in four}) == 4 and fills({c >> 2 for c in four}) == 2 for four in combinations(cards, 4)
+    )
+    four_flush = any(n >= 4 for n in Counter(c & 3 for c in cards).values())
+    assert is_open_ended_bobtail_straight(cards) is open_ended
+    assert is_four_flush(cards) is four_flush
+    assert is_bobtail(cards) is (open_ended or four_flush)
