@@ -176,3 +176,10 @@ def test_export_phh_and_text_need_the_converter(sqlite_target: Target, tmp_path:
     assert main(["history", "export", "--data", str(sqlite_target.data_dir), "--format", fmt, "--out",
                  str(tmp_path / "o")]) == 2
     assert "table_controller.engine.phh" in capsys.readouterr().err
+
+
+def test_verify_accepts_a_sqlite_url(sqlite_target: Target, capsys: pytest.CaptureFixture[str]) -> None:
+    fill(sqlite_target)
+    db = (sqlite_target.data_dir / "journal.sqlite3").resolve()
+    assert main(["history", "verify", "--db", f"sqlite://{db}"]) == 0  # sqlite:///tmp/.../journal.sqlite3
+    assert "intact: 5 entries" in capsys.readouterr().out
