@@ -138,7 +138,8 @@ def _build_tables() -> tuple[list[int], list[int], list[int], frozenset[int]]:
 # Unused slots of the rank table hold 0, which no hand has (the lowest, 7-5-4-3-2, is nonzero).
 _RANK_TABLE, _FLUSH_BONUS, _CARD_KEY, _UNSUITED_VALUES = _build_tables()
 _CHECKED_KEY: Final = {card: (1 << (32 + card)) | key for card, key in enumerate(_CARD_KEY)}
-_BOOL: Final = bool
+# Exactly these classes take the fast path of evaluate(): not bool (an int, but never a card), not float.
+_PLAIN_INTS: Final = frozenset({int, *(np.dtype(code).type for code in "bBhHiIlLqQ")})
 _VALID_VALUES: Final = _UNSUITED_VALUES | frozenset(
     v + _FLUSH_STEP for v in _UNSUITED_VALUES if v >> _CATEGORY_SHIFT in (HandCategory.HIGH_CARD, HandCategory.STRAIGHT)
 )
@@ -172,19 +173,22 @@ def evaluate(cards: Sequence[int]) -> int:
         total = _CHECKED_KEY[a] + _CHECKED_KEY[b] + _CHECKED_KEY[c] + _CHECKED_KEY[d] + _CHECKED_KEY[e]
     except (KeyError, TypeError):
         total = 0
-    if (total >> 32).bit_count() == 5 and _BOOL not in (
+    if (total >> 32).bit_count() == 5 and {
         a.__class__,
         b.__class__,
         c.__class__,
         d.__class__,
         e.__class__,
-    ):
+    } <= _PLAIN_INTS:
         key = total & 0xFFFFFFFF
         return _RANK_TABLE[key >> 12] + _FLUSH_BONUS[key & 0xFFF]
+    # The slow way, for a clear error (or for int subclasses, which the fast path leaves alone).
     for card in cards:
         if isinstance(card, bool) or not isinstance(card, int | np.integer) or not 0 <= card < 52:
             raise ValueError(f"not a card: {card!r} (cards are integers 0..51)")
-    raise ValueError(f"duplicate cards in hand: {sorted(int(x) for x in cards)!r}")
+    if len(set(cards)) != 5:
+        raise ValueError(f"duplicate cards in hand: {sorted(int(x) for x in cards)!r}")
+    return evaluate5(int(a), int(b), int(c), int(d), int(e))
 
 
 def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.int32]:

@@ -130,6 +130,9 @@ def test_significant_ranks_and_hand_value() -> None:
         ((0, 1, 2, 3, -1), "not a card"),
         ((0, 1, 2, 3, True), "not a card"),
         ((0, 1, 2, 3, "As"), "not a card"),
+        ((0, 1, 2, 3, 4.0), "not a card"),
+        ((0, 1, 2, 3, None), "not a card"),
+        ((0, 1, 2, 3, [4]), "not a card"),
     ],
 )
 def test_evaluate_rejects_bad_hands(cards: tuple[int, ...], message: str) -> None:
@@ -143,6 +146,18 @@ def test_bad_values_are_rejected(bad: int) -> None:
         category_of(bad)
     with pytest.raises(ValueError, match="not a hand value"):
         describe(bad)
+
+
+def test_evaluate_accepts_numpy_and_int_subclasses() -> None:
+    expected = value("As Ks Qs Js Ts")
+    cards = parse_cards("As Ks Qs Js Ts")
+    assert evaluate(list(np.array(cards, dtype=np.uint8))) == expected
+    assert evaluate(list(np.array(cards, dtype=np.int64))) == expected
+
+    class Numbered(int):
+        pass
+
+    assert evaluate([Numbered(c) for c in cards]) == expected
 
 
 def test_evaluate_batch_rejects_bad_arrays() -> None:
