@@ -13,6 +13,7 @@ never a valid :class:`Card`.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import NewType
 
@@ -126,6 +127,10 @@ def parse_cards(codes: str | Iterable[str]) -> tuple[Card, ...]:
 
 def card_str(card: int) -> str:
     """The canonical two-character code of a card, e.g. "As"."""
-    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+    try:
+        number = -1 if isinstance(card, bool) else operator.index(card)  # ints and numpy ints, not floats
+    except TypeError:
+        number = -1
+    if not 0 <= number < 52:
         raise CardCodeError(f"not a card: {card!r} (cards are integers 0..51)")
-    return _CODES[card]
+    return _CODES[number]

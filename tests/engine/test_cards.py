@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -62,10 +63,15 @@ def test_non_string_code_is_rejected() -> None:
         parse_card(51)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("bad", [-1, 52, 1000, True])
+@pytest.mark.parametrize("bad", [-1, 52, 1000, True, 3.0, "As", None])
 def test_card_str_rejects_non_cards(bad: int) -> None:
     with pytest.raises(CardCodeError, match="not a card"):
         card_str(bad)
+
+
+def test_card_str_accepts_numpy_integers() -> None:
+    assert card_str(np.uint8(51)) == "As"  # type: ignore[arg-type]
+    assert card_str(np.int64(0)) == "2c"  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("rank", "suit"), [(-1, 0), (13, 0), (0, 4), (0, -1)])
