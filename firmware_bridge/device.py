@@ -141,6 +141,11 @@ class DeviceEndpoint:
         self._take_ack(frame.ack)
         if isinstance(body, Ping):
             self._send(Pong(state=self._state(), last_event=self.memory.last_event), corr=frame.corr)
+            if frame.ack < self.memory.last_event:
+                # The host is missing events (a PING doubles as a NAK): go back to the first unacknowledged.
+                self._last_progress = self._now
+                self._sent_upto = self.memory.acked
+                self._send_window()
         elif isinstance(body, CommandBody):
             self._send(self._run(frame.corr, body), corr=frame.corr)
 

@@ -271,13 +271,20 @@ class ShoeClient:
             for event in self._by_cmd.get(cmd_id, []):
                 if isinstance(event, finals):
                     return _outcome(command, event)
-            try:
-                event = await asyncio.wait_for(asyncio.shield(waiter), max(0.0, end - loop.time()))
-            except TimeoutError:
-                if not self._up.is_set():
-                    raise LinkDownError(f"{command.name} did not finish: the shoe link is down") from None
-                raise self._deadline_error(f"{command.name} did not finish within {deadline:g} s") from None
-            return _outcome(command, event)
+            # Wait in slices; after each quiet slice a PING asks the device to resend what we lack.
+            poll = self.config.attempt_timeout(32)
+            while True:
+                remaining = end - loop.time()
+                if remaining <= 0:
+                    if not self._up.is_set():
+                        raise LinkDownError(f"{command.name} did not finish: the shoe link is down")
+                    raise self._deadline_error(f"{command.name} did not finish within {deadline:g} s")
+                try:
+                    event = await asyncio.wait_for(asyncio.shield(waiter), min(poll, remaining))
+                    return _outcome(command, event)
+                except TimeoutError:
+                    if self._up.is_set():
+                        await self._write(self._ep.ping())
         finally:
             self._waiters.pop(cmd_id, None)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import threading
 from typing import Protocol
 
@@ -48,8 +49,8 @@ class SerialLink:
         loop = asyncio.get_running_loop()
         try:
             port = await loop.run_in_executor(None, self._open_blocking)
-        except (serial.SerialException, OSError, ValueError) as exc:
-            raise PortError(f"cannot open {self.url}: {exc}") from None
+        except Exception as exc:  # pyserial's URL handlers raise many kinds; all mean "no port"
+            raise PortError(f"cannot open {self.url}: {exc or type(exc).__name__}") from None
         self._port = port
         self._queue = asyncio.Queue()
         self._stop.clear()
@@ -58,9 +59,14 @@ class SerialLink:
         self._thread.start()
 
     def _open_blocking(self) -> serial.SerialBase:
-        port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.02, write_timeout=2.0,
-                                     do_not_open=True)
+        port = serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0.02, do_not_open=True)
+        if "://" not in self.url:
+            port.write_timeout = 2.0  # a real device: a stuck line must not block the loop (rfc2217 lacks this)
         port.open()
+        sock = getattr(port, "_socket", None)
+        if sock is not None:  # socket:// and rfc2217://: small frames must not wait for Nagle
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return port
 
     def _reader(self, port: serial.SerialBase, loop: asyncio.AbstractEventLoop,

@@ -17,7 +17,7 @@ import threading
 import time
 import tty
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from hardware_sim.shoe.simulator import ShoeControl, ShoeSimulator
 
@@ -55,7 +55,7 @@ class RunningShoe:
         with self._io_lock:
             self._close()
 
-    def __enter__(self) -> RunningShoe:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -87,7 +87,7 @@ class SimTimings:
     def fast(cls) -> SimTimings:
         """Near-instant mechanics, for tests and benchmarks."""
         return cls(boot=0.002, self_test=0.002, shuffle=0.005, verify=0.005, deal=0.002, jam_recover=0.01,
-                   jam_give_up=0.02, event_resend=0.05)
+                   jam_give_up=0.02, event_resend=0.02)
 
 
 _COMMAND_TRIGGER = {
