@@ -179,7 +179,7 @@ class TableController:
             listener(full)
 
     def log(self, text: str, *, secret: bool = False) -> None:
-        self._log.append(LogEntry(seq=next(self._log_seq), text=text, secret=secret))
+        self._log.append(LogEntry(seq=next(self._log_seq), hand=self.hand_no, text=text, secret=secret))
 
     def game_view(self) -> GameView:
         g = self.settings.game

@@ -69,6 +69,10 @@ class StreamHub:
     def subscribers(self, role: Role) -> int:
         return len(self._subs[role])
 
+    def backlog(self) -> int:
+        """Messages queued and not yet sent, over every subscriber."""
+        return sum(sub.queue.qsize() for subs in self._subs.values() for sub in subs)
+
     def publish(self, full: FloorView) -> None:
         seq = next(self._seq)
         texts = {

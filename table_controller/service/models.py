@@ -89,6 +89,7 @@ class Award(_Frozen):
 
 class LogEntry(_Frozen):
     seq: int
+    hand: int = Field(default=0, description="the hand the line belongs to (0: between hands)")
     text: str
     secret: bool = Field(default=False, description="mentions a hole card: floor view only")
 
