@@ -68,6 +68,8 @@ __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
 HAND_SIZE = 5
 DECK_SIZE = 52
+_CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))
+_CARD_OF: dict[str, Card] = {code: Card(c) for c, code in enumerate(_CODE_OF)}
 
 R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
 R_OPEN = "003 Jackpots: a player may not open unless he has the requirement"
@@ -165,7 +167,9 @@ class Hand:
 
         # Cards, by position in the shoe's order.
         self._deck_codes = self._parse_deck(deck)
-        self._ident: list[Card | None] = [None if c == UNKNOWN_CODE else parse_card(c) for c in self._deck_codes]
+        self._learnt = True
+        self._openers_cache: dict[tuple[int, tuple[int, ...]], bool] = {}
+        self._ident: list[Card | None] = [_CARD_OF.get(c) for c in self._deck_codes]
         self._stub = list(range(DECK_SIZE - 1, -1, -1))  # top of the stub at the end
         self._hands: list[list[int]] = [[] for _ in range(n)]
         self._original: list[frozenset[int]] = [frozenset()] * n
@@ -228,7 +232,7 @@ class Hand:
             if item is None or item == UNKNOWN_CODE:
                 codes.append(UNKNOWN_CODE)
             elif isinstance(item, str):
-                codes.append(card_str(parse_card(item)))
+                codes.append(item if item in _CARD_OF else card_str(parse_card(item)))
             else:
                 codes.append(card_str(item))
         if len(codes) > DECK_SIZE:
@@ -334,16 +338,18 @@ class Hand:
             raise InvariantError(f"chips not conserved: {chips} on the table, {self._chips_total} expected")
         if min(self._stack) < 0 or min(self._bet) < 0 or self._pot < 0:
             raise InvariantError("a negative stack, bet or pot")
-        places = self._stub + self._burn + self._muck
+        places = [*self._stub, *self._burn, *self._muck]
         for k in range(self._n):
             places += self._hands[k]
             places += self._held[k]
             places += self._discards[k]
         if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
             raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
-        known = [c for c in self._ident if c is not None]
-        if len(set(known)) != len(known):
-            raise InvariantError("one card identified in two places")
+        if self._learnt:  # identities change only when cards are learnt: check them then
+            self._learnt = False
+            known = [c for c in self._ident if c is not None]
+            if len(set(known)) != len(known):
+                raise InvariantError("one card identified in two places")
 
     # ---------------------------------------------------------------------------------------------- helpers
 
@@ -371,10 +377,11 @@ class Hand:
 
     def _code(self, pos: int) -> str:
         c = self._ident[pos]
-        return UNKNOWN_CODE if c is None else card_str(c)
+        return UNKNOWN_CODE if c is None else _CODE_OF[c]
 
     def _codes(self, positions: Sequence[int]) -> tuple[str, ...]:
-        return tuple(self._code(p) for p in positions)
+        ident = self._ident
+        return tuple(UNKNOWN_CODE if ident[p] is None else _CODE_OF[ident[p]] for p in positions)  # type: ignore[index]
 
     def hole_cards(self, seat: int) -> tuple[str, ...]:
         """The cards a seat holds now ("??" where unidentified). Secret: the caller controls who sees them."""
@@ -636,15 +643,24 @@ class Hand:
                 rule = R_STAY if self.config.form in STRADDLE_FORMS else R_DOUBLE
             raise IllegalActionError("bad_amount", f"{act} to {to} is outside {lo}..{hi}", rule=rule)
 
-    def _verify_openers(self, i: int) -> None:
+    def _lacks_openers(self, i: int) -> bool:
+        """Known cards that do not meet the requirement (unseen cards are proved later: 003 False openers)."""
         req = self.requirement
         if req is None or not self.config.options.refuse_false_open:
-            return
-        cards = [self._ident[p] for p in self._hands[i]]
-        if any(c is None for c in cards):
-            return  # unseen cards: the opener proves them later (003 False openers)
-        known = [c for c in cards if c is not None]
-        if not meets_requirement(known, req, bobtail_allowed=self.config.bobtail_allowed):
+            return False
+        key = (i, tuple(self._hands[i]))
+        verdict = self._openers_cache.get(key)
+        if verdict is None:
+            cards = [self._ident[p] for p in self._hands[i]]
+            known = [c for c in cards if c is not None]
+            verdict = len(known) == len(cards) and not meets_requirement(
+                known, req, bobtail_allowed=self.config.bobtail_allowed)
+            self._openers_cache[key] = verdict
+        return verdict
+
+    def _verify_openers(self, i: int) -> None:
+        req = self.requirement
+        if req is not None and self._lacks_openers(i):
             raise IllegalActionError("no_openers", f"seat {self._seat_no[i]} does not hold {req.value} or better "
                                      "to open", rule=R_OPEN)
 
@@ -985,7 +1001,11 @@ class Hand:
                 parsed.append(None)
                 continue
             try:
-                parsed.append(parse_card(item if isinstance(item, str) else card_str(item)))
+                if isinstance(item, str):
+                    card = _CARD_OF.get(item)
+                    parsed.append(card if card is not None else parse_card(item))
+                else:
+                    parsed.append(Card(_card_int(item)))
             except ValueError as exc:
                 raise IllegalActionError("bad_card", f"{what}: {exc}") from None
         known_codes = [c for c in parsed if c is not None]
@@ -1011,6 +1031,7 @@ class Hand:
         for k in to_learn:
             pos = unknown.pop(0)
             self._ident[pos] = parsed[k]
+            self._learnt = True
             result[k] = pos
         for k, card in enumerate(parsed):
             if card is None:
@@ -1429,28 +1450,33 @@ class Hand:
             if self._unmucked_left() > 1:
                 acts.append("muck")
             return LegalActions(phase=phase, seat=seat, acts=tuple(acts))
-        acts = []
-        if self.can_check(seat):
-            acts.append("check")
-        bounds = self._raise_bounds(i)
-        lo = hi = 0
-        if bounds is not None:
-            kind = "bet" if (self._current == 0 or self._blind_entry_open()) else "raise"
-            if self._bet_ok(i, kind, bounds[0]):
-                acts.append(kind)
-                lo, hi = bounds
-        if self.can_call(seat):
-            acts.append("call")
-        if self.can_fold(seat):
-            acts.append("fold")
-        if self.can_declare_no_openers(seat):
-            acts.append("declare_no_openers")
-        return LegalActions(phase=phase, seat=seat, acts=tuple(acts), call_amount=self._to_call(i) if "call" in acts
-                            else 0, min_to=lo, max_to=hi)
+        return self._legal_betting(i, phase)
 
-    def _bet_ok(self, i: int, kind: str, to: int) -> bool:
+    def _legal_betting(self, i: int, phase: Phase) -> LegalActions:
+        """The betting acts open to player i, computed directly (the verify methods give the same answers;
+        tests/engine/test_properties.py checks that they agree)."""
         seat = self._seat_no[i]
-        return self.can_bet(seat, to) if kind == "bet" else self.can_raise_to(seat, to)
+        owes = self._current > self._bet[i]
+        unopened_pass_out = self._pass_and_out_unopened()
+        acts: list[str] = []
+        if not owes and not unopened_pass_out:
+            acts.append("check")
+        limits = self._raise_limits(i)
+        lo = hi = 0
+        if limits is not None:
+            kind = "bet" if (self._current == 0 or self._blind_entry_open()) else "raise"
+            opening = kind == "bet" and self._interval == "first" and not self._opened
+            if not (opening and self._lacks_openers(i)):
+                acts.append(kind)
+                lo, hi = limits[1], limits[2]
+        if owes and not self._blind_entry_open() and not self._entry_pending(i):
+            acts.append("call")
+        if owes or unopened_pass_out:
+            acts.append("fold")
+        if i == self._opener and self.requirement is not None and self._interval == "first":
+            acts.append("declare_no_openers")
+        return LegalActions(phase=phase, seat=seat, acts=tuple(acts),
+                            call_amount=self._to_call(i) if "call" in acts else 0, min_to=lo, max_to=hi)
 
     # ------------------------------------------------------------------------------------------- results
 
@@ -1493,6 +1519,12 @@ class Hand:
             "deck": list(self._deck_codes),
             "actions": [dict(a) for a in self.actions],
         }
+
+
+def _card_int(item: int) -> int:
+    if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < DECK_SIZE:
+        card_str(item)  # raises CardCodeError, a ValueError, with the standard message
+    return item
 
 
 def _can(verify: Callable[..., None], *args: Any) -> bool:
