@@ -46,6 +46,7 @@ class Trigger(IntEnum):
     DOOR_OPENED = 16
     CLEAR_FAULT = 17
     POWER_LOSS = 18
+    DECK_LOADED = 19  # a person put a new deck in: whatever order it had is unknown, shuffle again
 
 
 S = DeviceState
@@ -73,6 +74,9 @@ TRANSITIONS: dict[tuple[DeviceState, Trigger], DeviceState] = {
     (S.JAMMED, T.JAM_CLEARED): S.DEALING,
     (S.JAMMED, T.JAM_STUCK): S.FAULT,
     (S.FAULT, T.CLEAR_FAULT): S.IDLE,
+    (S.IDLE, T.DECK_LOADED): S.IDLE,
+    (S.READY, T.DECK_LOADED): S.IDLE,
+    (S.EMPTY, T.DECK_LOADED): S.IDLE,
 }
 for _state in (S.IDLE, S.SHUFFLING, S.VERIFYING, S.READY, S.DEALING, S.JAMMED, S.EMPTY, S.FAULT):
     TRANSITIONS[(_state, T.DOOR_OPENED)] = S.FAULT

@@ -382,6 +382,8 @@ class ShoeDevice:
         self.shoe = list(cards)
         self.out = []
         self.loaded = Counter(self.shoe)
-        if self.state in (DeviceState.READY, DeviceState.EMPTY):
-            self.state = DeviceState.IDLE  # not a transition: a person changed the cards; shuffle again
+        if next_state(self.state, Trigger.DECK_LOADED) is not None:
+            self._fire(Trigger.DECK_LOADED)
+        elif self.state not in (DeviceState.BOOT, DeviceState.SELF_TEST):  # booting resumes from rest_state
+            raise SimulatorError(f"the deck cannot be changed while the shoe is {self.state.name}")
         self.rest_state = DeviceState.IDLE
