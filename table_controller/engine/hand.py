@@ -387,6 +387,10 @@ class Hand:
         """The cards a seat holds now ("??" where unidentified). Secret: the caller controls who sees them."""
         return self._codes(self._hands[self._i(seat)])
 
+    def card_identities(self) -> tuple[str, ...]:
+        """Every shoe position's card as known now ("??" where not yet identified). For records and auditors."""
+        return self._codes(range(DECK_SIZE))
+
     def card_positions(self, seat: int) -> tuple[int, ...]:
         """Shoe positions (0 = first card off the shoe) of the cards a seat holds, then of its held-out cards."""
         i = self._i(seat)
@@ -1492,8 +1496,8 @@ class Hand:
                 "held_out": list(self._codes(self._held[i])),
             }
         awards = [e.to_json() for e in self.events if isinstance(e, PotAwarded)]
-        return {
-            "status": self.status if self.is_over else str(self.phase),
+        result: dict[str, Any] = {
+            "status": self.status if self.is_over else "incomplete",
             "stacks": {str(s): v for s, v in self.stacks().items()},
             "carried_pot": self.carried_pot,
             "pot": 0 if self.is_over else self.pot,
@@ -1504,6 +1508,12 @@ class Hand:
             "hands": hands,
             "events": [e.to_json() for e in self.events],
         }
+        if not self.is_over:  # a record that stops mid-hand: where it stands and what may come next
+            legal = self.legal_actions()
+            result["phase"] = str(self.phase)
+            result["to_act"] = legal.seat
+            result["legal"] = list(legal.acts)
+        return result
 
     def to_record(self) -> dict[str, Any]:
         """This hand as a ``cardtable.hand/1`` record (the acts so far)."""

@@ -308,15 +308,7 @@ def play(record: HandRecord) -> Hand:
 
 def replay(data: Any) -> dict[str, Any]:
     """Validate and play a decoded record; the result object of ``cardtable replay``."""
-    hand = play(parse_record(data))
-    result = hand.result()
-    if not hand.is_over:
-        legal = hand.legal_actions()
-        result["status"] = "incomplete"
-        result["phase"] = str(hand.phase)
-        result["to_act"] = legal.seat
-        result["legal"] = list(legal.acts)
-    return result
+    return play(parse_record(data)).result()
 
 
 def schema() -> dict[str, Any]:

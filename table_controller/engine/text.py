@@ -1,0 +1,77 @@
+"""A plain-text history of one hand, for people: who posted, who bet what, who drew how many, who won."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from table_controller.engine.record import HandRecord, parse_record
+
+_FORCED = {"ante": "antes", "dealer_ante": "antes for everyone (dealer)", "blind": "posts the blind",
+           "straddle": "straddles", "blind_open": "opens blind", "block_ante": "antes for the block",
+           "block_blind": "posts the block blind", "block_raise": "makes the compulsory raise"}
+
+
+def to_text(record: HandRecord | Mapping[str, Any], result: Mapping[str, Any]) -> str:
+    """The hand as lines of plain English, from its record and the result :func:`.record.replay` gave."""
+    rec = record if isinstance(record, HandRecord) else parse_record(dict(record))
+    names = {s.seat: (s.name or f"Seat {s.seat}") for s in rec.seats}
+
+    def who(seat: int) -> str:
+        return f"{names[seat]} (seat {seat})"
+
+    game = rec.game
+    lines = [f"{game.form.value.replace('_', ' ').title()}, {game.betting.value.replace('_', ' ')}",
+             f"Button: {who(rec.button)}"]
+    if rec.carried_pot:
+        lines.append(f"Carried pot: {rec.carried_pot} (after {rec.passed_deals} passed deal(s))")
+    lines += [f"{who(s.seat)}: {s.stack} chips" for s in sorted(rec.seats, key=lambda s: s.seat)]
+    for e in result["events"]:
+        kind = e["event"]
+        if kind == "forced":
+            lines.append(f"{who(e['seat'])} {_FORCED.get(e['what'], e['what'])} {e['amount']}"
+                         + (" and is all in" if e["all_in"] else ""))
+        elif kind == "dealt":
+            lines.append("*** Deal: five cards each, one at a time from the dealer's left ***")
+        elif kind == "check":
+            lines.append(f"{who(e['seat'])} checks")
+        elif kind == "bet":
+            verb = "opens for" if e["opens"] else "bets"
+            lines.append(f"{who(e['seat'])} {verb} {e['to']}" + (" (all in)" if e["all_in"] else ""))
+        elif kind == "call":
+            lines.append(f"{who(e['seat'])} calls {e['amount']}" + (" (all in)" if e["all_in"] else ""))
+        elif kind == "raise":
+            lines.append(f"{who(e['seat'])} raises to {e['to']}" + (" (all in)" if e["all_in"] else ""))
+        elif kind == "fold":
+            lines.append(f"{who(e['seat'])} drops")
+        elif kind == "interval_closed":
+            lines.append(f"*** {'Draw' if e['interval'] == 'first' else 'Showdown'} (pot {e['pot']}) ***")
+        elif kind == "burn":
+            lines.append("The dealer burns a card")
+        elif kind == "draw":
+            count = len(e["discards"])
+            held = " and keeps his discards under his chips" if e["held_out"] else ""
+            lines.append(f"{who(e['seat'])} stands pat" if count == 0 else
+                         f"{who(e['seat'])} draws {count}{held}")
+        elif kind == "reshuffle":
+            lines.append(f"The stub is out: the dealer shuffles {e['size']} cards for {who(e['for_seat'])}")
+        elif kind == "show":
+            lines.append(f"{who(e['seat'])} shows {' '.join(e['cards'])}: {e['description']}")
+        elif kind == "muck":
+            lines.append(f"{who(e['seat'])} concedes")
+        elif kind == "openers":
+            lines.append(f"{who(e['seat'])} {'proves' if e['proved'] else 'cannot prove'} openers ({e['rule']})")
+        elif kind == "bet_returned":
+            lines.append(f"{e['amount']} returned to {who(e['seat'])} ({e['reason']})")
+        elif kind == "award":
+            pot = "the pot" if e["pot_index"] == 0 else f"side pot {e['pot_index']}"
+            shares = ", ".join(f"{who(s)} wins {a}" for s, a in zip(e["seats"], e["shares"], strict=True))
+            split = " (split)" if len(e["seats"]) > 1 else ""
+            lines.append(f"{shares} from {pot}{split}: {e['hand']}")
+        elif kind == "carried":
+            lines.append(f"{e['amount']} stays on the table for the next deal: {e['reason']}")
+        elif kind == "straddle_declined":
+            lines.append(f"{who(e['seat'])} declines to straddle")
+    lines.append(f"Result: {result['status']}")
+    lines += [f"{who(int(s))}: {v} chips" for s, v in result["stacks"].items()]
+    return "\n".join(lines) + "\n"
