@@ -11,10 +11,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from table_controller.cli import bench, history, records, run, shoe, sim, vision
+from table_controller.cli import bench, history, records, run, shoe, sim, soak, vision
 from table_controller.cli._common import EXIT_USAGE, CliError, Parser, report_error
 
-GROUPS = (run, records, history, sim, shoe, vision, bench)
+GROUPS = (run, records, history, sim, shoe, vision, bench, soak)
 
 
 def build_parser() -> argparse.ArgumentParser:
