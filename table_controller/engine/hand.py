@@ -410,6 +410,10 @@ class Hand:
         return self._pot if self.phase in TERMINAL else 0
 
     @property
+    def button(self) -> int:
+        return self._seat_no[self._button]
+
+    @property
     def opener(self) -> int | None:
         return None if self._opener is None else self._seat_no[self._opener]
 
