@@ -132,7 +132,7 @@ def _export(args: argparse.Namespace) -> int:
                 name = _file_name(hand, args.format)
                 try:
                     text = convert(hand)
-                except (ValueError, KeyError, TypeError) as exc:
+                except Exception as exc:  # the converter is another module's: any failure is this hand's finding
                     raise CliError(f"hand {hand.hand_id} of table {hand.table_id}: cannot convert to "
                                    f"{args.format}: {exc}", exit_code=EXIT_FINDING, code="bad_record") from exc
                 try:

@@ -7,6 +7,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,45 @@ def test_verify_accepts_a_sqlite_url(sqlite_target: Target, capsys: pytest.Captu
     db = (sqlite_target.data_dir / "journal.sqlite3").resolve()
     assert main(["history", "verify", "--db", f"sqlite://{db}"]) == 0  # sqlite:///tmp/.../journal.sqlite3
     assert "intact: 5 entries" in capsys.readouterr().out
+
+
+def fake_converters(monkeypatch: pytest.MonkeyPatch, *, fail: bool = False) -> None:
+    """Stand in for table_controller.engine.phh, to pin down how export uses whatever converters it finds."""
+    module = types.ModuleType("table_controller.engine.phh")
+
+    def to_phh(record: dict[str, object]) -> str:
+        if fail:
+            raise RuntimeError("no PHH variant for this game")
+        return f"variant = \"F5CD\"\nhand = {record['hand']}"
+
+    def to_text(record: dict[str, object], result: dict[str, object]) -> str:
+        return f"Hand {record['hand']}: winners {result['winners']}\n"
+
+    module.to_phh = to_phh  # type: ignore[attr-defined]
+    module.to_text = to_text  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "table_controller.engine.phh", module)
+
+
+@pytest.mark.parametrize(("fmt", "first"), [("phh", 'variant = "F5CD"\nhand = 1\n'),
+                                            ("text", "Hand 1: winners [1]\n")])
+def test_export_writes_what_the_converters_return(sqlite_target: Target, tmp_path: Path, fmt: str, first: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_converters(monkeypatch)
+    fill(sqlite_target)
+    out = tmp_path / "o"
+    assert main(["history", "export", "--data", str(sqlite_target.data_dir), "--format", fmt, "--out", str(out)]) == 0
+    suffix = ".phh" if fmt == "phh" else ".txt"
+    assert sorted(p.name for p in out.iterdir()) == [f"t1-000001-h-1{suffix}", f"t1-000002-h-2{suffix}",
+                                                     f"t2-000003-h-3{suffix}"]
+    assert (out / f"t1-000001-h-1{suffix}").read_text(encoding="utf-8") == first
+
+
+def test_export_names_the_hand_a_converter_refuses(sqlite_target: Target, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    fake_converters(monkeypatch, fail=True)
+    fill(sqlite_target)
+    argv = ["history", "export", "--data", str(sqlite_target.data_dir), "--format", "phh", "--out", str(tmp_path / "o")]
+    assert main(argv) == 1
+    assert capsys.readouterr().err.strip() == (
+        "cardtable: error: hand h-1 of table t1: cannot convert to phh: no PHH variant for this game")
