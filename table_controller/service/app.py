@@ -328,7 +328,11 @@ def _install_routes(app: FastAPI) -> None:
             role_view = None
         held = registry.tokens.role_of(token)
         if table is None or role_view is None or not RoleTokens.may(held, role_view) or (token and held is Role.PUBLIC):
-            await websocket.close(code=4403 if table is not None and role_view is not None else 4404)
+            # Accept, then close with a reason code the page can show ("token refused"): a refused
+            # handshake reaches a browser only as an anonymous 1006.
+            await websocket.accept()
+            await websocket.close(code=4403 if table is not None and role_view is not None else 4404,
+                                  reason="this stream needs a valid token for its role")
             return
         await websocket.accept()
         peer = websocket.client.host if websocket.client else "unknown"

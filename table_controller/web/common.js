@@ -171,6 +171,45 @@ const CT = (() => {
     });
   }
 
+  // The seats as a grid of tiles (dealer console, floor view): readable at arm's length on a tablet.
+  function renderGrid(root, state, withHole) {
+    root.innerHTML = "";
+    const head = document.createElement("div");
+    head.className = "grid-head";
+    const carried = state.carried_pot ? ` <small>(carried ${state.carried_pot})</small>` : "";
+    const awards = (state.awards || []).map((a) => `Seat ${a.seat} wins ${a.amount}${a.hand ? " — " + escapeHtml(a.hand) : ""}`).join(" · ");
+    head.innerHTML = `<span class="pot" data-testid="pot">Pot ${state.pot_total}${carried}</span>
+      <span class="phase">${state.hand ? "Hand #" + state.hand + " · " : ""}${PHASES[state.phase] || state.phase}</span>
+      <span class="message">${escapeHtml(state.message || "")}</span>
+      ${awards ? `<span class="message awards">${awards}</span>` : ""}`;
+    root.appendChild(head);
+    const grid = document.createElement("div");
+    grid.className = "seat-grid";
+    for (const seat of state.seats) {
+      const el = document.createElement("div");
+      el.className = "tile";
+      el.dataset.seat = seat.seat;
+      if (seat.status === "empty") el.classList.add("empty");
+      if (seat.to_act) el.classList.add("turn");
+      if (seat.status === "folded") el.classList.add("folded");
+      const tags = [];
+      if (seat.button) tags.push('<span class="btn-tag">D</span>');
+      if (seat.opener) tags.push('<span class="opener-tag">opener</span>');
+      if (seat.status === "folded") tags.push("folded");
+      if (seat.status === "all_in") tags.push("all in");
+      if (seat.drew !== null && seat.drew !== undefined) tags.push(seat.drew === 0 ? "stood pat" : `drew ${seat.drew}`);
+      el.innerHTML = `<div class="tile-top"><span class="name">${escapeHtml(seat.name || "Open")}</span><span class="num">seat ${seat.seat}</span></div>
+        <div class="tile-mid"><span class="stack">${seat.status === "empty" ? "" : seat.stack}</span><span class="bet">${seat.bet ? "bet " + seat.bet : ""}</span></div>`;
+      el.appendChild(seatCards(seat, withHole));
+      const tag = document.createElement("div");
+      tag.className = "tag";
+      tag.innerHTML = tags.join(" · ");
+      el.appendChild(tag);
+      grid.appendChild(el);
+    }
+    root.appendChild(grid);
+  }
+
   function escapeHtml(s) {
     return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   }
@@ -185,5 +224,5 @@ const CT = (() => {
     el.scrollTop = el.scrollHeight;
   }
 
-  return { token, tableId, api, toast, stream, cardEl, seatCards, renderOval, renderLog, escapeHtml, PHASES, params };
+  return { token, tableId, api, toast, stream, cardEl, seatCards, renderOval, renderGrid, renderLog, escapeHtml, PHASES, params };
 })();

@@ -1,0 +1,125 @@
+"""The screens in a real browser: the start page, the dealer console playing a hand, the public display
+and the floor view; screenshots are kept under test-artifacts/browser/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import LiveServer, shot
+
+pytestmark = pytest.mark.browser
+
+
+def _seat(server: LiveServer, players: int = 4) -> None:
+    for k, name in enumerate(["Ann", "Bo", "Cy", "Dee", "Eli", "Fay"][:players], start=1):
+        assert server.api("POST", f"/api/tables/t1/seats/{k}", json={"name": name, "buy_in": 100}).status_code == 201
+
+
+def test_start_page_links_every_screen(live_server: LiveServer, page: Any) -> None:
+    page.goto(live_server.base + "/")
+    for screen in ("table", "dealer", "floor", "camera", "broadcast", "docs"):
+        link = page.get_by_test_id(f"link-{screen}")
+        assert link.is_visible()
+        assert link.get_attribute("href") == f"/{screen}"
+    page.wait_for_function("document.getElementById('tables').textContent.includes('Table 1')")
+    shot(page, "start-page")
+
+
+def _click_first(page: Any, testids: list[str]) -> str | None:
+    for tid in testids:
+        loc = page.get_by_test_id(tid)
+        if loc.count() and loc.first.is_visible():
+            loc.first.click()
+            return tid
+    return None
+
+
+def test_dealer_console_plays_a_whole_hand(live_server: LiveServer, page: Any, browser: Any) -> None:
+    _seat(live_server)
+    page.goto(live_server.base + "/dealer?token=dealer-tok")
+    page.get_by_test_id("start").wait_for(state="visible")
+    assert "token" not in page.url  # the token leaves the address bar
+    shot(page, "dealer-waiting")
+    page.get_by_test_id("start").click()
+    page.locator("[data-testid^=act-]").first.wait_for(state="visible")
+    shot(page, "dealer-first-betting")
+    # Buttons carry the amounts (fixed limit: bet 2 before the draw).
+    labels = page.locator("#actions button").all_inner_texts()
+    assert any(label.startswith(("Check", "Call", "Bet")) for label in labels)
+
+    public = browser.new_context(viewport={"width": 1366, "height": 800}).new_page()
+    public.goto(live_server.base + "/table")
+    public.locator(".seat.turn").wait_for(state="visible")
+    assert public.locator(".card[data-code]").count() == 0  # no face of a hole card on the public display
+    shot(public, "table-display")
+
+    floor = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    floor.goto(live_server.base + "/floor?token=floor-tok")
+    floor.locator(".card[data-code]").first.wait_for(state="visible")
+    assert floor.locator(".card[data-code]").count() == 20  # four players, five cards each
+    shot(floor, "floor-view")
+
+    drew = False
+    for hand_no in range(8):  # play hands until one reaches the draw (nobody may open the first)
+        if hand_no:
+            page.get_by_test_id("start").click()
+            page.locator("[data-testid^=act-]").first.wait_for(state="visible")
+        for _ in range(80):
+            if live_server.table.hand is None:
+                break
+            seq = page.evaluate("document.getElementById('hand').textContent + "
+                                "document.getElementById('who').textContent")
+            if page.get_by_test_id("draw").is_visible():
+                if not drew:
+                    shot(page, "dealer-draw-entry")
+                    drew = True
+                page.get_by_test_id("draw-0").click()
+            else:
+                clicked = _click_first(page, ["act-bet", "act-call", "act-check", "act-show", "act-raise"])
+                assert clicked is not None, page.content()[:2000]
+            page.wait_for_function(
+                "(prev) => (document.getElementById('hand').textContent + "
+                "document.getElementById('who').textContent) !== prev", arg=seq, timeout=5000)
+        assert live_server.table.hand is None
+        page.get_by_test_id("start").wait_for(state="visible")
+        if drew:
+            break
+    assert drew, "no hand reached the draw"
+    shot(page, "dealer-hand-over")
+    public.wait_for_function("document.querySelector('[data-testid=phase]').textContent.includes('Hand over')")
+    shot(public, "table-display-showdown")
+    assert live_server.table.history()[-1].status in ("complete", "passed_out")
+
+
+def test_dealer_sees_prompts_and_errors(live_server: LiveServer, page: Any) -> None:
+    _seat(live_server, 3)
+    page.goto(live_server.base + "/dealer?token=dealer-tok")
+    page.get_by_test_id("start").wait_for(state="visible")
+    live_server.shoe.inject_fault("door open")
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("prompt").wait_for(state="visible")
+    assert "door open" in page.get_by_test_id("prompt").inner_text()
+    shot(page, "dealer-device-prompt")
+    live_server.shoe.inject_fault(None)
+    page.get_by_test_id("prompt-retry").click()
+    page.locator("[data-testid^=act-]").first.wait_for(state="visible")
+    assert page.get_by_test_id("prompt").count() == 0
+    # An irregularity button shows the rule it applies.
+    irr = page.get_by_test_id("irr-exposed_card_deal")
+    assert "000" in irr.inner_text()
+    shot(page, "dealer-irregularities")
+
+
+def test_screens_without_a_token_are_refused(live_server: LiveServer, page: Any) -> None:
+    page.goto(live_server.base + "/floor")
+    page.locator("#conn.down").wait_for()
+    page.wait_for_function("document.getElementById('conn').textContent.includes('token refused')")
+    assert page.locator(".card[data-code]").count() == 0
+
+
+def test_camera_view_without_a_camera_says_so(live_server: LiveServer, page: Any) -> None:
+    page.goto(live_server.base + "/camera?token=floor-tok")
+    page.locator("#no-frame").wait_for(state="visible")
+    assert "No camera frame" in page.locator("#no-frame").inner_text()
