@@ -6,7 +6,7 @@ cards (they are the auditor's record); the controller decides who may see them.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 
@@ -16,13 +16,12 @@ class Event:
 
     def __post_init__(self) -> None:
         for name, value in self.__dict__.items():
-            if isinstance(value, int) and not isinstance(value, bool) and value < 0 and name != "pot_index":
+            if type(value) is int and value < 0:
                 raise ValueError(f"{type(self).__name__}.{name} must not be negative")
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
         out: dict[str, Any] = {"event": self.kind}
-        for key, value in data.items():
+        for key, value in self.__dict__.items():
             out[key] = list(value) if isinstance(value, tuple) else value
         return out
 

@@ -217,6 +217,7 @@ class Hand:
         self._reopen_pos = 0
 
         # Showdown.
+        self._values: dict[int, int] = {}
         self._show_queue: list[int] = []
         self._show_pos = 0
 
@@ -1051,6 +1052,10 @@ class Hand:
         self._require_phase("draw")
         self._require_turn(i, R_DRAW_ORDER)
         self._verify_count(i, len(discard))
+        held = {self._ident[p] for p in self._hands[i]}
+        known = [_CARD_OF.get(c) if isinstance(c, str) else None for c in discard]
+        if None not in known and len(set(known)) == len(known) and all(c in held for c in known):
+            return  # the common case: known cards, all in the hand, none twice
         snapshot = list(self._ident)
         try:
             self._resolve_cards(self._hands[i], discard, f"seat {seat} discards")
@@ -1320,6 +1325,7 @@ class Hand:
         self._shown[i] = True
         shown = self._codes(self._hands[i])
         value = evaluate([c for c in (self._ident[p] for p in self._hands[i]) if c is not None])
+        self._values[i] = value
         self._emit(Shown(seat=seat, cards=shown, description=describe(value)))
         if i == self._opener and self.requirement is not None:
             verdict = self._judge_and_emit(i, final=True)
@@ -1375,8 +1381,7 @@ class Hand:
     def _award_showdown(self) -> None:
         contenders = [j for j in range(self._n) if not self._folded[j]]
         eligible = [j for j in contenders if not self._mucked[j] and not self._foul[j]]
-        values = {j: evaluate([c for c in (self._ident[p] for p in self._hands[j]) if c is not None])
-                  for j in eligible}
+        values = {j: self._values[j] for j in eligible}  # every eligible hand was shown and valued
         levels = sorted({self._contrib[j] for j in contenders})
         prev = 0
         layers: list[tuple[int, list[int]]] = []
