@@ -16,6 +16,9 @@ from typing import Any
 
 from table_controller.engine.config import Betting
 from table_controller.engine.record import HandRecord, parse_record, play
+from table_controller.engine.text import to_text
+
+__all__ = ["VARIANTS", "to_phh", "to_text"]  # to_text lives in .text; `history export` finds both here
 
 VARIANTS = {Betting.FIXED_LIMIT: "F5CD", Betting.SPREAD_LIMIT: "S5CD", Betting.POT_LIMIT: "P5CD",
             Betting.NO_LIMIT: "N5CD"}
