@@ -110,12 +110,12 @@ def _check_port(host: str, port: int) -> None:
             raise CliError(f"{host}:{port} {why}: pick another with --port", code="port_unavailable") from exc
 
 
-async def _open(settings: Any, *, seed: int | None, fast: bool) -> Any:
+async def _open(settings: Any, *, seed: int | None, fast: bool, camera: bool = True) -> Any:
     from table_controller.controller.errors import TableError
     from table_controller.controller.runtime import open_table
 
     try:
-        return await open_table(settings, seed=seed, fast=fast)
+        return await open_table(settings, seed=seed, fast=fast, camera=camera)
     except TableError as exc:
         raise CliError(exc.message, exit_code=EXIT_FINDING, code=exc.code) from exc
     except OSError as exc:
@@ -131,6 +131,8 @@ def _banner(table: Any, tokens: Any, settings: Any) -> None:
     out = sys.stdout
     out.write(f"cardtable: table {c.table_id} \"{settings.table_name}\": {g.form}, {g.betting}, stakes {g.stakes}\n")
     out.write(f"  shoe:    {table.shoe_label} ({'card reader' if settings.card_reader else 'no card reader'})\n")
+    if table.camera is not None:
+        out.write(f"  camera:  {table.camera.label} (one frame each {settings.camera_period_s:g} s)\n")
     out.write(f"  journal: {table.journal_label}" + (f" (recovered {table.recovered} entries)" if table.recovered
                                                      else "") + "\n")
     out.write("Screens:\n")
@@ -167,6 +169,7 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
                                            lifespan="on"))
     _banner(table, tokens, settings)
     demo_task: asyncio.Task[Any] | None = None
+    camera_task = asyncio.create_task(table.camera.run(table.controller)) if table.camera is not None else None
     if players is not None:
         sim = SimPlayers(table.controller, rng=random.Random(seed) if seed is not None else random.SystemRandom())
 
@@ -181,10 +184,11 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
         await table.controller.resume()
         await server.serve()
     finally:
-        if demo_task is not None:
-            demo_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await demo_task
+        for task in (demo_task, camera_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         await close_table(table)
     return EXIT_OK
 
@@ -209,7 +213,7 @@ async def _headless(settings: Any, *, hands: int, seed: int | None, players: int
     from table_controller.controller.players import SimPlayers
     from table_controller.controller.runtime import close_table
 
-    table = await _open(settings, seed=seed, fast=True)
+    table = await _open(settings, seed=seed, fast=True, camera=False)
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
     every = max(1, hands // 10)
     last = [time.monotonic()]

@@ -37,7 +37,8 @@ class Table:
 
 
 async def open_table(settings: TableSettings, *, seed: int | None = None, fast: bool = False,
-                     sim_speed: float = 4.0, memory_journal: bool = False, virtual_shoe: bool = False) -> Table:
+                     sim_speed: float = 4.0, memory_journal: bool = False, virtual_shoe: bool = False,
+                     camera: bool = True) -> Table:
     simulator = None
     shoe: ShoePort
     if virtual_shoe:
@@ -75,8 +76,43 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
     recovered = controller.recover()
     if recovered and simulator is not None and controller.in_play():
         await controller.void_in_play("the simulated shoe restarted with a new deck")
+    table_camera = None
+    if camera:
+        try:
+            table_camera = open_camera(settings, controller, seed=seed)
+        except Exception:
+            await close_table(Table(controller=controller, shoe=shoe, journal=journal, shoe_label=label,
+                                    journal_label=jlabel, simulator=simulator))
+            raise
+        controller.camera = table_camera
     return Table(controller=controller, shoe=shoe, journal=journal, shoe_label=label, journal_label=jlabel,
-                 simulator=simulator, recovered=recovered)
+                 simulator=simulator, camera=table_camera, recovered=recovered)
+
+
+def open_camera(settings: TableSettings, controller: TableController, *, seed: int | None = None) -> Any:
+    """The table camera: ``--camera SOURCE`` (any OpenCV source, with its calibration file) or, by default,
+    the simulated camera filming this table. Raises :class:`DeviceError` for a source that cannot be used."""
+    from table_controller.controller.camera import SimTableSource, TableCamera
+    from table_controller.controller.errors import DeviceError
+
+    if not settings.camera:
+        source = SimTableSource(controller, seed=seed or 0)
+        return TableCamera(source, calibration=source.calibration(), period_s=settings.camera_period_s)
+    from vision.calibration import TableCalibration
+    from vision.errors import VisionError
+    from vision.sources import open_source
+
+    try:
+        real = open_source(settings.camera)
+        calibration = (TableCalibration.load(settings.camera_calibration) if settings.camera_calibration
+                       else real.calibration())
+    except (VisionError, OSError, ValueError) as exc:
+        raise DeviceError(f"camera {settings.camera!r}: {exc}", code="camera_unavailable") from exc
+    if calibration is None:
+        real.close()
+        raise DeviceError(f"camera {settings.camera!r} needs a table calibration: give camera_calibration in "
+                          "--config (see docs/operations.md)", code="camera_uncalibrated")
+    return TableCamera(real, calibration=calibration, period_s=settings.camera_period_s, label=real.name)
 
 
 async def close_table(table: Table) -> None:

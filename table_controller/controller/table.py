@@ -693,14 +693,16 @@ class TableController:
     def _perform(self, action: dict[str, Any], cards: list[str]) -> None:
         assert self.hand is not None
         events = self.hand.act(action, cards)
-        self.log(_describe_act(action, self.hand))
+        if action.get("act") != "show":  # a show is logged with its cards below
+            self.log(_describe_act(action, self.hand))
         for ev in events:
             data = ev.to_json()
             if data.get("event") == "draw":
                 self.log(f"Seat {data['seat']} threw {' '.join(data['discards']) or 'nothing'}, served "
                          f"{' '.join(data['served']) or 'nothing'}", secret=True)
             elif data.get("event") == "show":
-                self.log(f"Seat {data['seat']} shows {' '.join(data['cards'])}: {data['description']}")
+                self.log(f"{self._name(data['seat'])} (seat {data['seat']}) shows {' '.join(data['cards'])}: "
+                         f"{data['description']}")
         self._after_act()
 
     def _after_act(self) -> None:
@@ -919,20 +921,36 @@ class TableController:
 
     # -- camera cross-check ---------------------------------------------------------------------------------
 
+    async def camera_lost(self, detail: str) -> None:
+        """The camera stopped giving frames: the floor is told; play goes on without the cross-check."""
+        async with self._lock:
+            self._alert("camera_lost", f"camera lost ({detail}): cards are not cross-checked until it is back",
+                        level="warning")
+        self.notify()
+
     async def camera_reading(self, seat: int, code: str, *, where: str = "exposed") -> None:
         """The camera read ``code`` face up in front of ``seat``. A card the shoe did not deal to that seat
-        halts the hand with a security alert; a matching exposed card is reported as an irregularity."""
+        halts the hand with a security alert; one of the seat's own cards seen face up before the showdown
+        is reported as an exposed card (an irregularity, for the dealer and the floor)."""
         async with self._lock:
             hand = self.hand
-            if hand is None or code == UNKNOWN_CODE:
+            if hand is None or code == UNKNOWN_CODE or self.halted:
                 return
             try:
-                hole = hand.hole(seat)
+                info = hand.seat_info().get(seat)
             except Exception:
-                hole = ()
+                info = None
+            hole = info.hole if info is not None else ()
             if UNKNOWN_CODE in hole and code not in hole:
                 return  # a shoe without a reader: the camera teaches, it cannot contradict
             if code in hole:
+                if info is not None and code not in info.shown and self.phase in ("betting", "drawing"):
+                    kind = "exposed_card_deal" if self.phase == "betting" else "exposed_card_draw"
+                    entry = {"kind": kind, "seat": seat, "note": f"camera saw {code} face up", "by": "camera",
+                             "at_ms": self._now_ms()}
+                    self.journal.append("irregularity", entry, hand=self.hand_no)
+                    self._apply_irregularity(entry)
+                    self.notify()
                 return
             reason = (f"camera read {code} {where} at seat {seat}, but the shoe dealt that seat "
                       f"{' '.join(hole) or 'nothing'}")

@@ -49,6 +49,8 @@ class TableSettings(BaseSettings):
     seats: int = Field(default=8, ge=2, le=8)
     shoe: str | None = None
     camera: str | None = None
+    camera_calibration: Path | None = None  # JSON from the vision calibration step; needed with --camera
+    camera_period_s: float = Field(default=1.0, gt=0.0)
     card_reader: bool = True
     data: Path = Path("./cardtable-data")
     db: str | None = None

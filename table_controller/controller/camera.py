@@ -1,0 +1,188 @@
+"""The table camera beside the controller: frames in, cross-checks out, and the camera view's picture.
+
+:class:`TableCamera` reads a frame, has the vision ``Recognizer`` find and read the cards, feeds the
+detections to a ``SeatTracker`` (votes over frames, per seat zone) and reports each card it sees face up
+in a seat's zone to :meth:`TableController.camera_reading`, which checks it against what the shoe dealt
+there (a mismatch halts the hand with a security alert; a card of that seat seen face up outside the
+showdown is an exposed card). It keeps the last frame with the detections drawn, for the camera view.
+The slow work (render, recognise, encode) runs in a worker thread so the table never waits for it.
+
+The source is any ``vision`` frame source (``--camera 0``, a file, a stream URL) with its calibration, or
+:class:`SimTableSource`: the simulated camera filming the live table (the cards the shoe dealt, face down
+until shown), with a control to lay a foreign card in front of a seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from table_controller.controller.table import TableController
+from vision.calibration import TableCalibration
+from vision.pipeline import Detection, Recognizer
+from vision.tracking import CardExposed, SeatTracker
+
+__all__ = ["SimTableSource", "TableCamera"]
+
+Image = npt.NDArray[np.uint8]
+JPEG_QUALITY = 80
+
+
+class SimTableSource:
+    """The simulated camera over the live table: each frame is rendered from the controller's hand."""
+
+    def __init__(self, table: TableController, *, seed: int = 0, width: int = 960, height: int = 540) -> None:
+        from hardware_sim.camera import RenderOptions, TableScene, calibration_for
+
+        self.table = table
+        self.seed = seed
+        self.name = f"simulated table camera (seed {seed})"
+        self.options = RenderOptions(width=width, height=height, glare=0.0)
+        self._calibration = calibration_for(TableScene(), seed, self.options)
+        self.extra: dict[int, str] = {}
+        self.frames = 0
+        self._t0 = time.monotonic()
+        self.lost = False
+
+    def calibration(self) -> TableCalibration:
+        return self._calibration
+
+    def scene(self) -> Any:
+        """The cards on the felt now: each seat's hand as a tight face-down pile at the left of its zone (a
+        shown hand fanned face up), and any foreign card laid apart at the right of the zone."""
+        from hardware_sim.camera import PlacedCard, TableLayout, TableScene
+
+        layout = TableLayout()
+        placed: list[Any] = []
+        used: set[str] = set()
+        hand = self.table.hand or self.table.finished
+        infos = hand.seat_info() if hand is not None else {}
+        for seat in range(1, 7):
+            zone = layout.seat_zone(seat)
+            xs = [p[0] for p in zone.polygon]
+            ys = [p[1] for p in zone.polygon]
+            x0, cy = min(xs), (min(ys) + max(ys)) / 2
+            info = infos.get(seat)
+            if info is not None and info.status != "folded":
+                cards = [c for c in info.hole if c != "??"]
+                shown = bool(info.shown)
+                step = 46.0 if shown else 20.0
+                for i, code in enumerate(cards):
+                    placed.append(PlacedCard(card=code, x=x0 + 36 + i * step, y=cy, angle=0.0,
+                                             face_up=code in info.shown))
+                    used.add(code)
+            extra = self.extra.get(seat)
+            if extra is not None and extra not in used:
+                placed.append(PlacedCard(card=extra, x=x0 + 210, y=cy, angle=0.0, face_up=True))
+                used.add(extra)
+        return TableScene(cards=tuple(placed), layout=layout)
+
+    def read(self) -> tuple[float, Image] | None:
+        from hardware_sim.camera import render
+
+        if self.lost:
+            return None
+        image = render(self.scene(), self.seed, self.options, frame_index=self.frames)
+        self.frames += 1
+        return time.monotonic() - self._t0, image
+
+    def close(self) -> None:
+        self.lost = True
+
+
+class TableCamera:
+    def __init__(self, source: Any, *, calibration: TableCalibration, recognizer: Recognizer | None = None,
+                 period_s: float = 1.0, label: str | None = None) -> None:
+        self.source = source
+        self.calibration = calibration
+        self.recognizer = recognizer or Recognizer()
+        self.tracker = SeatTracker(calibration, window=4, votes=2)
+        self.period_s = period_s
+        self.label: str = label or str(getattr(source, "name", "camera"))
+        self._jpeg: bytes | None = None
+        self._detections: list[dict[str, Any]] = []
+        self.frames = 0
+        self.state = "starting"
+
+    # What the controller and the API read ------------------------------------------------------------------
+
+    def status(self) -> tuple[str, str]:
+        if self.state == "live":
+            seen = sum(1 for d in self._detections if d["code"] != "face down")
+            return "live", f"{self.label}: {self.frames} frames, {len(self._detections)} cards in view ({seen} read)"
+        return self.state, self.label
+
+    def frame_jpeg(self) -> bytes | None:
+        return self._jpeg
+
+    def detections(self) -> list[dict[str, Any]]:
+        return list(self._detections)
+
+    # The loop ----------------------------------------------------------------------------------------------
+
+    def _zone(self, d: Detection) -> str:
+        zone = self.calibration.zone_at(*d.center)
+        return zone.name if zone is not None else ""
+
+    def _annotate(self, image: Image, dets: list[Detection]) -> bytes:
+        img = image.copy()
+        for zone in self.calibration.zones:
+            pts = np.array([self.calibration.to_image(x, y) for x, y in zone.polygon], np.int32)
+            cv2.polylines(img, [pts], True, (200, 200, 200), 1, cv2.LINE_AA)
+            x, y = pts.min(axis=0)
+            cv2.putText(img, zone.name, (int(x) + 4, int(y) + 16), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (230, 230, 230), 1,
+                        cv2.LINE_AA)
+        for d in dets:
+            quad = np.array(d.corners, np.int32)
+            colour = (60, 220, 60) if d.card else (0, 200, 255) if d.face == "up" else (160, 160, 160)
+            cv2.polylines(img, [quad], True, colour, 3, cv2.LINE_AA)
+            text = d.card or ("?" if d.face == "up" else "down")
+            cx, cy = d.center
+            cv2.putText(img, text, (int(cx) - 18, int(cy)), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 0), 4, cv2.LINE_AA)
+            cv2.putText(img, text, (int(cx) - 18, int(cy)), cv2.FONT_HERSHEY_SIMPLEX, 0.9, colour, 2, cv2.LINE_AA)
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        return bytes(buf.tobytes()) if ok else b""
+
+    def _work(self) -> tuple[float, list[Detection], bytes] | None:
+        frame = self.source.read()
+        if frame is None:
+            return None
+        t, image = frame
+        dets = self.recognizer.identify(image)
+        return t, dets, self._annotate(image, dets)
+
+    async def step(self, table: TableController) -> bool:
+        """One frame: read, recognise, track, report. False when the source has no frame (camera lost)."""
+        got = await asyncio.to_thread(self._work)
+        if got is None:
+            if self.state != "lost":
+                self.state = "lost"
+                await table.camera_lost(f"{self.label}: no frame")
+            table.notify()
+            return False
+        t, dets, jpeg = got
+        was = self.state
+        self.state = "live"
+        self.frames += 1
+        self._jpeg = jpeg
+        self._detections = [{"code": d.card or ("face down" if d.face == "down" else "unread"), "face": d.face,
+                             "confidence": round(d.confidence, 3), "zone": self._zone(d)} for d in dets]
+        for event in self.tracker.update(dets, t):
+            if isinstance(event, CardExposed) and event.seat is not None:
+                await table.camera_reading(event.seat, event.card)
+        if was != "live":
+            table.notify()
+        return True
+
+    async def run(self, table: TableController) -> None:
+        while True:
+            started = time.monotonic()
+            with contextlib.suppress(Exception):
+                await self.step(table)
+            await asyncio.sleep(max(0.05, self.period_s - (time.monotonic() - started)))
