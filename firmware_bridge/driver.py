@@ -266,6 +266,8 @@ class ShoeClient:
         self._waiters[cmd_id] = (waiter, finals)
         try:
             reply = await self._call(CommandBody(command=command), cmd_id, end)
+            if reply.result is Result.FAILED:  # a retry after the operation failed: the cached outcome
+                raise DeviceFaultError(f"{command.name} stopped: {reply.fail.name}", fault=reply.fail.name)
             if reply.result not in (Result.OK, Result.IN_PROGRESS):
                 raise _refused(reply)
             for event in self._by_cmd.get(cmd_id, []):
@@ -472,6 +474,8 @@ class ShoeClient:
     def _start_resync(self) -> None:
         if self._resyncing is not None and not self._resyncing.done():
             return
+        if self._hello is not None or self._lost.is_set():
+            return  # a handshake is already under way (or about to be, by the supervisor)
         self._up.clear()
         self.stats.resyncs += 1
         self._resyncing = asyncio.get_running_loop().create_task(self._resync())
@@ -489,6 +493,10 @@ class ShoeClient:
         while not self._closed:
             await self._lost.wait()
             self._lost.clear()
+            if self._resyncing is not None and not self._resyncing.done():
+                self._resyncing.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._resyncing
             await self._drop_link()
             while not self._closed:
                 self.stats.reconnects += 1
@@ -530,3 +538,6 @@ def _outcome(command: Command, event: ShoeEvent) -> ShoeEvent:
         raise DeviceFaultError(f"{command.name} interrupted by a {event.cause.name.lower().replace('_', ' ')}",
                                fault=event.cause.name)
     return event
+
+
+ShoeDriver = ShoeClient  # the name the table service's design notes use
