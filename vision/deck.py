@@ -20,7 +20,16 @@ from vision.errors import VisionInputError
 from vision.geometry import CARD_H, CARD_W, order_quad, quad_area, warp_card
 from vision.identify import extract_glyphs, index_corners
 from vision.images import Image, load_image
-from vision.profile import RANK_SHAPE, SUIT_SHAPE, DeckProfile, TemplateSet, default_profile
+from vision.profile import (
+    RANK_HEIGHTS,
+    RANK_SHAPE,
+    SUIT_HEIGHTS,
+    SUIT_SHAPE,
+    DeckProfile,
+    TemplateSet,
+    default_profile,
+    with_degraded,
+)
 
 
 def card_image(image: Image) -> Image:
@@ -55,6 +64,9 @@ def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", kee
             raise VisionInputError(
                 f"{path}: no corner index found (is it one face-up card, filling most of the image?)")
     base = default_profile()
+    # The camera sees the glyphs much smaller than a calibration image shows them.
+    ranks = with_degraded(ranks, RANK_HEIGHTS)
+    suits = with_degraded(suits, SUIT_HEIGHTS)
     if keep_default:
         return base.with_templates(ranks, suits, name=name)
     return DeckProfile(name=name, ranks=TemplateSet.build(ranks, RANK_SHAPE),

@@ -24,12 +24,14 @@ from vision.profile import RANK_SHAPE, SUIT_SHAPE, DeckProfile
 Image = npt.NDArray[np.uint8]
 
 # The index region at the top-left of the upright canonical card, as fractions of its size.
-INDEX_W = 0.2
-INDEX_H = 0.34
+INDEX_W = 0.25
+INDEX_H = 0.36
 # Loose scores that are enough to say "this is a face" (the card is face up) but not to name it.
 FACE_RANK_SCORE = 0.45
 FACE_SUIT_SCORE = 0.45
 _RIM = np.ones((3, 3), np.uint8)
+_WIDEN_X = np.ones((1, 3), np.uint8)
+_WIDEN_Y = np.ones((3, 1), np.uint8)
 SOFT_MASKS = False
 
 
@@ -90,6 +92,7 @@ def extract_glyphs(corner: Image) -> IndexGlyphs | None:
     binary = (ink > 0.38).astype(np.uint8)
     if binary.mean() > 0.45:
         return None  # a patterned or dark corner: a back or something on top of the card
+    binary = _without_rules(binary)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     min_area = max(6, int(0.004 * h * w))
     blobs: list[tuple[int, int, int, int, int, int]] = []  # x, y, w, h, area, label
@@ -145,6 +148,17 @@ def extract_glyphs(corner: Image) -> IndexGlyphs | None:
             elif redness < 12 or (darkest > 0.0 and r_ < 1.12 * max(g_, b_)):
                 red = False
     return IndexGlyphs(rank=rank_mask, suit=suit_mask, red=red)
+
+
+def _without_rules(binary: Image) -> Image:
+    """Remove long straight lines (a picture card's frame, the card's edge) that may touch the index."""
+    h, w = binary.shape
+    vertical = cv2.morphologyEx(cv2.dilate(binary, _WIDEN_X), cv2.MORPH_OPEN,
+                                cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(3, round(0.45 * h)))))
+    horizontal = cv2.morphologyEx(cv2.dilate(binary, _WIDEN_Y), cv2.MORPH_OPEN,
+                                  cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, round(0.7 * w)), 1)))
+    rules = cv2.dilate(vertical | horizontal, _RIM)
+    return np.asarray(binary & (1 - rules), dtype=np.uint8)
 
 
 def _best_two(scores: dict[str, float]) -> tuple[str, float, float]:

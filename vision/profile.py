@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from vision.cards import RANKS, SUITS
 from vision.errors import VisionInputError
-from vision.glyphs import RANK_FONTS, rank_mask, suit_mask
+from vision.glyphs import RANK_FONTS, crop_to_ink, rank_mask, suit_mask
 
 FORMAT = "cardtable-deck-profile"
 VERSION = 1
@@ -53,6 +53,27 @@ def glyph_solidity(mask: Image) -> float:
     hull = cv2.convexHull(pts)
     hull_area = float(cv2.contourArea(hull)) + 0.5 * float(cv2.arcLength(hull, True)) + 1.0
     return min(1.0, float((mask > 127).sum()) / hull_area)
+
+
+RANK_HEIGHTS = (9, 12, 16, 0)  # glyph heights (px) as a small card is seen; 0: as drawn
+SUIT_HEIGHTS = (7, 9, 12, 0)
+
+
+def degraded(mask: Image, height: int) -> Image:
+    """`mask` as it comes out of recognition when the glyph was only `height` pixels tall in the camera
+    frame: shrunk, slightly blurred, enlarged again, thresholded like the ink, cropped."""
+    if height <= 0 or mask.shape[0] <= height:
+        return mask
+    width = max(2, round(mask.shape[1] * height / mask.shape[0]))
+    small = cv2.resize(mask, (width, height), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0.5)
+    big = cv2.resize(small, (width * 4, height * 4), interpolation=cv2.INTER_LINEAR)
+    binary = np.asarray((big > 0.38 * 255).astype(np.uint8) * 255, dtype=np.uint8)
+    return crop_to_ink(binary)
+
+
+def with_degraded(items: list[tuple[str, Image]], heights: tuple[int, ...]) -> list[tuple[str, Image]]:
+    return [(label, degraded(mask, h)) for label, mask in items for h in heights]
 
 
 @dataclass(frozen=True)
@@ -116,7 +137,7 @@ class DeckProfile:
     suits: TemplateSet
     min_rank_score: float = 0.72
     min_suit_score: float = 0.72
-    min_margin: float = 0.12
+    min_margin: float = 0.06
 
     def save(self, path: str | Path) -> None:
         meta = {"format": FORMAT, "version": VERSION, "name": self.name, "min_rank_score": self.min_rank_score,
@@ -177,5 +198,5 @@ def default_profile() -> DeckProfile:
     for suit in SUITS:
         for stretch in (0.85, 1.0, 1.15):
             suits.append((suit, suit_mask(suit, stretch=stretch)))
-    return DeckProfile(name="default", ranks=TemplateSet.build(ranks, RANK_SHAPE),
-                       suits=TemplateSet.build(suits, SUIT_SHAPE))
+    return DeckProfile(name="default", ranks=TemplateSet.build(with_degraded(ranks, RANK_HEIGHTS), RANK_SHAPE),
+                       suits=TemplateSet.build(with_degraded(suits, SUIT_HEIGHTS), SUIT_SHAPE))
