@@ -53,6 +53,15 @@ class SimulatorError(Exception):
     """The simulator was driven into something its model does not allow (a test bug)."""
 
 
+class Refusal(Exception):  # noqa: N818 - an answer, not an error: the device says no
+    """Why the shoe will not run a command now: the result and fail code it answers."""
+
+    def __init__(self, result: Result, fail: FailCode = FailCode.NONE) -> None:
+        super().__init__(f"{result.name} ({fail.name})")
+        self.result = result
+        self.fail = fail
+
+
 @dataclass(frozen=True, kw_only=True)
 class PhysicalCard:
     face: int  # the card's true identity, 0..51
@@ -174,11 +183,36 @@ class ShoeDevice:
 
     # --- commands -----------------------------------------------------------------------------------
 
-    def handle(self, cmd_id: int, body: CommandBody) -> ReplyBody:
-        command = body.command
+    def verify_command(self, command: Command) -> None:
+        """Raise `Refusal` with the exact answer when the shoe cannot run `command` now."""
         need = _COMMAND_CAPABILITY.get(command, 0)
         if need and not self.identity.capabilities & need:
-            return ReplyBody(command=command, result=Result.UNSUPPORTED, fail=FailCode.BAD_COMMAND)
+            raise Refusal(Result.UNSUPPORTED, FailCode.BAD_COMMAND)
+        if command in (Command.STATUS, Command.GET_LOG, Command.SET_CONFIG):
+            return
+        if self.state in (DeviceState.BOOT, DeviceState.SELF_TEST) or self.now < self.plans.busy_until:
+            raise Refusal(Result.BUSY)
+        if self.door_open:
+            raise Refusal(Result.DENIED, FailCode.DOOR_OPEN)
+        if next_state(self.state, _COMMAND_TRIGGER[command]) is None:
+            if self.state in BUSY_STATES:
+                raise Refusal(Result.BUSY)
+            raise Refusal(Result.DENIED, self._why_denied(command))
+
+    def can_command(self, command: Command) -> bool:
+        try:
+            self.verify_command(command)
+        except Refusal:
+            return False
+        return True
+
+    def handle(self, cmd_id: int, body: CommandBody) -> ReplyBody:
+        """Run one new command (the endpoint has already answered repeats from its reply cache)."""
+        command = body.command
+        try:
+            self.verify_command(command)
+        except Refusal as refusal:
+            return ReplyBody(command=command, result=refusal.result, fail=refusal.fail)
         if command is Command.STATUS:
             return ReplyBody(command=command, result=Result.OK, status=self.status())
         if command is Command.GET_LOG:
@@ -186,15 +220,7 @@ class ShoeDevice:
             return ReplyBody(command=command, result=Result.OK, log=log)
         if command is Command.SET_CONFIG:
             return self._set_config(body)
-        if self.state in (DeviceState.BOOT, DeviceState.SELF_TEST) or self.now < self.plans.busy_until:
-            return ReplyBody(command=command, result=Result.BUSY)
         trigger = _COMMAND_TRIGGER[command]
-        if self.door_open:
-            return ReplyBody(command=command, result=Result.DENIED, fail=FailCode.DOOR_OPEN)
-        if next_state(self.state, trigger) is None:
-            if self.state in BUSY_STATES:
-                return ReplyBody(command=command, result=Result.BUSY)
-            return ReplyBody(command=command, result=Result.DENIED, fail=self._why_denied(command))
         if command is Command.CLEAR_FAULT:
             fault = self.latched
             self._fire(trigger)

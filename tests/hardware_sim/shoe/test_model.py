@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.messages import CardDealt, Command, CommandBody, RestartCause, Result
+from firmware_bridge.messages import CardDealt, Command, CommandBody, FailCode, RestartCause, Result
 from firmware_bridge.states import DeviceState
 from hardware_sim.shoe import ShoeDevice, SimTimings
 
@@ -58,3 +59,50 @@ def test_seeded_shuffles_repeat_and_unseeded_ones_use_the_os_csprng() -> None:
         dev.rng.shuffle(dev.shoe)
     assert a.shoe == b.shoe
     assert isinstance(ShoeDevice().rng, secrets.SystemRandom)
+
+
+def _device_in(state: DeviceState) -> ShoeDevice:
+    dev = ShoeDevice(seed=1, timings=SimTimings.fast())
+    plans: dict[DeviceState, list[str | Command]] = {
+        DeviceState.BOOT: [],
+        DeviceState.IDLE: ["boot"],
+        DeviceState.SHUFFLING: ["boot", Command.SHUFFLE],
+        DeviceState.READY: ["boot", Command.SHUFFLE, "finish"],
+        DeviceState.DEALING: ["boot", Command.SHUFFLE, "finish", Command.DEAL_ONE],
+        DeviceState.FAULT: ["boot", "door"],
+    }
+    steps = plans[state]
+    for i, step in enumerate(steps, start=1):
+        if step == "boot":
+            dev.process(0.01)
+            dev.process(0.01)
+        elif step == "finish":
+            dev.process(1.0)
+        elif step == "door":
+            dev.open_door()
+            dev.close_door()
+        elif isinstance(step, Command):
+            dev.handle(i, CommandBody(command=step))
+    assert dev.state is state
+    return dev
+
+
+@pytest.mark.parametrize(("state", "command", "result", "fail"), [
+    (DeviceState.BOOT, Command.STATUS, Result.OK, FailCode.NONE),
+    (DeviceState.BOOT, Command.SHUFFLE, Result.BUSY, FailCode.NONE),
+    (DeviceState.IDLE, Command.DEAL_ONE, Result.DENIED, FailCode.NOT_SHUFFLED),
+    (DeviceState.IDLE, Command.SHUFFLE, Result.IN_PROGRESS, FailCode.NONE),
+    (DeviceState.IDLE, Command.CLEAR_FAULT, Result.DENIED, FailCode.WRONG_STATE),
+    (DeviceState.SHUFFLING, Command.DEAL_ONE, Result.BUSY, FailCode.NONE),
+    (DeviceState.READY, Command.DEAL_ONE, Result.IN_PROGRESS, FailCode.NONE),
+    (DeviceState.READY, Command.BURN, Result.IN_PROGRESS, FailCode.NONE),
+    (DeviceState.DEALING, Command.DEAL_ONE, Result.BUSY, FailCode.NONE),
+    (DeviceState.FAULT, Command.DEAL_ONE, Result.DENIED, FailCode.FAULT_LATCHED),
+    (DeviceState.FAULT, Command.SHUFFLE, Result.DENIED, FailCode.FAULT_LATCHED),
+    (DeviceState.FAULT, Command.CLEAR_FAULT, Result.OK, FailCode.NONE),
+])
+def test_command_answers_by_state(state: DeviceState, command: Command, result: Result, fail: FailCode) -> None:
+    dev = _device_in(state)
+    assert dev.can_command(command) is (result not in (Result.BUSY, Result.DENIED))
+    reply = dev.handle(99, CommandBody(command=command))
+    assert (reply.result, reply.fail) == (result, fail)
