@@ -157,8 +157,8 @@ def _without_rules(binary: Image) -> Image:
                                 cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(3, round(0.45 * h)))))
     horizontal = cv2.morphologyEx(cv2.dilate(binary, _WIDEN_Y), cv2.MORPH_OPEN,
                                   cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, round(0.7 * w)), 1)))
-    rules = cv2.dilate(vertical | horizontal, _RIM)
-    return np.asarray(binary & (1 - rules), dtype=np.uint8)
+    rules = np.asarray(cv2.dilate(cv2.bitwise_or(vertical, horizontal), _RIM), dtype=np.uint8)
+    return np.asarray(cv2.bitwise_and(binary, 1 - rules), dtype=np.uint8)
 
 
 def _best_two(scores: dict[str, float]) -> tuple[str, float, float]:
