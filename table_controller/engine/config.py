@@ -12,6 +12,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from table_controller.engine.errors import ConfigError
+from table_controller.engine.irregular_options import (
+    DealerShortDraw,
+    DrawCountInfo,
+    ExposedDrawCard,
+    FalseOpenerPenalty,
+    LateDrawMiscount,
+    MisdealAntes,
+    OutOfTurnDiscarded,
+    ShortDeal,
+)
 from table_controller.engine.opening import OpeningRequirement
 
 
@@ -98,6 +108,16 @@ class HouseOptions:
     pass_meaning: PassMeaning = PassMeaning.CHECK_IF_FREE
     refuse_false_open: bool = True  # cards known to the table: refuse an open without openers (003 Jackpots)
     opener_holds_discards: bool = True  # 003 The draw: the opener "may place his discard under the chips"
+    # Irregularities (docs/irregularities.md; the enums say which book each value follows).
+    exposed_draw_card: ExposedDrawCard = ExposedDrawCard.FIRST_KEPT
+    short_deal: ShortDeal = ShortDeal.DEALT_AT_ONCE
+    late_draw_miscount: LateDrawMiscount = LateDrawMiscount.DISCARD_OR_DROP
+    out_of_turn_discarded: OutOfTurnDiscarded = OutOfTurnDiscarded.DEAD
+    dealer_short_draw: DealerShortDraw = DealerShortDraw.FOUL
+    draw_count_info: DrawCountInfo | None = None  # None: the form's book (ANY_PLAYER for five_card_draw)
+    misdeal_antes: MisdealAntes = MisdealAntes.STAY
+    misdeal_deal_passes: bool = False  # common practice: the same dealer deals again after a misdeal
+    false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from table_controller.engine import irregular as _irregular
 from table_controller.engine.cards import UNKNOWN_CODE, Card, card_str, parse_card
 from table_controller.engine.config import (
     FORCED_BLIND_FORMS,
@@ -37,7 +38,7 @@ from table_controller.engine.config import (
     PassMeaning,
 )
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
-from table_controller.engine.evaluate import describe, evaluate
+from table_controller.engine.evaluate import describe
 from table_controller.engine.events import (
     BetMade,
     BetReturned,
@@ -155,6 +156,7 @@ class Hand:
         self.status = "in_progress"
         self.openers_proved: bool | None = None
         self.false_opener_case: int | None = None
+        self.irregular_state: _irregular.IrregularState | None = None  # remedies pending (irregular.py)
 
         # Chips.
         self._stack = [s.stack for s in ordered]
@@ -1085,7 +1087,7 @@ class Hand:
                 pos = self._stub.pop()
                 self._burn.append(pos)
                 self._emit(Burned(card=self._code(pos)))
-        self._serve(i, len(thrown), [], list(thrown), "draw")
+        self._serve(i, len(thrown) + _irregular.owed_with_draw(self, i), [], list(thrown), "draw")
         return self._done(before)
 
     def _reserve(self) -> int:
@@ -1113,6 +1115,7 @@ class Hand:
             self._move(Phase.DRAWING, trigger)
             self.to_act = self._drawers[self._draw_pos]
             return
+        _irregular.end_of_draw(self)  # cards owed after all others have drawn (003 Incorrect dealing in the draw 1)
         self._begin_final(trigger)
 
     def _reshuffle_pool(self, drawer: int) -> list[int]:
@@ -1324,7 +1327,7 @@ class Hand:
             return self._done(before)
         self._shown[i] = True
         shown = self._codes(self._hands[i])
-        value = evaluate([c for c in (self._ident[p] for p in self._hands[i]) if c is not None])
+        value = _irregular.hand_value([c for c in (self._ident[p] for p in self._hands[i]) if c is not None])
         self._values[i] = value
         self._emit(Shown(seat=seat, cards=shown, description=describe(value)))
         if i == self._opener and self.requirement is not None:
@@ -1433,6 +1436,43 @@ class Hand:
         self.to_act = None
         self._emit(HandEnded(status=self.status, carried_pot=self._pot))
 
+    # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
+
+    def verify_irregularity(self, report: _irregular.Report) -> None:
+        """An irregularity reported by the dealer, the shoe or the camera (kinds: ``irregular.REPORT_KINDS``)."""
+        self._require_phase("irregularity")
+        if report.kind not in _irregular.REPORT_KINDS:
+            raise IllegalActionError("bad_report", f"'{report.kind}' is a floor ruling, not an irregularity")
+        _irregular.verify(self, report)
+
+    def can_irregularity(self, report: _irregular.Report) -> bool:
+        return _can(self.verify_irregularity, report)
+
+    def irregularity(self, report: _irregular.Report) -> list[Event]:
+        """Apply the books' remedy; the events name the rule applied (book and paragraph)."""
+        self.verify_irregularity(report)
+        before = len(self.events)
+        self._log({"act": "irregularity", "report": report.to_json()})
+        _irregular.apply(self, report)
+        return self._done(before)
+
+    def verify_floor_ruling(self, report: _irregular.Report) -> None:
+        """A supervisor's ruling where the books are silent (kinds: ``irregular.FLOOR_KINDS``)."""
+        self._require_phase("floor_ruling")
+        if report.kind not in _irregular.FLOOR_KINDS:
+            raise IllegalActionError("bad_report", f"'{report.kind}' is an irregularity, not a floor ruling")
+        _irregular.verify(self, report)
+
+    def can_floor_ruling(self, report: _irregular.Report) -> bool:
+        return _can(self.verify_floor_ruling, report)
+
+    def floor_ruling(self, report: _irregular.Report) -> list[Event]:
+        self.verify_floor_ruling(report)
+        before = len(self.events)
+        self._log({"act": "floor_ruling", "report": report.to_json()})
+        _irregular.apply(self, report)
+        return self._done(before)
+
     # ------------------------------------------------------------------------------------------ legal view
 
     def legal_actions(self) -> LegalActions:
@@ -1517,6 +1557,7 @@ class Hand:
             "hands": hands,
             "events": [e.to_json() for e in self.events],
         }
+        result.update(_irregular.result_fields(self))
         if not self.is_over:  # a record that stops mid-hand: where it stands and what may come next
             legal = self.legal_actions()
             result["phase"] = str(self.phase)

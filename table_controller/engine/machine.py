@@ -85,6 +85,25 @@ TRANSITIONS: tuple[Transition, ...] = (
     _t(P.PROVING, "muck", (P.COMPLETE,), "the opener cannot prove openers: 003 False openers 3"),
     _t(P.SHOWDOWN, "show", (P.SHOWDOWN, P.COMPLETE), "next player shows; all shown or conceded: pots awarded"),
     _t(P.SHOWDOWN, "muck", (P.SHOWDOWN, P.COMPLETE), "a player concedes; the last live hand must be shown"),
+    # Irregularities (table_controller/engine/irregular.py, docs/irregularities.md): the remedy decides the move.
+    _t(P.STRADDLING, "irregularity", (P.PASSED_OUT,),
+       "cards exposed, too many or too few in the deal: corrected in place; a misdeal voids the deal (status "
+       "'misdeal': bets back, the antes stay or come back)"),
+    _t(P.FIRST_BETTING, "irregularity", (P.FIRST_BETTING, P.DRAWING, P.REOPENING, P.PROVING, P.COMPLETE,
+                                         P.PASSED_OUT),
+       "a foul hand drops (the interval may close or one player be left); a foul opener: 003 False openers 2; "
+       "an uncalled foul bet carries the pot; a misdeal voids the deal"),
+    _t(P.DRAWING, "irregularity", (P.DRAWING, P.FINAL_BETTING, P.SHOWDOWN, P.PROVING, P.COMPLETE),
+       "a remedy in the draw (a card replaced, a count corrected, a player skipped or dropped); the draw may end"),
+    _t(P.FINAL_BETTING, "irregularity", (P.FINAL_BETTING, P.SHOWDOWN, P.PROVING, P.COMPLETE),
+       "a foul hand drops; an uncalled foul bet carries the pot"),
+    _t(P.PROVING, "irregularity", (P.COMPLETE,), "the opener's hand is foul: 003 False openers 3"),
+    _t(P.SHOWDOWN, "irregularity", (P.SHOWDOWN, P.COMPLETE), "a foul hand cannot win: the next hand shows"),
+    *(_t(p, "floor_ruling", (P.COMPLETE, P.PASSED_OUT),
+         "a supervisor awards the pot (complete) or voids the hand (status 'void': every chip back; the carried "
+         "pot stays); chips moved between pot and stacks: same phase")
+      for p in (P.STRADDLING, P.FIRST_BETTING, P.DRAWING, P.RESHUFFLING, P.FINAL_BETTING, P.REOPENING, P.PROVING,
+                P.SHOWDOWN)),
 )
 
 _INDEX: dict[tuple[Phase | None, str], tuple[Phase, ...]] = {(t.source, t.trigger): t.targets for t in TRANSITIONS}

@@ -28,13 +28,24 @@ from table_controller.engine.config import (
 )
 from table_controller.engine.errors import ConfigError, EngineError, IllegalActionError
 from table_controller.engine.hand import Hand, SeatSpec
+from table_controller.engine.irregular import Report
+from table_controller.engine.irregular_options import (
+    DealerShortDraw,
+    DrawCountInfo,
+    ExposedDrawCard,
+    FalseOpenerPenalty,
+    LateDrawMiscount,
+    MisdealAntes,
+    OutOfTurnDiscarded,
+    ShortDeal,
+)
 from table_controller.engine.machine import Phase
 from table_controller.engine.opening import OpeningRequirement
 
 FORMAT = "cardtable.hand/1"
 
 ACTS = ("check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "announce", "draw",
-        "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open")
+        "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open", "irregularity", "floor_ruling")
 
 NonNeg = Annotated[int, Field(ge=0)]
 
@@ -71,6 +82,15 @@ class OptionsModel(_Strict):
     pass_meaning: PassMeaning = PassMeaning.CHECK_IF_FREE
     refuse_false_open: bool = True
     opener_holds_discards: bool = True
+    exposed_draw_card: ExposedDrawCard = ExposedDrawCard.FIRST_KEPT
+    short_deal: ShortDeal = ShortDeal.DEALT_AT_ONCE
+    late_draw_miscount: LateDrawMiscount = LateDrawMiscount.DISCARD_OR_DROP
+    out_of_turn_discarded: OutOfTurnDiscarded = OutOfTurnDiscarded.DEAD
+    dealer_short_draw: DealerShortDraw = DealerShortDraw.FOUL
+    draw_count_info: DrawCountInfo | None = None
+    misdeal_antes: MisdealAntes = MisdealAntes.STAY
+    misdeal_deal_passes: bool = False
+    false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
 
 
 class GameModel(_Strict):
@@ -99,12 +119,14 @@ def _check_code(code: str, *, unknown_ok: bool = True) -> str:
 class ActionModel(_Strict):
     seat: Annotated[int, Field(ge=1, le=10)] | None = None
     act: Literal["check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "announce", "draw",
-                 "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open"]
+                 "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open", "irregularity",
+                 "floor_ruling"]
     to: NonNeg | None = None
     count: NonNeg | None = None
     discard: list[str] | None = None
     cards: list[str] | None = None
     order: list[str] | None = None
+    report: Report | None = None  # irregularity / floor_ruling: docs/irregularities.md
 
     @field_validator("discard", "cards", "order")
     @classmethod
@@ -116,6 +138,10 @@ class ActionModel(_Strict):
 
     @model_validator(mode="after")
     def _shape(self) -> ActionModel:
+        if self.act in ("irregularity", "floor_ruling"):
+            if self.report is None:
+                raise ValueError(f"'{self.act}' needs a 'report'")
+            return self
         if self.act != "reshuffle" and self.seat is None:
             raise ValueError(f"'{self.act}' needs a 'seat'")
         if self.act in ("bet", "raise") and self.to is None:
@@ -283,6 +309,10 @@ def apply_action(hand: Hand, action: ActionModel) -> None:
         hand.take_open(seat)
     elif act == "decline_open":
         hand.decline_open(seat)
+    elif act == "irregularity" and action.report is not None:
+        hand.irregularity(action.report)
+    elif act == "floor_ruling" and action.report is not None:
+        hand.floor_ruling(action.report)
     else:
         hand.muck(seat)
 

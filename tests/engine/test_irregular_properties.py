@@ -1,0 +1,166 @@
+"""Property tests for irregularities: no sequence of reports (sensible or not) breaks chip or card conservation,
+leaves a hand stuck, or changes anything when refused; a hand with reports replays from its record."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from table_controller.engine.cards import FULL_DECK, card_str
+from table_controller.engine.config import Betting, GameConfig, GameForm, HouseOptions, Stakes
+from table_controller.engine.errors import IllegalActionError
+from table_controller.engine.events import DrawServed
+from table_controller.engine.hand import Hand, SeatSpec
+from table_controller.engine.irregular import (
+    FLOOR_KINDS,
+    REPORT_KINDS,
+    IrregularityRuled,
+    Report,
+    mixed_pool,
+    reports_open,
+)
+from table_controller.engine.irregular_options import (
+    DealerShortDraw,
+    DrawCountInfo,
+    ExposedDrawCard,
+    FalseOpenerPenalty,
+    LateDrawMiscount,
+    MisdealAntes,
+    OutOfTurnDiscarded,
+    ShortDeal,
+)
+from table_controller.engine.machine import Phase
+from table_controller.engine.record import replay
+from table_controller.engine.simulate import random_step
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CHOICES = (None, "stand_pat", "drop", "play_short", "discard_more", "leave_excess")
+
+
+def _hand(rng: random.Random) -> Hand:
+    form = rng.choice(list(GameForm))
+    betting = rng.choice(list(Betting))
+    stakes = Stakes(ante=rng.choice((0, 1, 2)), small_bet=2, big_bet=4, cap=rng.choice((0, 4)), min_bet=2, max_bet=6,
+                    blind=rng.choice((1, 2)))
+    options = HouseOptions(
+        burn_before_draw=rng.random() < 0.8, never_deal_last_card=rng.random() < 0.3,
+        exposed_draw_card=rng.choice(list(ExposedDrawCard)), short_deal=rng.choice(list(ShortDeal)),
+        late_draw_miscount=rng.choice(list(LateDrawMiscount)),
+        out_of_turn_discarded=rng.choice(list(OutOfTurnDiscarded)),
+        dealer_short_draw=rng.choice(list(DealerShortDraw)),
+        draw_count_info=rng.choice([None, *DrawCountInfo]), misdeal_antes=rng.choice(list(MisdealAntes)),
+        misdeal_deal_passes=rng.random() < 0.5, false_opener_penalty=rng.choice(list(FalseOpenerPenalty)))
+    config = GameConfig(form=form, betting=betting, stakes=stakes, options=options)
+    n = rng.randrange(2, 8)
+    numbers = sorted(rng.sample(range(1, 11), n))
+    seats = [SeatSpec(seat=s, stack=rng.randrange(0, 60)) for s in numbers]
+    deck = [card_str(c) for c in FULL_DECK]
+    rng.shuffle(deck)
+    return Hand(config, seats, rng.choice(numbers), deck=deck, carried_pot=rng.choice((0, 5)))
+
+
+def _random_report(hand: Hand, rng: random.Random) -> Report:
+    """Any report at all: a sensible one now and then, mostly nonsense the engine must refuse cleanly."""
+    seats = [s.seat for s in hand.seats]
+    open_kinds = reports_open(hand)
+    kinds = list(open_kinds) if open_kinds and rng.random() < 0.7 else [*REPORT_KINDS, *FLOOR_KINDS]
+    kind = rng.choice(kinds)
+    if "misdeal" in open_kinds and rng.random() < 0.5:
+        kind = "misdeal"
+    elif "exposed_in_deal" in open_kinds and rng.random() < 0.3:
+        kind = "exposed_in_deal"
+    seat = rng.choice(seats)
+    count = rng.randrange(0, 6)
+    draws = [e for e in hand.events if isinstance(e, DrawServed)]
+    if kind in ("exposed_in_draw", "card_known", "draw_miscount", "asked_wrong_count") and draws and \
+            rng.random() < 0.7:
+        seat = draws[-1].seat
+    if kind == "dealer_draw_miscount" and rng.random() < 0.7:
+        seat = hand.to_record()["button"]
+    served = [e for e in draws if e.seat == seat]
+    if served and kind.endswith("miscount") and rng.random() < 0.7:
+        count = len(served[-1].served) + rng.choice((-1, 1))
+    exposed = [e.seat for e in hand.events if isinstance(e, IrregularityRuled) and e.seat is not None
+               and e.irregularity in ("exposed_in_deal", "faced_in_pack")]
+    if kind == "misdeal" and exposed:
+        seat = rng.choice(exposed)
+    held = list(hand.hole_cards(seat))
+    some = rng.sample(held, rng.randrange(min(len(held), 2) + 1)) if held else []
+    mixed = rng.sample(seats, rng.choice((1, 1, 2)))
+    order: list[str] = []
+    if kind == "mixed_cards":
+        order = list(mixed_pool(hand, mixed))
+        rng.shuffle(order)
+    fields: dict[str, Any] = {
+        "kind": kind, "seat": seat, "card": rng.choice(held) if held and rng.random() < 0.9 else None,
+        "cards": some, "count": max(count, 0), "looked": rng.choice(("none", "none", "some", "all")),
+        "choice": rng.choice(CHOICES), "seats": mixed, "order": order, "about": rng.choice(seats),
+        "by": rng.choice(("Floor: Kim", "")), "reason": "test", "amount": rng.randrange(0, 8),
+        "to_pot": rng.random() < 0.5,
+    }
+    if kind == "award_pot":
+        fields["seats"] = rng.sample(seats, rng.choice((1, 2)))
+    return Report(**fields)
+
+
+def _total(hand: Hand) -> int:
+    return sum(hand.stacks().values()) + (hand.carried_pot if hand.is_over else hand.pot)
+
+
+def _snapshot(hand: Hand) -> Any:
+    return (hand.result(), hand.phase, hand.to_act, len(hand.actions), hand.card_identities())
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), rate=st.integers(1, 4))
+def test_reports_never_break_conservation_or_leave_a_hand_stuck(seed: int, rate: int) -> None:
+    rng = random.Random(seed)
+    hand = _hand(rng)
+    total = _total(hand)
+    applied = 0
+    steps = 0
+    while not hand.is_over:
+        steps += 1
+        assert steps < 400, "the hand did not end"
+        if rng.randrange(rate + 1) == 0:
+            report = _random_report(hand, rng)
+            entry = hand.floor_ruling if report.kind in FLOOR_KINDS else hand.irregularity
+            before = _snapshot(hand)
+            try:
+                entry(report)
+                applied += 1
+            except IllegalActionError as exc:
+                assert exc.code and exc.message
+                assert _snapshot(hand) == before, "a refused report changed the hand"
+        else:
+            random_step(hand, rng)
+        assert _total(hand) == total
+        if not hand.is_over:
+            legal = hand.legal_actions()
+            assert legal.acts, legal
+            assert legal.seat is not None or legal.phase is Phase.RESHUFFLING
+    # The record, reports included, replays to the same result.
+    assert replay(hand.to_record()) == hand.result()
+
+
+def test_the_random_reports_exercise_every_remedy() -> None:
+    """The generator above is not all nonsense: over a fixed run every kind of report is accepted somewhere."""
+    rng = random.Random(2026)
+    accepted: set[str] = set()
+    for _ in range(400):
+        hand = _hand(rng)
+        while not hand.is_over:
+            if rng.random() < 0.4:
+                report = _random_report(hand, rng)
+                entry = hand.floor_ruling if report.kind in FLOOR_KINDS else hand.irregularity
+                try:
+                    entry(report)
+                    accepted.add(report.kind)
+                    continue
+                except IllegalActionError:
+                    pass
+            random_step(hand, rng)
+    assert accepted == {*REPORT_KINDS, *FLOOR_KINDS}
