@@ -159,6 +159,7 @@ def _free_port() -> int:
 
 
 @pytest.mark.ser2net
+@pytest.mark.filterwarnings("ignore:set(Daemon|Name)\\(\\) is deprecated:DeprecationWarning")  # inside pyserial
 @pytest.mark.skipif(shutil.which("ser2net") is None, reason="ser2net is not installed (.ci/run installs it)")
 def test_through_ser2net_rfc2217(tmp_path: Path) -> None:
     sim = new_sim()
