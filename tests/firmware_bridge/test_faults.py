@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 
+from firmware_bridge.cards import card_code
 from firmware_bridge.driver import ShoeClient
 from firmware_bridge.errors import (
     CommandRefusedError,
@@ -32,6 +33,7 @@ from firmware_bridge.messages import (
     Jam,
     PowerRestored,
     ShoeEvent,
+    StatusInfo,
 )
 from firmware_bridge.states import DeviceState
 from hardware_sim.shoe import ByteFaults, PhysicalCard, ShoeSimulator, standard_deck
@@ -641,5 +643,26 @@ def test_unsupported_command() -> None:
         with pytest.raises(CommandRefusedError, match="UNSUPPORTED"):
             await client.burn()
         await client.close()
+
+    run(body())
+
+
+def test_two_callers_at_once_each_get_their_own_card() -> None:
+    sim = new_sim()
+
+    async def body() -> None:
+        client = memory_client(sim)
+        await client.connect()
+        await client.shuffle()
+        dealt, status = await asyncio.gather(asyncio.gather(*(client.deal_one() for _ in range(6))), client.status())
+        assert isinstance(status, StatusInfo)
+        cards = [d.card for d in dealt]
+        events = await settle(client, sim)
+        await client.close()
+        assert len(set(cards)) == 6
+        # gather() keeps call order, the shoe keeps dealing order: compare as sets, then the log's order.
+        assert sorted(c or "" for c in cards) == sorted(
+            c for c in (card_code(p.face) for p in sim.device.out))
+        assert_exactly_once(sim, [e.code for e in events if isinstance(e, CardDealt)], events)
 
     run(body())
