@@ -302,7 +302,8 @@ class ShoeDevice:
             self._fire(Trigger.VERIFY_DONE)
             self._finish(op, result)
         elif op.jam is None and self.plans.jams:
-            op.jam = self.plans.jams.pop(0)
+            # A jam that could clear by itself still latches when automatic re-feeds are switched off.
+            op.jam = self.plans.jams.pop(0) and self.config[ConfigKey.JAM_RETRIES] > 0
             self._fire(Trigger.JAM)
             self._emit(Jam(number=0, cmd=op.cmd_id, recovering=True))
             op.remaining = self.timings.jam_recover if op.jam else self.timings.jam_give_up

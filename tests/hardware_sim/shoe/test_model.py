@@ -106,3 +106,17 @@ def test_command_answers_by_state(state: DeviceState, command: Command, result: 
     assert dev.can_command(command) is (result not in (Result.BUSY, Result.DENIED))
     reply = dev.handle(99, CommandBody(command=command))
     assert (reply.result, reply.fail) == (result, fail)
+
+
+def test_no_automatic_refeed_makes_every_jam_latch() -> None:
+    from firmware_bridge.messages import ConfigKey
+
+    dev = _device_in(DeviceState.READY)
+    assert dev.handle(50, CommandBody(command=Command.SET_CONFIG, key=ConfigKey.JAM_RETRIES, value=0)).result \
+        is Result.OK
+    dev.plans.jams.append(True)
+    dev.handle(51, CommandBody(command=Command.DEAL_ONE))
+    for _ in range(10):
+        dev.process(0.01)
+    assert dev.state is DeviceState.FAULT and dev.latched is FailCode.JAM
+    assert dev.conserved() and len(dev.shoe) == 52
