@@ -195,3 +195,12 @@ def test_through_ser2net_rfc2217(tmp_path: Path) -> None:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(5)
+
+
+def test_through_spy_url_which_logs_the_traffic(tmp_path: Path) -> None:
+    sim = new_sim()
+    log = tmp_path / "spy.txt"
+    with start_pty(sim) as shoe:
+        _serve_and_deal("spy", sim, f"spy://{shoe.url}?file={log}")
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert "TX" in text and "RX" in text  # pyserial's hexdump of both directions
