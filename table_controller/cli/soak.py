@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from table_controller.cli._common import set_handler, unavailable
+from table_controller.cli._common import EXIT_FINDING, EXIT_OK, CliError, print_json, set_handler
 
 
 def register(sub: Any) -> None:
@@ -18,4 +22,42 @@ def register(sub: Any) -> None:
     soak.add_argument("--seed", type=int, metavar="S", help="seed the fault schedule")
     soak.add_argument("--data", metavar="DIR", help="data directory (default: a new temporary directory)")
     soak.add_argument("--json", action="store_true", help="print the summary as JSON")
-    set_handler(soak, unavailable("cardtable soak"))
+    set_handler(soak, _soak)
+
+
+def _soak(args: argparse.Namespace) -> int:
+    from table_controller.soak.runner import run_soak
+
+    if args.hands < 1:
+        raise CliError(f"--hands must be at least 1, not {args.hands}")
+    if args.kills < 0:
+        raise CliError(f"--kills must not be negative, not {args.kills}")
+    if args.data:
+        data = Path(args.data)
+        if data.exists() and (not data.is_dir() or any(data.iterdir())):
+            raise CliError(f"--data {data} must be a new or empty directory (the soak audits everything in it)")
+    else:
+        data = Path(tempfile.mkdtemp(prefix="cardtable-soak-"))
+    sys.stderr.write(f"soak: {args.hands} hands, {args.kills} kills, data in {data}\n")
+
+    def progress(text: str) -> None:
+        sys.stderr.write(f"soak: {text}\n")
+        sys.stderr.flush()
+
+    summary = run_soak(hands=args.hands, kills=args.kills, data=data, seed=args.seed, progress=progress)
+    if args.json:
+        print_json(summary.as_dict())
+    else:
+        faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
+        sys.stdout.write(
+            f"Soak: {summary.completed} hands completed, {summary.voided} voided ({summary.voided_at_restart} at a "
+            f"restart after a kill, {summary.dealer_voids} by the dealer after a device fault); "
+            f"{summary.kills} kill -9s, {summary.starts} controller starts; faults injected: {faults}; "
+            f"{summary.prompts} dealer prompts, {summary.retries} retries; camera dropouts "
+            f"{summary.camera_dropouts}, camera misreads ruled by the floor {summary.camera_misreads}; "
+            f"journal {'verified' if summary.verify_ok else 'NOT verified'} ({summary.journal_entries} entries); "
+            f"{summary.replayed_same}/{summary.exported} exported records replay to the stored result; chips "
+            f"{summary.chips_on_table} on the table, {summary.chips_in} bought in; {summary.seconds:.0f} s\n")
+        for finding in summary.findings:
+            sys.stdout.write(f"FINDING: {finding}\n")
+    return EXIT_OK if summary.ok else EXIT_FINDING
