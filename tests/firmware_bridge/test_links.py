@@ -28,7 +28,7 @@ async def shuffle_and_deal(client: ShoeClient, sim: ShoeSimulator, decks: int = 
     return everything
 
 
-def _serve_and_deal(url_of: str, sim: ShoeSimulator, running_url: str) -> None:
+def _serve_and_deal(sim: ShoeSimulator, running_url: str) -> None:
     async def body() -> None:
         client = ShoeClient(running_url, config=FAST)
         info = await client.connect()
@@ -45,14 +45,14 @@ def test_through_a_real_pty_opened_by_pyserial() -> None:
     sim = new_sim()
     with start_pty(sim) as shoe:
         assert shoe.url.startswith("/dev/pts/")
-        _serve_and_deal("pty", sim, shoe.url)
+        _serve_and_deal(sim, shoe.url)
 
 
 def test_through_socket_url() -> None:
     sim = new_sim()
     with start_tcp(sim) as shoe:
         assert shoe.url.startswith("socket://127.0.0.1:")
-        _serve_and_deal("tcp", sim, shoe.url)
+        _serve_and_deal(sim, shoe.url)
 
 
 def test_ten_decks_through_a_cable_garbling_one_percent_both_ways() -> None:
@@ -187,7 +187,7 @@ def test_through_ser2net_rfc2217(tmp_path: Path) -> None:
                         pytest.fail(f"ser2net did not start: {proc.stderr.read() if proc.stderr else b''!r}")
                     time.sleep(0.05)
             # A pty has no modem lines; ign_set_control tells pyserial not to wait for DTR/RTS answers.
-            _serve_and_deal("rfc2217", sim, f"rfc2217://127.0.0.1:{port}?ign_set_control")
+            _serve_and_deal(sim, f"rfc2217://127.0.0.1:{port}?ign_set_control")
         finally:
             proc.terminate()
             try:
@@ -201,6 +201,6 @@ def test_through_spy_url_which_logs_the_traffic(tmp_path: Path) -> None:
     sim = new_sim()
     log = tmp_path / "spy.txt"
     with start_pty(sim) as shoe:
-        _serve_and_deal("spy", sim, f"spy://{shoe.url}?file={log}")
+        _serve_and_deal(sim, f"spy://{shoe.url}?file={log}")
     text = log.read_text(encoding="utf-8", errors="replace")
     assert "TX" in text and "RX" in text  # pyserial's hexdump of both directions
