@@ -85,6 +85,19 @@ class TableCalibration:
                 return zone
         return None
 
+    def card_size_px(self, card_mm: tuple[float, float] = (63.0, 88.0)) -> tuple[float, float]:
+        """(short, long) side in pixels of a card lying at the middle of the zones (or of the image)."""
+        if self.zones:
+            pts = np.array([p for z in self.zones for p in z.polygon], dtype=np.float64)
+            cx, cy = (pts.min(axis=0) + pts.max(axis=0)) / 2
+        else:
+            cx, cy = self.to_table(self.image_size[0] / 2, self.image_size[1] / 2)
+        w, h = card_mm
+        corners = [self.to_image(cx + dx, cy + dy) for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2))]
+        a = float(np.hypot(corners[1][0] - corners[0][0], corners[1][1] - corners[0][1]))
+        b = float(np.hypot(corners[2][0] - corners[1][0], corners[2][1] - corners[1][1]))
+        return min(a, b), max(a, b)
+
     def seat_zones(self) -> list[Zone]:
         return [z for z in self.zones if z.kind == "seat"]
 

@@ -19,16 +19,17 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
+from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths, warp_card
 
 Image = npt.NDArray[np.uint8]
 Contour = npt.NDArray[Any]
 
 MIN_AREA_FRACTION = 0.0015
 MAX_AREA_FRACTION = 0.6
+DETECT_WIDTH = 720
 
 
-def card_mask(frame: Image) -> Image:
+def card_mask(frame: Image, *, despeckle: bool = True) -> Image:
     """Pixels that look like card paper: bright for their surroundings and low in saturation."""
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     s = hsv[:, :, 1].astype(np.int16)
@@ -41,8 +42,9 @@ def card_mask(frame: Image) -> Image:
     thr = max(90.0, float(otsu))
     mask = ((score >= thr) | ((score.astype(np.int16) - local.astype(np.int16) > 45) & (score > 110))).astype(np.uint8)
     mask *= 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    if despeckle:
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
     return np.asarray(mask, dtype=np.uint8)
 
 
@@ -55,26 +57,175 @@ def _fill_holes(mask: Image, contours: list[Contour]) -> Image:
 def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) -> list[FloatArray]:
     """Ordered quadrilaterals (see `order_quad`) of the cards in a BGR frame."""
     h, w = frame.shape[:2]
-    mask = card_mask(frame)
+    if w > DETECT_WIDTH * 1.4:
+        # Outlines are found on a half-size frame (4x fewer pixels); the index is read at full size.
+        small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        half = card_mask(np.asarray(small, np.uint8), despeckle=False)
+        big = cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR)
+        mask: Image = np.asarray((big > 127).astype(np.uint8) * 255, np.uint8)
+    else:
+        mask = card_mask(frame)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_FRACTION * h * w
     contours = [c for c in contours if min_area <= cv2.contourArea(cv2.convexHull(c)) <= MAX_AREA_FRACTION * h * w]
     filled = _fill_holes(mask, contours)
     singles: list[FloatArray] = []
+    single_contours: list[Contour] = []
     clusters: list[Contour] = []
     for c in contours:
         quad = _single_quad(c, mask)
         if quad is not None:
             singles.append(quad)
+            single_contours.append(c)
         else:
             clusters.append(c)
     if card_size is None and singles:
         sizes = np.array([side_lengths(q) for q in singles])
         card_size = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
+    if card_size is not None:
+        # A "card" much bigger than a card is two cards side by side: split it like any cluster.
+        expected = card_size[0] * card_size[1]
+        keep = []
+        for c, q in zip(single_contours, singles, strict=True):
+            if quad_area(q) > 1.4 * expected:
+                clusters.append(c)
+            else:
+                keep.append(q)
+        singles = keep
     found = list(singles)
+    gray = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8) if clusters else None
     for c in clusters:
-        found.extend(_split_cluster(c, filled, card_size, min_area))
+        size = card_size or _size_from_blob(c)
+        proposals = _split_cluster(c, filled, size, min_area, frame)
+        if gray is not None:
+            proposals.extend(_edge_proposals(c, gray, filled, size))
+            proposals = _edge_support(c, gray, proposals)
+        found.extend(_suppress(proposals))
     return found
+
+
+def _edge_support(contour: Contour, gray: Image, proposals: list[tuple[float, FloatArray]]
+                  ) -> list[tuple[float, FloatArray]]:
+    """Re-score proposals by how much of their outline runs along an edge in the image: a real card's
+    visible sides do, a box spanning two cards crosses open paper."""
+    if not proposals:
+        return []
+    x, y, bw, bh = cv2.boundingRect(contour)
+    pad = 6
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(gray.shape[1], x + bw + pad), min(gray.shape[0], y + bh + pad)
+    edges = cv2.Canny(cv2.GaussianBlur(gray[y0:y1, x0:x1], (3, 3), 0), 30, 90)
+    dist = cv2.distanceTransform((edges == 0).astype(np.uint8), cv2.DIST_L2, 3)
+    out = []
+    for cover, quad in proposals:
+        pts = []
+        for i in range(4):
+            a, b = quad[i], quad[(i + 1) % 4]
+            for t in np.linspace(0.0, 1.0, 24, endpoint=False):
+                pts.append(a + (b - a) * t)
+        arr = np.round(np.array(pts) - [x0, y0]).astype(int)
+        ok = (arr[:, 0] >= 0) & (arr[:, 0] < x1 - x0) & (arr[:, 1] >= 0) & (arr[:, 1] < y1 - y0)
+        near = np.zeros(len(arr), bool)
+        near[ok] = dist[arr[ok, 1], arr[ok, 0]] <= 2.5
+        support = float(near.mean())
+        if support >= 0.55:
+            out.append((support + 0.2 * cover, quad))
+    return out
+
+
+def _size_from_blob(contour: Contour) -> tuple[float, float]:
+    (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
+    rs, rl = min(rw, rh), max(rw, rh)
+    # A long thin blob is a row of cards side by side: its short side is a card's long side.
+    long_ = rs if rl / max(rs, 1.0) > 1.9 else min(rl, rs * CARD_ASPECT)
+    return long_ / CARD_ASPECT, long_
+
+
+def _suppress(proposals: list[tuple[float, FloatArray]]) -> list[FloatArray]:
+    proposals.sort(key=lambda cq: cq[0], reverse=True)
+    kept: list[FloatArray] = []
+    for _, q in proposals:
+        if all(quad_iou(q, k) < 0.45 for k in kept):
+            kept.append(q)
+    return kept
+
+
+def _edge_proposals(contour: Contour, gray: Image, filled: Image,
+                    card_size: tuple[float, float]) -> list[tuple[float, FloatArray]]:
+    """Cards in a fan or a row show only their long edges over the card below: find those straight
+    edges, then put the card on the side that is not in the upper card's shadow."""
+    long_ = card_size[1]
+    x, y, bw, bh = cv2.boundingRect(contour)
+    pad = 4
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(gray.shape[1], x + bw + pad), min(gray.shape[0], y + bh + pad)
+    roi = gray[y0:y1, x0:x1]
+    edges = cv2.Canny(cv2.GaussianBlur(roi, (3, 3), 0), 40, 110)
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=max(20, int(0.4 * long_)),
+                            minLineLength=0.6 * long_, maxLineGap=6)
+    if lines is None:
+        return []
+    out: list[tuple[float, FloatArray]] = []
+    for lx0, ly0, lx1, ly1 in lines.reshape(-1, 4)[:40]:
+        a = np.array([lx0 + x0, ly0 + y0], np.float32)
+        b = np.array([lx1 + x0, ly1 + y0], np.float32)
+        length = float(np.linalg.norm(b - a))
+        if length > 1.15 * long_:
+            continue
+        d = (b - a) / length
+        # The edge runs on, over the card paper, to where the cards end: that is the card's full side.
+        a = _march(filled, a, -d, 0.5 * long_)
+        b = _march(filled, b, d, 0.5 * long_)
+        side_len = float(np.linalg.norm(b - a))
+        if not 0.8 * long_ <= side_len <= 1.12 * long_:
+            continue
+        normal = np.array([-d[1], d[0]], np.float32)
+        side = _brighter_side(gray, a, b, normal)
+        if side == 0:
+            continue
+        n = normal * side * side_len / CARD_ASPECT
+        quad = np.array([a, b, b + n, a + n], np.float32)
+        cover = _coverage(filled, quad)
+        if cover >= 0.9:
+            out.append((cover - 0.05, order_quad(quad)))
+    return out
+
+
+def _march(filled: Image, p: FloatArray, d: FloatArray, limit: float) -> FloatArray:
+    """Walk from p along d while on card paper (the filled mask), at most `limit` pixels."""
+    h, w = filled.shape
+    q = p.copy()
+    misses = 0
+    for _ in range(int(limit)):
+        nxt = q + d
+        xi, yi = round(float(nxt[0])), round(float(nxt[1]))
+        if not (0 <= xi < w and 0 <= yi < h) or filled[yi, xi] == 0:
+            misses += 1
+            if misses > 2:
+                break
+        else:
+            misses = 0
+        q = nxt
+    return np.asarray(q - d * misses, dtype=np.float32)
+
+
+def _brighter_side(gray: Image, a: FloatArray, b: FloatArray, normal: FloatArray) -> int:
+    """+1 or -1: the side of segment ab whose strip just beside it is brighter; 0 if no clear answer."""
+    h, w = gray.shape
+    values = []
+    for sign in (1.0, -1.0):
+        samples = []
+        for t in np.linspace(0.1, 0.9, 15):
+            p = a + (b - a) * t
+            for off in (3.0, 5.0):
+                q = p + normal * sign * off
+                xi, yi = round(float(q[0])), round(float(q[1]))
+                if 0 <= xi < w and 0 <= yi < h:
+                    samples.append(float(gray[yi, xi]))
+        values.append(float(np.median(samples)) if samples else 0.0)
+    if abs(values[0] - values[1]) < 6:
+        return 0
+    return 1 if values[0] > values[1] else -1
 
 
 def _single_quad(contour: Contour, mask: Image) -> FloatArray | None:
@@ -117,8 +268,8 @@ def _grow_rounded(quad: FloatArray, contour: Contour) -> FloatArray:
     return np.asarray(center + (quad - center) * 1.01, dtype=np.float32)
 
 
-def _split_cluster(contour: Contour, filled: Image, card_size: tuple[float, float] | None,
-                   min_area: float) -> list[FloatArray]:
+def _split_cluster(contour: Contour, filled: Image, card_size: tuple[float, float],
+                   min_area: float, frame: Image) -> list[tuple[float, FloatArray]]:
     peri = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
     n = len(poly)
@@ -126,13 +277,6 @@ def _split_cluster(contour: Contour, filled: Image, card_size: tuple[float, floa
         return []
     # Orientation of the outline, so that "convex" means the same whatever way it was traced.
     signed = float(cv2.contourArea(poly, oriented=True))
-    edges = [float(np.linalg.norm(poly[(i + 1) % n] - poly[i])) for i in range(n)]
-    if card_size is None:
-        (_, _), (rw, rh), _ = cv2.minAreaRect(contour)
-        rs, rl = min(rw, rh), max(rw, rh)
-        # A long thin blob is a row of cards side by side: its short side is a card's long side.
-        long_ = rs if rl / max(rs, 1.0) > 1.9 else min(max(edges), rl)
-        card_size = (long_ / CARD_ASPECT, long_)
     short, long_ = card_size
     proposals: list[tuple[float, FloatArray]] = []
     for i in range(n):
@@ -149,17 +293,26 @@ def _split_cluster(contour: Contour, filled: Image, card_size: tuple[float, floa
         if not 65 <= angle <= 115:
             continue
         options = [(long_, short), (short, long_)]
+        here = []
         for a, b in options:
             quad = np.array([p, p + u1 * a, p + u1 * a + u2 * b, p + u2 * b], dtype=np.float32)
             cover = _coverage(filled, quad)
             if cover >= 0.88 and quad_area(quad) >= min_area:
-                proposals.append((cover, order_quad(quad)))
-    proposals.sort(key=lambda cq: cq[0], reverse=True)
-    kept: list[FloatArray] = []
-    for _, q in proposals:
-        if all(quad_iou(q, k) < 0.45 for k in kept):
-            kept.append(q)
-    return kept
+                here.append((cover, order_quad(quad)))
+        if len(here) == 2:
+            # Which way does the card lie from this corner? The way that puts an index in the corner.
+            indexed = [cq for cq in here if _has_index(frame, cq[1])]
+            if len(indexed) == 1:
+                here = indexed
+        proposals.extend(here)
+    return proposals
+
+
+def _has_index(frame: Image, quad: FloatArray) -> bool:
+    from vision.identify import extract_glyphs, index_corners
+
+    card = warp_card(frame, quad)
+    return any(extract_glyphs(corner) is not None for corner in index_corners(card))
 
 
 def _coverage(filled: Image, quad: FloatArray) -> float:

@@ -42,7 +42,7 @@ def canonical_corners(width: int = CARD_W, height: int = CARD_H) -> FloatArray:
 def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int = CARD_H) -> Image:
     """The card under `quad` (ordered by `order_quad`) as an upright `width` x `height` image."""
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical_corners(width, height))
-    out = cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, dtype=np.uint8)
 
 

@@ -191,7 +191,11 @@ def read_card(card: Image, profile: DeckProfile) -> CardReading:
     faces = [r for r in readings if r.is_face()]
     if not faces:
         return CardReading(card=None, face_up=False, confidence=0.0)
-    accepted = [r for r in faces if r.accepted(profile)]
+    accepted = sorted((r for r in faces if r.accepted(profile)), key=lambda r: r.confidence, reverse=True)
+    if len(accepted) == 2 and accepted[0].rank + accepted[0].suit != accepted[1].rank + accepted[1].suit \
+            and accepted[0].confidence - accepted[1].confidence >= 0.15:
+        # One corner clearly reads better: the other is most likely covered by the card on top.
+        accepted = accepted[:1]
     names = {r.rank + r.suit for r in accepted}
     if len(names) != 1:
         # Nothing sure enough, or the two corners disagree: unknown, never a guess.

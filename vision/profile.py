@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import cv2
@@ -118,14 +118,18 @@ class TemplateSet:
         penalty = 0.6 * np.abs(np.log(np.maximum(self.aspects, 1e-3) / max(aspect, 1e-3)))
         small = np.asarray(cv2.resize(mask, (shape[1], shape[0]), interpolation=cv2.INTER_AREA), dtype=np.uint8)
         penalty = penalty + self.solidity_weight * np.abs(self.solidity - glyph_solidity(small))
-        total = corr - penalty
-        best: dict[str, float] = {}
-        for label, score in zip(self.labels, total.tolist(), strict=True):
-            if allowed is not None and label not in allowed:
-                continue
-            if score > best.get(label, -9.0):
-                best[label] = score
-        return best
+        total = (corr - penalty)[self._grouping[0]]
+        best_per = np.maximum.reduceat(total, self._grouping[1])
+        return {label: float(score) for label, score in zip(self._grouping[2], best_per.tolist(), strict=True)
+                if allowed is None or label in allowed}
+
+    @cached_property
+    def _grouping(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], list[str]]:
+        """Template order grouped by label, the start of each group, and the group labels."""
+        order = np.argsort(np.array(self.labels), kind="stable")
+        ordered = [self.labels[i] for i in order]
+        starts = [i for i in range(len(ordered)) if i == 0 or ordered[i] != ordered[i - 1]]
+        return order, np.array(starts, dtype=np.intp), [ordered[i] for i in starts]
 
 
 @dataclass(frozen=True)

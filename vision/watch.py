@@ -66,8 +66,10 @@ def annotated_frames(source: FrameSource, recognizer: Recognizer | None = None,
                      calibration: TableCalibration | None = None, *, window: int = 5,
                      votes: int = 3) -> Iterator[WatchFrame]:
     """Recognise and track every frame of `source` until it ends."""
-    rec = recognizer or Recognizer()
     cal = calibration or source.calibration()
+    rec = recognizer or Recognizer(card_size=cal.card_size_px() if cal is not None else None)
+    if rec.card_size is None and cal is not None:
+        rec = Recognizer(rec.profile, card_size=cal.card_size_px())
     tracker = SeatTracker(cal, window=window, votes=votes) if cal is not None else None
     while True:
         got = source.read()
