@@ -247,19 +247,21 @@ def significant_ranks(value: int) -> tuple[int, ...]:
 
     A straight or straight flush gives its top card only (3, the five, for the wheel).
     """
-    category = category_of(value)
-    count = {
-        HandCategory.HIGH_CARD: 5,
-        HandCategory.ONE_PAIR: 4,
-        HandCategory.TWO_PAIR: 3,
-        HandCategory.THREE_OF_A_KIND: 3,
-        HandCategory.STRAIGHT: 1,
-        HandCategory.FLUSH: 5,
-        HandCategory.FULL_HOUSE: 2,
-        HandCategory.FOUR_OF_A_KIND: 2,
-        HandCategory.STRAIGHT_FLUSH: 1,
-    }[category]
+    count = _SIGNIFICANT_COUNT[category_of(value)]
     return tuple((value >> (16 - 4 * i)) & 0xF for i in range(count))
+
+
+_SIGNIFICANT_COUNT = {
+    HandCategory.HIGH_CARD: 5,
+    HandCategory.ONE_PAIR: 4,
+    HandCategory.TWO_PAIR: 3,
+    HandCategory.THREE_OF_A_KIND: 3,
+    HandCategory.STRAIGHT: 1,
+    HandCategory.FLUSH: 5,
+    HandCategory.FULL_HOUSE: 2,
+    HandCategory.FOUR_OF_A_KIND: 2,
+    HandCategory.STRAIGHT_FLUSH: 1,
+}
 
 
 def describe(value: int) -> str:

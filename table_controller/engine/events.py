@@ -15,9 +15,11 @@ class Event:
     kind: ClassVar[str] = "event"
 
     def __post_init__(self) -> None:
-        for name, value in self.__dict__.items():
+        for value in self.__dict__.values():  # the fast pass; the slow one names the field
             if type(value) is int and value < 0:
-                raise ValueError(f"{type(self).__name__}.{name} must not be negative")
+                for name, bad in self.__dict__.items():
+                    if type(bad) is int and bad < 0:
+                        raise ValueError(f"{type(self).__name__}.{name} must not be negative")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": self.kind}

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain as _chain
 from typing import Any
 
 from table_controller.engine import irregular as _irregular
@@ -336,16 +337,14 @@ class Hand:
     # ------------------------------------------------------------------------------------------ invariants
 
     def _check_invariants(self) -> None:
-        chips = sum(self._stack) + sum(self._bet) + self._pot
+        # A full rescan after every act, kept cheap: built-in sums and one 52-element set, no Python loop.
+        stack, bet, pot = self._stack, self._bet, self._pot
+        chips = sum(stack) + sum(bet) + pot
         if chips != self._chips_total:
             raise InvariantError(f"chips not conserved: {chips} on the table, {self._chips_total} expected")
-        if min(self._stack) < 0 or min(self._bet) < 0 or self._pot < 0:
+        if min(stack) < 0 or min(bet) < 0 or pot < 0:
             raise InvariantError("a negative stack, bet or pot")
-        places = [*self._stub, *self._burn, *self._muck]
-        for k in range(self._n):
-            places += self._hands[k]
-            places += self._held[k]
-            places += self._discards[k]
+        places = [*self._stub, *self._burn, *self._muck, *_chain(*self._hands, *self._held, *self._discards)]
         if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
             raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
         if self._learnt:  # identities change only when cards are learnt: check them then
@@ -511,10 +510,10 @@ class Hand:
             self._close_interval("no_action")
 
     def _set_next(self, start: int, *, inclusive: bool) -> None:
-        n = self._n
+        n, needs, folded, stack = self._n, self._needs, self._folded, self._stack
         for k in range(0 if inclusive else 1, n + 1):
             j = (start + k) % n
-            if self._needs[j] and self._can_bet_chips(j):
+            if needs[j] and not folded[j] and stack[j] > 0:  # _can_bet_chips, inlined: this runs after every act
                 self.to_act = j
                 return
         self.to_act = None
@@ -540,11 +539,15 @@ class Hand:
         """(full_to, min_to, max_to): the smallest full bet or raise, and the bounds once an all-in is allowed
         for less (an all-in below ``full_to`` is a short raise that does not reopen the betting)."""
         cfg, st = self.config, self.config.stakes
-        all_in_to = self._bet[i] + self._stack[i]
+        stack, bet, folded = self._stack, self._bet, self._folded
+        all_in_to = bet[i] + stack[i]
         cur = self._current
         if all_in_to <= cur or self._acted_full[i]:
             return None
-        if not any(j != i and not self._folded[j] and self._stack[j] + self._bet[j] > cur for j in range(self._n)):
+        for j in range(self._n):
+            if j != i and not folded[j] and stack[j] + bet[j] > cur:
+                break
+        else:
             return None  # common practice: nobody is left who could call a raise
         entry = self._entry_pending(i)
         if cfg.form is GameForm.BLOCK_SYSTEM:
@@ -906,9 +909,9 @@ class Hand:
     def _after_act(self, i: int, trigger: str) -> None:
         self._needs[i] = False
         self._acted_full[i] = True
-        live = self._live()
-        if len(live) == 1:
-            self._finish_uncontested(live[0], trigger)
+        folded = self._folded
+        if folded.count(False) == 1:
+            self._finish_uncontested(folded.index(False), trigger)
             return
         self._set_next(i, inclusive=False)
         if self.to_act is None:
@@ -1006,6 +1009,18 @@ class Hand:
 
         A code not yet known anywhere is learnt onto an unidentified position of ``positions``.
         """
+        # The common case first: known codes, each found in ``positions``, none twice (nothing to learn).
+        ident = self._ident
+        at = {ident[p]: p for p in positions}
+        fast: list[int] = []
+        for item in cards:
+            card = _CARD_OF.get(item) if type(item) is str else None
+            pos = None if card is None else at.get(card)
+            if pos is None or pos in fast:
+                break
+            fast.append(pos)
+        else:
+            return fast
         parsed: list[Card | None] = []
         for item in cards:
             if item is None or item == UNKNOWN_CODE:
@@ -1478,6 +1493,8 @@ class Hand:
     def legal_actions(self) -> LegalActions:
         phase = self.phase
         assert phase is not None
+        if (phase is Phase.FIRST_BETTING or phase is Phase.FINAL_BETTING) and self.to_act is not None:
+            return self._legal_betting(self.to_act, phase)  # the common case first
         if phase in TERMINAL:
             return LegalActions(phase=phase, seat=None, acts=())
         if phase is Phase.RESHUFFLING:
@@ -1515,21 +1532,23 @@ class Hand:
         if not owes and not unopened_pass_out:
             acts.append("check")
         limits = self._raise_limits(i)
+        blind_open = self._blind_entry_open()
         lo = hi = 0
         if limits is not None:
-            kind = "bet" if (self._current == 0 or self._blind_entry_open()) else "raise"
+            kind = "bet" if (self._current == 0 or blind_open) else "raise"
             opening = kind == "bet" and self._interval == "first" and not self._opened
             if not (opening and self._lacks_openers(i)):
                 acts.append(kind)
                 lo, hi = limits[1], limits[2]
-        if owes and not self._blind_entry_open() and not self._entry_pending(i):
+        call = owes and not blind_open and not self._entry_pending(i)
+        if call:
             acts.append("call")
         if owes or unopened_pass_out:
             acts.append("fold")
         if i == self._opener and self.requirement is not None and self._interval == "first":
             acts.append("declare_no_openers")
         return LegalActions(phase=phase, seat=seat, acts=tuple(acts),
-                            call_amount=self._to_call(i) if "call" in acts else 0, min_to=lo, max_to=hi)
+                            call_amount=self._to_call(i) if call else 0, min_to=lo, max_to=hi)
 
     # ------------------------------------------------------------------------------------------- results
 
