@@ -29,12 +29,14 @@ def _add_table_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shoe", metavar="URL", help="pyserial URL of the shoe (default: a simulated shoe on a pty)")
     p.add_argument("--camera", metavar="SOURCE", help="camera: device index, video file or stream URL "
                    "(default: the simulated table camera)")
-    p.add_argument("--data", metavar="DIR", default="./cardtable-data",
+    p.add_argument("--data", metavar="DIR",
                    help="data directory for the journal and exports (default: ./cardtable-data)")
     p.add_argument("--db", metavar="URL", help="journal database URL, sqlite:///PATH or postgresql://... "
                    "(default: SQLite in WAL mode under --data)")
-    p.add_argument("--host", default="127.0.0.1", help="address the web server binds (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="web server port (default: 8000)")
+    # No argparse defaults here: the settings hold them, so a value in --config is not overridden by a
+    # flag the user did not give.
+    p.add_argument("--host", help="address the web server binds (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, help="web server port (default: 8000)")
     p.add_argument("--config", metavar="FILE", help="table configuration file (JSON): game, stakes, house rules")
     p.add_argument("--no-reader", action="store_true",
                    help="the shoe has no card reader: hole cards stay unknown until shown")
@@ -93,6 +95,14 @@ def _settings(args: argparse.Namespace, *, demo: bool) -> Any:
         settings = load_settings(args.config, **overrides)
     except ConfigError as exc:
         raise CliError(exc.message, code="bad_config") from exc
+    from table_controller.controller.errors import TableRequestError
+    from table_controller.controller.hand import game_config
+
+    g = settings.game
+    try:
+        game_config(g.form, g.betting, dict(g.stakes), dict(g.options))
+    except TableRequestError as exc:
+        raise CliError(exc.message, code="bad_game") from exc
     if demo and not 2 <= args.players <= settings.seats:
         raise CliError(f"--players must be 2 to {settings.seats}, not {args.players}")
     if demo and args.hands is not None and args.hands < 1:

@@ -77,6 +77,7 @@ class VirtualShoe:
         self.has_reader = has_reader
         self._rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
         self._stub: list[str] = []
+        self.dealt: list[str] = []  # the true faces, in order (what a simulator knows; tests read it)
         self._fault: str | None = None
         self.shuffles = 0
 
@@ -92,6 +93,7 @@ class VirtualShoe:
         self._check()
         self._stub = [card_str(c) for c in FULL_DECK]
         self._rng.shuffle(self._stub)
+        self.dealt = []
         self.shuffles += 1
 
     async def verify(self) -> DeckCheck:
@@ -107,6 +109,7 @@ class VirtualShoe:
         if not self._stub:
             raise DeviceError("shoe is empty", code="shoe_empty")
         code = self._stub.pop(0)
+        self.dealt.append(code)
         return DealtCard(code=code if self.has_reader else UNKNOWN, left=len(self._stub))
 
     async def burn(self) -> DealtCard:

@@ -17,6 +17,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from table_controller.controller.errors import NotAllowedError, TableRequestError
 from table_controller.engine.errors import EngineError, IllegalActionError
 from table_controller.engine.events import (
@@ -113,6 +115,9 @@ def game_config(form: str, betting: str, stakes: dict[str, int], options: dict[s
     try:
         model = GameModel.model_validate({"form": form, "betting": betting, "stakes": stakes, "options": options})
         return config_from_model(model)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'game'}: {e['msg']}" for e in exc.errors())
+        raise TableRequestError(f"the table's game cannot be played: {problems}", code="bad_game") from exc
     except (ValueError, EngineError) as exc:
         raise TableRequestError(f"the table's game cannot be played: {exc}", code="bad_game") from exc
 

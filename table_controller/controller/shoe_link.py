@@ -15,7 +15,8 @@ from typing import TypeVar
 
 from firmware_bridge.cards import card_code
 from firmware_bridge.driver import ShoeClient
-from firmware_bridge.errors import BridgeError, DeviceFaultError, LinkDownError
+from firmware_bridge.errors import BridgeError, CommandRefusedError, DeviceFaultError, LinkDownError
+from firmware_bridge.messages import FailCode
 from table_controller.controller.devices import UNKNOWN, DealtCard, DeckCheck, DeviceStatus
 from table_controller.controller.errors import DeviceError
 
@@ -51,6 +52,14 @@ class ShoeLink:
             self._fault_latched = True
             self._state, self._detail = "fault", str(exc)
             raise DeviceError(f"shoe fault: {exc}", code="shoe_fault") from exc
+        except CommandRefusedError as exc:
+            self._state, self._detail = "fault", str(exc)
+            if exc.fail_code == FailCode.NOT_SHUFFLED:
+                # The shoe gathered its cards back (a cleared jam, a reboot): the cards dealt are gone from
+                # its order, so this hand cannot go on from the shoe.
+                raise DeviceError("the shoe lost its place in the deck and must shuffle again: the hand must be "
+                                  "void", code="shoe_needs_shuffle") from exc
+            raise DeviceError(f"shoe refused: {exc}", code="shoe_refused") from exc
         except LinkDownError as exc:
             self._state, self._detail = "offline", str(exc)
             raise DeviceError(f"shoe link down: {exc}", code="shoe_link_down") from exc

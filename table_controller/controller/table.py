@@ -613,6 +613,10 @@ class TableController:
         self.paused = True
         self.message = f"PAUSED: {e['message']}. Clear the fault, then Retry; or Void the hand."
         self.log(f"Device fault: {e['message']}")
+        if e.get("code") == "shoe_needs_shuffle":
+            self._prompt("device_fault", f"{e['message']}. Tap Void: every chip goes back, then deal again.",
+                         ("void",), R_FAULT)
+            return
         self._prompt("device_fault", f"{e['message']}. Clear the fault and tap Retry, or Void the hand.",
                      ("retry", "void"), R_FAULT)
 

@@ -1,0 +1,72 @@
+"""`cardtable demo --hands N` plays on the simulated shoe and journal and exits 0 with a summary; bad usage
+exits 2 with one line."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from table_controller.cli import main
+from table_controller.journal import Journal
+
+
+def test_demo_hands_summary_and_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["demo", "--hands", "4", "--seed", "3", "--players", "4", "--data", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "Summary: 4 hands played" in out
+    assert "chips conserved: yes" in out
+    assert "4 decks verified" in out
+    assert "hand 4/4" in out  # progress
+    with Journal.open(data_dir=tmp_path) as journal:
+        assert journal.verify().ok
+        assert len(list(journal.hand_records("t1"))) == 4
+
+
+def test_demo_json_summary_and_restart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--hands", "2", "--seed", "5", "--data", str(tmp_path), "--json"]) == 0
+    first = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert first["hands"] == 2 and first["chips_conserved"] and first["ok"]
+    # A second run on the same data recovers the table from the journal and plays on.
+    assert main(["demo", "--hands", "2", "--seed", "6", "--data", str(tmp_path), "--json"]) == 0
+    second = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert second["hands"] == 2 and second["chips_conserved"]
+    with Journal.open(data_dir=tmp_path) as journal:
+        assert len(list(journal.hand_records("t1"))) == 4
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["demo", "--hands", "2", "--players", "9"], "--players must be 2 to 8"),
+        (["demo", "--hands", "0"], "--hands must be at least 1"),
+        (["demo", "--hands", "2", "--form", "strip_poker"], "cannot be played"),
+        (["demo", "--hands", "2", "--betting", "whatever"], "cannot be played"),
+    ],
+)
+def test_bad_usage_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                                       needle: str) -> None:
+    code = main([*argv, "--data", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert needle in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_broken_config_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "t.json"
+    cfg.write_text('{"port": "x"}')
+    assert main(["run", "--config", str(cfg)]) == 2
+    assert "port" in capsys.readouterr().err
+
+
+def test_port_in_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["run", "--port", str(port), "--data", str(tmp_path)]) == 2
+    assert "already in use" in capsys.readouterr().err
