@@ -104,6 +104,7 @@ R_INFO_001 = "001 IV 4 Information concerning draw cards"
 R_INFO_003 = "003 Other rules governing the draw, 5"
 R_CHANGE_001 = "001 IV 3 Decision on amount of draw cards"
 _PACK = 52
+R_NO_CARDS = "no card left to play on with: the hand is dead (common practice)"
 R_FLOOR = "floor ruling (the books are silent: common practice, a supervisor decides)"
 
 REPORT_KINDS = ("exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
@@ -608,10 +609,10 @@ def _exposed_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
     if not _deal_window(hand):
         raise _illegal("too_late", "an exposed card in the deal is dealt with before anyone acts on his cards",
                        rule)
-    if report.card is None:
-        raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card'")
+    if report.card is None or report.card == UNKNOWN_CODE:
+        raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card' (an exposed card is seen)")
     st = state(hand)
-    pos = _resolve(hand, hand._hands[i], [report.card], f"seat {report.seat} exposed card", learn=apply_it)[0]
+    pos = _exposed_position(hand, hand._hands[i], report, rule, learn=apply_it)
     if pos in st.exposed_deal.get(i, []):
         raise _illegal("already_exposed", f"{report.card} was already reported exposed", rule)
     if not apply_it:
@@ -624,6 +625,18 @@ def _exposed_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
         callers = ", ".join(str(hand._seat_no[j]) for j in sorted(st.exposed_deal))
         remedy = f"{total} cards exposed in the deal: seat(s) {callers} may call a misdeal"
     _ruled(hand, report, remedy, rule, [pos])
+
+
+def _exposed_position(hand: Hand, cards: Sequence[int], report: Report, rule: str, *, learn: bool) -> int:
+    """Which of these cards (a hand in the order dealt, or this draw in the order served) was exposed. With a shoe
+    that cannot read cards, ``count`` gives its place (1 = first) and the exposed card is learnt there."""
+    assert report.card is not None
+    if report.count is None:
+        return _resolve(hand, cards, [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
+    if not 1 <= report.count <= len(cards):
+        raise _illegal("bad_report", f"'count' is the exposed card's place, 1..{len(cards)}", rule)
+    pos = cards[report.count - 1]
+    return _resolve(hand, [pos], [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
 
 
 def _misdeal(hand: Hand, report: Report, apply_it: bool) -> None:
@@ -755,9 +768,9 @@ def _exposed_in_draw(hand: Hand, report: Report, apply_it: bool) -> None:
     i, served = _served_seat(hand, report, rule)
     if not _just_served(hand, i):
         raise _illegal("too_late", "an exposed card is dealt with as it is served", rule)
-    if report.card is None:
-        raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card'")
-    pos = _resolve(hand, served, [report.card], f"seat {report.seat} exposed draw card", learn=apply_it)[0]
+    if report.card is None or report.card == UNKNOWN_CODE:
+        raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card' (an exposed card is seen)")
+    pos = _exposed_position(hand, served, report, rule, learn=apply_it)
     if not apply_it:
         return
     first = served.index(pos) == 0
@@ -864,6 +877,8 @@ def _draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
         hand._hands[i] = [p for p in hand._hands[i] if p not in moved]
         hand._muck += moved
         _ruled(hand, report, "the excess is left on the table unseen (among the discards)", rule)
+    elif not hand._hands[i]:
+        _foul(hand, i, report, f"{rule}: {R_NO_CARDS}")
     else:
         state(hand).short.add(i)
         _ruled(hand, report, f"he plays on with a short hand of {len(hand._hands[i])} cards", rule)
@@ -899,6 +914,9 @@ def _dealer_draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
     _return_to_stub(hand, i, served[got:])
     if hand.config.options.dealer_short_draw is DealerShortDraw.FOUL:
         _foul(hand, i, report, f"{R_DEALER_DRAW}: the dealer took too few cards")
+        return
+    if not hand._hands[i]:
+        _foul(hand, i, report, f"{R_DEALER_DRAW}: {R_NO_CARDS}")
         return
     state(hand).short.add(i)
     _ruled(hand, report, "the dealer plays on with an insufficient number of cards (house option)", R_DEALER_DRAW)
@@ -963,10 +981,11 @@ def _draw_out_of_turn(hand: Hand, report: Report, apply_it: bool) -> None:
         _ruled(hand, report, "he abandons his hand", rule)
         _drop(hand, i)
         return
-    if thrown and option is OutOfTurnDiscarded.DEAD:
+    if thrown and (option is OutOfTurnDiscarded.DEAD or len(thrown) == len(hand._hands[i])):
         hand._hands[i] = [p for p in hand._hands[i] if p not in thrown]
         hand._muck += thrown
-        _foul(hand, i, report, f"{rule}: he had discarded, his hand is dead")
+        dead = "he had discarded, his hand is dead" if option is OutOfTurnDiscarded.DEAD else R_NO_CARDS
+        _foul(hand, i, report, f"{rule}: {dead}")
         return
     if thrown:
         state(hand).short.add(i)

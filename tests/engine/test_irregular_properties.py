@@ -40,7 +40,7 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 CHOICES = (None, "stand_pat", "drop", "play_short", "discard_more", "leave_excess")
 
 
-def _hand(rng: random.Random) -> Hand:
+def _hand(rng: random.Random) -> tuple[Hand, list[str]]:
     form = rng.choice(list(GameForm))
     betting = rng.choice(list(Betting))
     stakes = Stakes(ante=rng.choice((0, 1, 2)), small_bet=2, big_bet=4, cap=rng.choice((0, 4)), min_bet=2, max_bet=6,
@@ -57,12 +57,13 @@ def _hand(rng: random.Random) -> Hand:
     n = rng.randrange(2, 8)
     numbers = sorted(rng.sample(range(1, 11), n))
     seats = [SeatSpec(seat=s, stack=rng.randrange(0, 60)) for s in numbers]
-    deck = [card_str(c) for c in FULL_DECK]
-    rng.shuffle(deck)
-    return Hand(config, seats, rng.choice(numbers), deck=deck, carried_pot=rng.choice((0, 5)))
+    truth = [card_str(c) for c in FULL_DECK]
+    rng.shuffle(truth)
+    deck = truth if rng.random() < 0.7 else None  # a shoe without a reader: cards learnt when shown or exposed
+    return Hand(config, seats, rng.choice(numbers), deck=deck, carried_pot=rng.choice((0, 5))), truth
 
 
-def _random_report(hand: Hand, rng: random.Random) -> Report:
+def _random_report(hand: Hand, rng: random.Random, truth: list[str]) -> Report:
     """Any report at all: a sensible one now and then, mostly nonsense the engine must refuse cleanly."""
     seats = [s.seat for s in hand.seats]
     open_kinds = reports_open(hand)
@@ -72,22 +73,34 @@ def _random_report(hand: Hand, rng: random.Random) -> Report:
         kind = "misdeal"
     elif "exposed_in_deal" in open_kinds and rng.random() < 0.3:
         kind = "exposed_in_deal"
-    seat = rng.choice(seats)
-    count = rng.randrange(0, 6)
     draws = [e for e in hand.events if isinstance(e, DrawServed)]
+    seat = rng.choice(seats)
     if kind in ("exposed_in_draw", "card_known", "draw_miscount", "asked_wrong_count") and draws and \
             rng.random() < 0.7:
         seat = draws[-1].seat
     if kind == "dealer_draw_miscount" and rng.random() < 0.7:
         seat = hand.to_record()["button"]
+    exposed_to = [e.seat for e in hand.events if isinstance(e, IrregularityRuled) and e.seat is not None
+                  and e.irregularity in ("exposed_in_deal", "faced_in_pack")]
+    if kind == "misdeal" and exposed_to:
+        seat = rng.choice(exposed_to)
+    count = rng.randrange(0, 6)
     served = [e for e in draws if e.seat == seat]
     if served and kind.endswith("miscount") and rng.random() < 0.7:
         count = len(served[-1].served) + rng.choice((-1, 1))
-    exposed = [e.seat for e in hand.events if isinstance(e, IrregularityRuled) and e.seat is not None
-               and e.irregularity in ("exposed_in_deal", "faced_in_pack")]
-    if kind == "misdeal" and exposed:
-        seat = rng.choice(exposed)
-    held = list(hand.hole_cards(seat))
+    held = list(hand.hole_cards(seat))  # "??" where the shoe could not read them
+    positions = hand.card_positions(seat)[:len(held)]
+    # An exposed card is seen: named, with its place in the hand (or in this draw) for a reader-less shoe.
+    first = 0
+    in_draw = kind == "exposed_in_draw" or (kind == "faced_in_pack" and hand.phase in (
+        Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN))
+    if in_draw and served and served[-1].served and draws[-1] is served[-1]:
+        first = len(held) - len(served[-1].served)
+    place = rng.randrange(first, len(held)) if len(held) > first else 0
+    exposed = truth[positions[place]] if held else None
+    if kind in ("exposed_in_deal", "faced_in_pack", "exposed_in_draw") and (
+            (held and held[place] == "??") or rng.random() < 0.8):
+        count = place - first + 1
     some = rng.sample(held, rng.randrange(min(len(held), 2) + 1)) if held else []
     mixed = rng.sample(seats, rng.choice((1, 1, 2)))
     order: list[str] = []
@@ -95,7 +108,7 @@ def _random_report(hand: Hand, rng: random.Random) -> Report:
         order = list(mixed_pool(hand, mixed))
         rng.shuffle(order)
     fields: dict[str, Any] = {
-        "kind": kind, "seat": seat, "card": rng.choice(held) if held and rng.random() < 0.9 else None,
+        "kind": kind, "seat": seat, "card": exposed if rng.random() < 0.9 else None,
         "cards": some, "count": max(count, 0), "looked": rng.choice(("none", "none", "some", "all")),
         "choice": rng.choice(CHOICES), "seats": mixed, "order": order, "about": rng.choice(seats),
         "by": rng.choice(("Floor: Kim", "")), "reason": "test", "amount": rng.randrange(0, 8),
@@ -118,7 +131,7 @@ def _snapshot(hand: Hand) -> Any:
 @given(seed=st.integers(0, 2**32 - 1), rate=st.integers(1, 4))
 def test_reports_never_break_conservation_or_leave_a_hand_stuck(seed: int, rate: int) -> None:
     rng = random.Random(seed)
-    hand = _hand(rng)
+    hand, truth = _hand(rng)
     total = _total(hand)
     applied = 0
     steps = 0
@@ -126,7 +139,7 @@ def test_reports_never_break_conservation_or_leave_a_hand_stuck(seed: int, rate:
         steps += 1
         assert steps < 400, "the hand did not end"
         if rng.randrange(rate + 1) == 0:
-            report = _random_report(hand, rng)
+            report = _random_report(hand, rng, truth)
             entry = hand.floor_ruling if report.kind in FLOOR_KINDS else hand.irregularity
             before = _snapshot(hand)
             try:
@@ -136,7 +149,7 @@ def test_reports_never_break_conservation_or_leave_a_hand_stuck(seed: int, rate:
                 assert exc.code and exc.message
                 assert _snapshot(hand) == before, "a refused report changed the hand"
         else:
-            random_step(hand, rng)
+            random_step(hand, rng, truth=truth)
         assert _total(hand) == total
         if not hand.is_over:
             legal = hand.legal_actions()
@@ -151,10 +164,10 @@ def test_the_random_reports_exercise_every_remedy() -> None:
     rng = random.Random(2026)
     accepted: set[str] = set()
     for _ in range(400):
-        hand = _hand(rng)
+        hand, truth = _hand(rng)
         while not hand.is_over:
             if rng.random() < 0.4:
-                report = _random_report(hand, rng)
+                report = _random_report(hand, rng, truth)
                 entry = hand.floor_ruling if report.kind in FLOOR_KINDS else hand.irregularity
                 try:
                     entry(report)
@@ -162,5 +175,5 @@ def test_the_random_reports_exercise_every_remedy() -> None:
                     continue
                 except IllegalActionError:
                     pass
-            random_step(hand, rng)
+            random_step(hand, rng, truth=truth)
     assert accepted == {*REPORT_KINDS, *FLOOR_KINDS}
