@@ -27,6 +27,7 @@ Contour = npt.NDArray[Any]
 MIN_AREA_FRACTION = 0.0015
 MAX_AREA_FRACTION = 0.6
 DETECT_WIDTH = 720
+ROUGH_VARIANCE = 15.0**2
 
 
 def card_mask(frame: Image, *, despeckle: bool = True) -> Image:
@@ -40,8 +41,13 @@ def card_mask(frame: Image, *, despeckle: bool = True) -> Image:
     # Compensate slow light fall-off: compare each pixel with a wide local mean too.
     local = cv2.blur(score, (101, 101))
     thr = max(90.0, float(otsu))
-    mask = ((score >= thr) | ((score.astype(np.int16) - local.astype(np.int16) > 45) & (score > 110))).astype(np.uint8)
-    mask *= 255
+    bright = (score >= thr) | ((score.astype(np.int16) - local.astype(np.int16) > 45) & (score > 110))
+    # Paper is smooth; carpet, wood grain and sparkle are not: drop bright pixels in rough texture.
+    f = score.astype(np.float32)
+    mean = cv2.blur(f, (5, 5))
+    rough = cv2.blur(f * f, (5, 5)) - mean * mean > ROUGH_VARIANCE
+    strong = score >= min(250.0, thr + 50.0)
+    mask = (bright & (strong | ~rough)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     if despeckle:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
