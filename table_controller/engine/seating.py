@@ -58,6 +58,11 @@ def next_deal(hand: Hand, *, seats_next: Sequence[int] | None = None) -> NextDea
     if not hand.is_over:
         raise ConfigError("the hand is not over")
     seats = list(seats_next) if seats_next is not None else [s.seat for s in hand.seats]
+    if hand.status in ("misdeal", "void"):  # a voided deal is dealt again (docs/irregularities.md)
+        passes = hand.irregular_state is not None and bool(hand.irregular_state.next_deal.get("deal_passes"))
+        button = next_button(seats, hand.button) if passes or hand.button not in seats else hand.button
+        return NextDeal(button=button, carried_pot=hand.carried_pot, passed_deals=hand.passed_deals,
+                        stacks=hand.stacks())
     passed = hand.passed_deals + 1 if hand.status == "passed_out" else 0
     return NextDeal(button=next_button(seats, hand.button), carried_pot=hand.carried_pot, passed_deals=passed,
                     stacks=hand.stacks())

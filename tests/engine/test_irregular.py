@@ -183,3 +183,18 @@ def test_the_hand_record_of_a_hand_with_reports_replays_identically() -> None:
     replayed = replay(hand.to_record())
     assert replayed == hand.result()
     assert replayed["phase"] == "final_betting"
+
+
+@pytest.mark.parametrize("passes,button", [(False, 3), (True, 1)])
+def test_after_a_misdeal_the_deal_is_dealt_again_by_the_same_dealer_unless_it_passes(passes: bool,
+                                                                                     button: int) -> None:
+    from table_controller.engine.seating import next_deal
+
+    hand = _hand(misdeal_deal_passes=passes)
+    hand.irregularity(Report(kind="exposed_in_deal", seat=2, card="9h"))
+    hand.irregularity(Report(kind="exposed_in_deal", seat=3, card="Ac"))
+    hand.irregularity(Report(kind="misdeal", seat=2))
+    nxt = next_deal(hand)
+    assert nxt.button == button
+    assert nxt.carried_pot == 3 and nxt.passed_deals == 0
+    assert nxt.stacks == {1: 99, 2: 99, 3: 99}
