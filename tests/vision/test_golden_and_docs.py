@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENES = {
     "scattered": lambda: random_scene(4242, cards=8, face_down=0.25),
     "overlapped": lambda: random_scene(77, cards=6, overlap=True, face_down=0.2),
-    "dealt": lambda: TableScene.dealt({1: [("As", True), ("Kd", True), ("Qh", True)], 3: [("2c", False), ("9s", False)]},
-                                      pot=[("Th", True)], hands=1),
+    "dealt": lambda: TableScene.dealt({1: [("As", True), ("Kd", True), ("Qh", True)],
+                                       3: [("2c", False), ("9s", False)]}, pot=[("Th", True)], hands=1),
 }
 
 
