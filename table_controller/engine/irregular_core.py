@@ -1,0 +1,569 @@
+"""The shared part of the irregularity handling: the rule texts, the :class:`Report` model, the events, the
+state a hand keeps for pending remedies, short-hand values, and the foul-hand and drop logic every remedy uses.
+
+See :mod:`table_controller.engine.irregular` for how reports work; this module works on the ``Hand``'s private
+state on purpose, so that the engine's invariants and transition table stay the single source of truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, parse_card
+from table_controller.engine.errors import IllegalActionError
+from table_controller.engine.evaluate import evaluate
+from table_controller.engine.events import (
+    BetReturned,
+    DrawServed,
+    Event,
+    OpenersJudged,
+    PotCarried,
+)
+from table_controller.engine.irregular_options import (
+    DrawCountInfo,
+)
+from table_controller.engine.machine import Phase
+
+if TYPE_CHECKING:
+    from table_controller.engine.hand import Hand
+
+# The rules cited: book, section and paragraph (book codes as in config.py).
+R_EXPOSED_DEAL = "000 Irregularities, Card exposed in the deal"
+R_FACED_PACK = "003 Incorrect dealing in the draw, 1 (a card found faced in the pack is an exposed card)"
+R_MISDEAL = "000 Irregularities, Card exposed in the deal: more than one exposed card, a misdeal may be called"
+R_MISDEAL_CP = "common practice: a misdeal voids the deal, bets come back, the cards are shuffled anew"
+R_TOO_MANY_DEAL = "000 Irregularities, Incorrect hand: too many cards"
+R_TOO_FEW_DEAL_000 = "000 Irregularities, Incorrect hand: too few cards, dealt from the top of the pack"
+R_TOO_FEW_DEAL_001 = "001 IV 5a Too many or too few cards, before the first betting round"
+R_FOUL = "000 Irregularities, Foul hand"
+R_FOUL_UNCALLED = "000 Irregularities, Foul hand: the final bet was not called, the chips remain for the next deal"
+R_NO_OPENERS_SIX = "000 False openers: a hand of more than five cards lacks openers"
+R_FALSE_OPENERS = "000 False openers: an opener who cannot prove openers has a foul hand"
+R_FALSE1 = "003 False openers, 1"
+R_FALSE2 = "003 False openers, 2"
+R_FALSE3 = "003 False openers, 3"
+R_FALSE4 = "003 False openers, 4"
+R_EXPOSED_DRAW_003 = "003 Incorrect dealing in the draw, 1"
+R_EXPOSED_DRAW_000 = "000 Card exposed in the draw"
+R_EXPOSED_DRAW_001 = "001 IV 6 Open cards"
+R_KNOWN = "003 Incorrect dealing in the draw, 4"
+R_MISCOUNT_003 = "003 Incorrect dealing in the draw, 2"
+R_MISCOUNT_000 = "000 Incorrect number of cards drawn"
+R_OUT_OF_TURN_003 = "003 Incorrect dealing in the draw, 3"
+R_OUT_OF_TURN_000 = "000 Incorrect number of cards drawn (draw out of turn)"
+R_DEALER_DRAW = "003 Incorrect dealing in the draw, 5"
+R_ASKED = "003 Incorrect dealing in the draw, 6"
+R_MIXED = "003 Other rules governing the draw, 4"
+R_AFTER_DRAW_001 = "001 IV 5b Too many or too few cards, after the draw"
+R_INFO_001 = "001 IV 4 Information concerning draw cards"
+R_INFO_003 = "003 Other rules governing the draw, 5"
+R_NO_CARDS = "no card left to play on with: the hand is dead (common practice)"
+R_FLOOR = "floor ruling (the books are silent: common practice, a supervisor decides)"
+
+_PACK = 52
+REPORT_KINDS = ("exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
+                "exposed_in_draw", "card_known", "draw_miscount", "dealer_draw_miscount", "asked_wrong_count",
+                "draw_out_of_turn", "mixed_cards", "ask_draw_count", "foul_hand", "wrong_number_after_draw",
+                "false_openers")
+FLOOR_KINDS = ("void_hand", "award_pot", "move_chips")
+
+Looked = Literal["none", "some", "all"]
+Choice = Literal["stand_pat", "drop", "play_short", "discard_more", "leave_excess"]
+Seat = Annotated[int, Field(ge=1, le=10)]
+
+
+def _check_code(code: str) -> str:
+    if code == UNKNOWN_CODE:
+        return code
+    try:
+        parse_card(code)
+    except CardCodeError as exc:
+        raise ValueError(str(exc)) from None
+    return code
+
+
+class Report(BaseModel):
+    """One irregularity report or floor ruling; only the fields its ``kind`` uses are set.
+
+    - ``seat``: the player concerned (for ``misdeal`` the player calling it; for ``ask_draw_count`` the asker).
+    - ``card`` / ``cards``: the exposed card; cards discarded or named (``"??"`` for an unread card).
+    - ``count``: cards in excess or missing (deal), cards received (``draw_miscount``, ``dealer_draw_miscount``),
+      the count the player meant to ask for (``asked_wrong_count``), chips (``move_chips``: see ``amount``).
+    - ``looked``: whether the player saw the faces of the cards concerned: ``none``, ``some`` or ``all``.
+    - ``choice``: the player's choice where the book gives him one.
+    - ``seats``: the players whose draws were mixed (``mixed_cards``), the winners (``award_pot``).
+    - ``order``: the dealer's shuffled and cut order (top first) for ``mixed_cards``.
+    - ``about``: whose draw count is asked (``ask_draw_count``).
+    - ``by``, ``reason``: who ruled and why (floor rulings; also accepted on any report).
+    - ``amount``, ``to_pot``, ``shares``: chips for ``move_chips`` and ``award_pot``.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
+                  "exposed_in_draw", "card_known", "draw_miscount", "dealer_draw_miscount", "asked_wrong_count",
+                  "draw_out_of_turn", "mixed_cards", "ask_draw_count", "foul_hand", "wrong_number_after_draw",
+                  "false_openers", "void_hand", "award_pot", "move_chips"]
+    seat: Seat | None = None
+    card: str | None = None
+    cards: list[str] | None = None
+    count: Annotated[int, Field(ge=0, le=_PACK)] | None = None
+    looked: Looked = "none"
+    choice: Choice | None = None
+    seats: list[Seat] | None = None
+    order: list[str] | None = None
+    about: Seat | None = None
+    by: str = ""
+    reason: str = ""
+    amount: Annotated[int, Field(ge=0)] | None = None
+    to_pot: bool | None = None
+    shares: list[Annotated[int, Field(ge=0)]] | None = None
+
+    @field_validator("card")
+    @classmethod
+    def _card(cls, value: str | None) -> str | None:
+        return None if value is None else _check_code(value)
+
+    @field_validator("cards", "order")
+    @classmethod
+    def _codes(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None:
+            for code in value:
+                _check_code(code)
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(exclude_defaults=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class IrregularityRuled(Event):
+    """An irregularity and the remedy applied, naming the rule (book, paragraph) for the dealer console."""
+
+    kind: ClassVar[str] = "irregularity"
+    irregularity: str
+    seat: int | None
+    remedy: str
+    rule: str
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReplacementServed(Event):
+    """Cards owed after the draw (an exposed card replaced, missing cards dealt) served from the top."""
+
+    kind: ClassVar[str] = "replacement"
+    seat: int
+    cards: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class MixedCardsShuffled(Event):
+    kind: ClassVar[str] = "mixed_shuffle"
+    size: int
+    seats: tuple[int, ...]
+    rule: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawCountAnswered(Event):
+    kind: ClassVar[str] = "draw_count"
+    seat: int
+    about: int
+    count: int
+    rule: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class FloorRuled(Event):
+    kind: ClassVar[str] = "floor_ruling"
+    ruling: str
+    by: str
+    reason: str
+    seat: int | None = None
+    amount: int = 0
+
+
+_OWN_EVENTS = (IrregularityRuled, ReplacementServed, MixedCardsShuffled, DrawCountAnswered, FloorRuled)
+
+
+@dataclass
+class IrregularState:
+    """What the reports have left pending on a hand (kept on ``Hand.irregular_state``)."""
+
+    exposed_deal: dict[int, list[int]] = field(default_factory=dict)  # player index -> exposed positions
+    owed_after_draw: list[tuple[int, int, str]] = field(default_factory=list)  # (index, cards, rule)
+    owed_with_draw: dict[int, tuple[int, str]] = field(default_factory=dict)  # index -> (cards, rule)
+    short: set[int] = field(default_factory=set)  # players playing on with too few cards
+    false_opener: int | None = None  # the seat whose foul hand made the opening false
+    next_deal: dict[str, Any] = field(default_factory=dict)
+
+
+def state(hand: Hand) -> IrregularState:
+    st = hand.irregular_state
+    if st is None:
+        st = IrregularState()
+        hand.irregular_state = st
+    return st
+
+
+def hand_value(cards: Sequence[Card]) -> int:
+    """A hand's showdown value. Five cards: :func:`evaluate`. A short hand (a player allowed to play on with
+    too few cards) counts its missing cards as nothing: its value is that of its worst five-card completion."""
+    if len(cards) == 5 or not 0 < len(cards) < 5:
+        return evaluate(list(cards))
+    need = 5 - len(cards)
+    held = set(cards)
+    if need <= 2:
+        pool = [Card(c) for c in range(_PACK) if c not in held]
+    else:
+        # One card of each missing rank, suits varied so that no flush can form: the worst completion never
+        # pairs, so this smaller pool holds it.
+        ranks = sorted({c // 4 for c in range(_PACK)} - {c // 4 for c in cards})
+        pool = [Card(r * 4 + k % 4) for k, r in enumerate(ranks)]
+    return min(evaluate([*cards, *extra]) for extra in combinations(pool, need))
+
+
+def _illegal(code: str, message: str, rule: str) -> IllegalActionError:
+    return IllegalActionError(code, message, rule=rule)
+
+
+def _seat_index(hand: Hand, seat: int | None, kind: str) -> int:
+    if seat is None:
+        raise IllegalActionError("bad_report", f"'{kind}' needs a 'seat'")
+    return hand._i(seat)
+
+
+def _voluntary_betting_started(hand: Hand) -> bool:
+    return any(a.get("act") in ("check", "bet", "call", "raise", "fold", "pass") for a in hand.actions)
+
+
+def _deal_window(hand: Hand) -> bool:
+    """The deal has just ended: nobody has yet acted on his cards (straddles are made blind)."""
+    return hand.phase in (Phase.STRADDLING, Phase.FIRST_BETTING) and not _voluntary_betting_started(hand)
+
+
+def _last_engine_event(hand: Hand) -> Event | None:
+    for event in reversed(hand.events):
+        if not isinstance(event, _OWN_EVENTS):
+            return event
+    return None
+
+
+def _last_serve(hand: Hand, i: int) -> DrawServed | None:
+    seat = hand._seat_no[i]
+    for event in reversed(hand.events):
+        if isinstance(event, DrawServed) and event.seat == seat:
+            return event
+    return None
+
+
+def _just_served(hand: Hand, i: int) -> bool:
+    """Player i was the last served, and nothing has happened since (the next player is not served)."""
+    last = _last_engine_event(hand)
+    return isinstance(last, DrawServed) and last.seat == hand._seat_no[i]
+
+
+def _draw_open(hand: Hand) -> bool:
+    """The draw is under way, or has just ended with no act since."""
+    if hand.phase is Phase.DRAWING:
+        return True
+    if hand.phase in (Phase.FINAL_BETTING, Phase.SHOWDOWN):
+        return isinstance(_last_engine_event(hand), (DrawServed, ReplacementServed))
+    return False
+
+
+def _served_positions(hand: Hand, i: int) -> list[int]:
+    last = _last_serve(hand, i)
+    n = 0 if last is None else len(last.served)
+    return hand._hands[i][len(hand._hands[i]) - n:] if n else []
+
+
+def _resolve(hand: Hand, positions: Sequence[int], codes: Sequence[str], what: str, *, learn: bool) -> list[int]:
+    snapshot = list(hand._ident)
+    learnt = hand._learnt
+    try:
+        return hand._resolve_cards(list(positions), list(codes), what)
+    finally:
+        if not learn:
+            hand._ident = snapshot
+            hand._learnt = learnt
+
+
+def _ruled(hand: Hand, report: Report, remedy: str, rule: str, cards: Sequence[int] = ()) -> None:
+    hand._emit(IrregularityRuled(irregularity=report.kind, seat=report.seat, remedy=remedy, rule=rule,
+                                 cards=hand._codes(list(cards))))
+
+
+def _take_from_stub(hand: Hand, i: int, count: int) -> list[int]:
+    taken = []
+    for _ in range(count):
+        pos = hand._stub.pop()
+        hand._hands[i].append(pos)
+        taken.append(pos)
+    return taken
+
+
+def _return_to_stub(hand: Hand, i: int, positions: Sequence[int]) -> None:
+    """Put these cards of player i back on the top of the pack, in the order they came off it."""
+    for pos in positions:
+        hand._hands[i].remove(pos)
+    for pos in reversed(positions):
+        hand._stub.append(pos)
+
+
+def _available(hand: Hand) -> int:
+    return len(hand._stub) - hand._reserve()
+
+
+def _draw_info_mode(hand: Hand) -> DrawCountInfo:
+    from table_controller.engine.config import GameForm
+
+    mode = hand.config.options.draw_count_info
+    if mode is not None:
+        return mode
+    return DrawCountInfo.ANY_PLAYER if hand.config.form is GameForm.FIVE_CARD_DRAW else DrawCountInfo.DEALER_ONLY
+
+
+def _final_betting_started(hand: Hand) -> bool:
+    if hand._interval != "final":
+        return False
+    last_draw = max((k for k, e in enumerate(hand.events) if isinstance(e, (DrawServed, ReplacementServed))),
+                    default=-1)
+    from table_controller.engine.events import BetMade, Called, Checked, Folded, Raised
+
+    return any(isinstance(e, (Checked, BetMade, Called, Raised, Folded)) for e in hand.events[last_draw + 1:])
+
+
+def _foul(hand: Hand, i: int, report: Report, rule: str) -> None:
+    """Player i's hand is foul: he cannot win, is deemed to drop, and forfeits his chips (000 Foul hand).
+    An opener's foul hand is a false opening (003 False openers: "or has a foul hand")."""
+    h = hand
+    seat = h._seat_no[i]
+    phase = h.phase
+    if i == h._opener and h.requirement is not None:
+        if phase is Phase.FIRST_BETTING:
+            _false_opener_before_draw(h, i, report, rule)
+            return
+        if _about_openers(report, rule):
+            h.openers_proved = False
+            h._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
+        state(h).false_opener = seat
+        if phase is Phase.PROVING:
+            _ruled(h, report, "the opener's hand is foul: nobody called him", R_FALSE3)
+            h._false_opener_uncontested(i, "irregularity")
+            return
+        h.false_opener_case = 4 if phase is Phase.SHOWDOWN else 1
+    carry = (phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h._aggressor == i and h._current > 0
+             and h._bet[i] == h._current and all(h._bet[j] < h._current for j in range(h._n) if j != i))
+    h._foul[i] = True
+    h._folded[i] = True
+    h._needs[i] = False
+    h._muck += h._hands[i]
+    h._hands[i] = []
+    if carry:
+        _ruled(h, report, "foul hand with the last bet uncalled: every chip stays in the pot for the next deal",
+               R_FOUL_UNCALLED)
+        h.to_act = None
+        h._collect()
+        h._move(Phase.COMPLETE, "irregularity")
+        h._emit(PotCarried(amount=h._pot, reason=R_FOUL_UNCALLED))
+        h.status = "carried"
+        h._end()
+        return
+    # His chips are forfeited: a bet of his in this interval joins the pot and is never returned as uncalled.
+    h._pot += h._bet[i]
+    h._bet[i] = 0
+    case = {1: f"; {R_FALSE1}: the others play on", 4: f"; {R_FALSE4}"}.get(h.false_opener_case or 0, "") \
+        if i == h._opener and h.requirement is not None else ""
+    _ruled(h, report, f"foul hand: deemed to drop, chips forfeited{case}", rule)
+    _after_drop(h, i)
+
+
+def _about_openers(report: Report, rule: str) -> bool:
+    """A foul that says the opener lacked openers (rather than a foul hand for another reason)."""
+    return report.kind == "false_openers" or rule == R_NO_OPENERS_SIX
+
+
+def _after_drop(h: Hand, i: int) -> None:
+    """Player i is out of the hand between turns: move the turn on as the phase requires."""
+    phase = h.phase
+    live = h._live()
+    if phase is Phase.SHOWDOWN:
+        queue = h._show_queue
+        k = queue.index(i)
+        queue.pop(k)
+        if k < h._show_pos:
+            h._show_pos -= 1
+        elif k == h._show_pos:
+            if h._show_pos < len(queue):
+                h.to_act = queue[h._show_pos]
+            elif live:
+                h.to_act = None
+                h._move(Phase.COMPLETE, "irregularity")
+                h._award_showdown()
+        if not live:  # every hand foul or abandoned: the pot remains for the next deal (003 False openers 4)
+            h.to_act = None
+            h._collect()
+            h._move(Phase.COMPLETE, "irregularity")
+            h._emit(PotCarried(amount=h._pot, reason=f"{R_FALSE4}: no fair hand is left; the pot remains on the "
+                               "table for the next deal"))
+            h.status = "carried"
+            h._end()
+        return
+    if len(live) == 1:
+        h._finish_uncontested(live[0], "irregularity")
+        return
+    if phase is Phase.DRAWING:
+        k = h._drawers.index(i) if i in h._drawers else -1
+        if k >= h._draw_pos:
+            h._drawers.pop(k)
+            if k == h._draw_pos:
+                if h._draw_pos < len(h._drawers):
+                    h.to_act = h._drawers[h._draw_pos]
+                else:
+                    end_of_draw(h)
+                    h._begin_final("irregularity")
+        return
+    if phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h.to_act == i:
+        h._set_next(i, inclusive=False)
+        if h.to_act is None:
+            h._close_interval("irregularity")
+
+
+def _drop(h: Hand, i: int) -> None:
+    """A drop that is not a foul (the player's choice where a remedy offers it): an ordinary fold."""
+    h._folded[i] = True
+    h._needs[i] = False
+    if i == h._opener and h.requirement is not None:
+        h._held[i] += h._hands[i]
+        h._hands[i] = []
+        h._judge_and_emit(i, final=False)
+    else:
+        h._muck += h._hands[i]
+        h._hands[i] = []
+    _after_drop(h, i)
+
+
+def _false_opener_before_draw(h: Hand, i: int, report: Report, rule: str) -> None:
+    """The opener's hand is found foul before the draw: as if he had announced it (003 False openers 2)."""
+    seat = h._seat_no[i]
+    h._foul[i] = True
+    h._folded[i] = True
+    h.false_opener_case = 2
+    state(h).false_opener = seat
+    h._held[i] += h._hands[i]
+    h._hands[i] = []
+    if _about_openers(report, rule):
+        h.openers_proved = False
+        h._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
+    _ruled(h, report, "the opener's hand is foul before the draw: another player with openers may open in his "
+           "place; if none, the others take back their bets and the antes and his bets stay", R_FALSE2)
+    h._resume_at = h.to_act
+    n = h._n
+    h._reopen_queue = [(i + k) % n for k in range(1, n) if not h._folded[(i + k) % n]]
+    h._reopen_pos = 0
+    if not h._reopen_queue:
+        h._no_new_opener("irregularity")
+    else:
+        h._move(Phase.REOPENING, "irregularity")
+        h.to_act = h._reopen_queue[0]
+
+
+def end_of_draw(hand: Hand) -> None:
+    """Called by the hand when the last drawer has been served: replace exposed cards from the top."""
+    st = hand.irregular_state
+    if st is None or not st.owed_after_draw:
+        return
+    owed, st.owed_after_draw = st.owed_after_draw, []
+    for i, count, rule in owed:
+        _serve_owed(hand, i, count, rule)
+
+
+def _serve_owed(hand: Hand, i: int, count: int, rule: str) -> None:
+    if hand._folded[i] or count <= 0:
+        return
+    take = min(count, _available(hand))
+    served = _take_from_stub(hand, i, take)
+    if take < count:
+        state(hand).short.add(i)
+        rule = f"{rule}; the pack is exhausted: he plays on short (common practice)"
+    hand._emit(ReplacementServed(seat=hand._seat_no[i], cards=hand._codes(served), rule=rule))
+
+
+def owed_with_draw(hand: Hand, i: int) -> int:
+    """Cards a player is owed with his draw (001 IV 5a after the open); called by ``Hand.draw``."""
+    st = hand.irregular_state
+    if st is None or i not in st.owed_with_draw:
+        return 0
+    count, _ = st.owed_with_draw.pop(i)
+    return count
+
+
+def _exposed_position(hand: Hand, cards: Sequence[int], report: Report, rule: str, *, learn: bool) -> int:
+    """Which of these cards (a hand in the order dealt, or this draw in the order served) was exposed. With a shoe
+    that cannot read cards, ``count`` gives its place (1 = first) and the exposed card is learnt there."""
+    assert report.card is not None
+    if report.count is None:
+        return _resolve(hand, cards, [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
+    if not 1 <= report.count <= len(cards):
+        raise _illegal("bad_report", f"'count' is the exposed card's place, 1..{len(cards)}", rule)
+    pos = cards[report.count - 1]
+    return _resolve(hand, [pos], [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
+
+
+def _require_phase(hand: Hand, phases: tuple[Phase, ...], report: Report, rule: str) -> None:
+    if hand.phase not in phases:
+        raise _illegal("wrong_phase", f"'{report.kind}' cannot be reported during {hand.phase}", rule)
+
+
+def _require_live(hand: Hand, i: int, rule: str) -> None:
+    if hand._folded[i]:
+        raise _illegal("not_in_hand", f"seat {hand._seat_no[i]} is no longer in the hand", rule)
+
+
+def _void(hand: Hand, report: Report, *, antes_back: bool, status: str, rule: str) -> None:
+    """The deal is void: bets (and, if so, antes) go back; the cards are gathered for a new shuffle."""
+    h = hand
+    for j in range(h._n):
+        back = h._contrib[j] if antes_back else h._contrib[j] - h._ante_paid[j]
+        if back <= 0:
+            continue
+        from_bet = min(back, h._bet[j])
+        h._bet[j] -= from_bet
+        h._pot -= back - from_bet
+        h._contrib[j] -= back
+        h._stack[j] += back
+        h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=rule))
+    if antes_back and h._dead:
+        b = h._button
+        h._stack[b] += h._dead
+        h._pot -= h._dead
+        h._emit(BetReturned(seat=h._seat_no[b], amount=h._dead, reason=rule))
+        h._dead = 0
+    h._collect()
+    for j in range(h._n):
+        h._muck += h._hands[j]
+        h._hands[j] = []
+    h.to_act = None
+    opts = h.config.options
+    deal_passes = opts.misdeal_deal_passes if status == "misdeal" else False
+    state(h).next_deal.update({"new_shuffle": True, "deal_passes": deal_passes,
+                               "antes": "returned" if antes_back else "stay"})
+    remedy = (f"the deal is void: bets returned, antes {'returned' if antes_back else 'stay in the pot'}, "
+              f"{'the deal passes' if deal_passes else 'the same dealer deals again'}, a new shuffle")
+    if report.kind in FLOOR_KINDS:
+        h._emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason))
+    else:
+        _ruled(h, report, remedy, rule)
+    h._move(Phase.PASSED_OUT, "floor_ruling" if report.kind in FLOOR_KINDS else "irregularity")
+    if h._pot:
+        h._emit(PotCarried(amount=h._pot, reason=f"{rule}: the chips stay for the next deal"))
+    h.status = status
+    h._end()

@@ -1,0 +1,139 @@
+"""Irregularities in the deal: exposed cards and misdeals, too many or too few cards (000 Irregularities,
+001 IV 5a, 003 Incorrect dealing in the draw 1 for a card found faced in the pack).
+
+Each handler takes ``(hand, report, apply_it)``: with ``apply_it`` false it only verifies (raising
+:class:`IllegalActionError` and changing nothing), else it applies the remedy. docs/irregularities.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from table_controller.engine.cards import UNKNOWN_CODE
+from table_controller.engine.errors import IllegalActionError
+from table_controller.engine.irregular_core import (
+    R_EXPOSED_DEAL,
+    R_FACED_PACK,
+    R_MISDEAL,
+    R_MISDEAL_CP,
+    R_NO_OPENERS_SIX,
+    R_TOO_FEW_DEAL_000,
+    R_TOO_FEW_DEAL_001,
+    R_TOO_MANY_DEAL,
+    Report,
+    _available,
+    _deal_window,
+    _exposed_position,
+    _foul,
+    _illegal,
+    _require_live,
+    _require_phase,
+    _return_to_stub,
+    _ruled,
+    _seat_index,
+    _take_from_stub,
+    _void,
+    _voluntary_betting_started,
+    state,
+)
+from table_controller.engine.irregular_options import (
+    MisdealAntes,
+    ShortDeal,
+)
+from table_controller.engine.machine import Phase
+
+if TYPE_CHECKING:
+    from table_controller.engine.hand import Hand
+
+
+def _exposed_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
+    rule = R_FACED_PACK if report.kind == "faced_in_pack" else R_EXPOSED_DEAL
+    i = _seat_index(hand, report.seat, report.kind)
+    if not _deal_window(hand):
+        raise _illegal("too_late", "an exposed card in the deal is dealt with before anyone acts on his cards",
+                       rule)
+    if report.card is None or report.card == UNKNOWN_CODE:
+        raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card' (an exposed card is seen)")
+    st = state(hand)
+    pos = _exposed_position(hand, hand._hands[i], report, rule, learn=apply_it)
+    if pos in st.exposed_deal.get(i, []):
+        raise _illegal("already_exposed", f"{report.card} was already reported exposed", rule)
+    if not apply_it:
+        return
+    st.exposed_deal.setdefault(i, []).append(pos)
+    total = sum(len(v) for v in st.exposed_deal.values())
+    if total == 1:
+        remedy = "the player keeps the exposed card; no misdeal"
+    else:
+        callers = ", ".join(str(hand._seat_no[j]) for j in sorted(st.exposed_deal))
+        remedy = f"{total} cards exposed in the deal: seat(s) {callers} may call a misdeal"
+    _ruled(hand, report, remedy, rule, [pos])
+
+
+def _misdeal(hand: Hand, report: Report, apply_it: bool) -> None:
+    i = _seat_index(hand, report.seat, report.kind)
+    st = state(hand)
+    if not _deal_window(hand):
+        raise _illegal("too_late", "a misdeal is called before anyone acts on his cards", R_MISDEAL_CP)
+    total = sum(len(v) for v in st.exposed_deal.values())
+    if total < 2:
+        raise _illegal("no_misdeal", "a misdeal needs more than one card exposed in the deal", R_EXPOSED_DEAL)
+    if not st.exposed_deal.get(i):
+        raise _illegal("not_entitled", f"seat {report.seat} received no exposed card", R_MISDEAL)
+    if report.looked != "none":
+        raise _illegal("saw_another_card", f"seat {report.seat} has intentionally seen another card dealt to him",
+                       R_MISDEAL)
+    if apply_it:
+        _void(hand, report, antes_back=hand.config.options.misdeal_antes is MisdealAntes.RETURN, status="misdeal",
+              rule=f"{R_MISDEAL}; {R_MISDEAL_CP}")
+
+
+def _too_many_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
+    i = _seat_index(hand, report.seat, report.kind)
+    count = report.count or 0
+    _require_phase(hand, (Phase.STRADDLING, Phase.FIRST_BETTING), report, R_TOO_MANY_DEAL)
+    _require_live(hand, i, R_TOO_MANY_DEAL)
+    if count < 1 or count > _available(hand):
+        raise IllegalActionError("bad_report", f"'count' must be the number of extra cards, 1..{_available(hand)}")
+    if len(hand._hands[i]) != 5:
+        raise _illegal("bad_report", f"seat {report.seat} does not hold five cards", R_TOO_MANY_DEAL)
+    if report.looked == "none" and not _deal_window(hand):
+        raise _illegal("too_late", "too many cards must be announced before acting on the hand", R_TOO_MANY_DEAL)
+    if report.looked != "none" and hand.phase is Phase.STRADDLING:
+        raise _illegal("wrong_phase", "nobody looks at his cards during the straddles", R_TOO_MANY_DEAL)
+    if not apply_it:
+        return
+    extra = _take_from_stub(hand, i, count)
+    if report.looked == "none":
+        _return_to_stub(hand, i, extra)
+        _ruled(hand, report, "announced before looking: the excess goes back on top of the pack", R_TOO_MANY_DEAL)
+        return
+    rule = R_NO_OPENERS_SIX if i == hand._opener and hand.requirement is not None else R_TOO_MANY_DEAL
+    _foul(hand, i, report, rule)
+
+
+def _too_few_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
+    i = _seat_index(hand, report.seat, report.kind)
+    count = report.count or 0
+    _require_phase(hand, (Phase.STRADDLING, Phase.FIRST_BETTING), report, R_TOO_FEW_DEAL_000)
+    _require_live(hand, i, R_TOO_FEW_DEAL_000)
+    if not 1 <= count <= 4 or len(hand._hands[i]) != 5:
+        raise IllegalActionError("bad_report", "'count' is the number of missing cards, 1..4, of a five-card hand")
+    st = state(hand)
+    if i in st.owed_with_draw:
+        raise _illegal("already_reported", f"seat {report.seat} is already owed cards", R_TOO_FEW_DEAL_001)
+    if not apply_it:
+        return
+    missing = hand._hands[i][5 - count:]
+    _return_to_stub(hand, i, missing)  # the cards he should have had are still on the pack
+    with_draw = hand.config.options.short_deal is ShortDeal.WITH_THE_DRAW
+    if with_draw and _voluntary_betting_started(hand):
+        st.owed_with_draw[i] = (count, R_TOO_FEW_DEAL_001)
+        _ruled(hand, report, f"the betting has begun: he plays the first round with {5 - count} cards and receives "
+               f"the {count} missing with his draw", R_TOO_FEW_DEAL_001)
+        return
+    taken = _take_from_stub(hand, i, count)
+    if with_draw:
+        _ruled(hand, report, "the missing cards are dealt at the end of the deal", R_TOO_FEW_DEAL_001, taken)
+    else:
+        _ruled(hand, report, "the dealer deals him enough cards from the top of the pack", R_TOO_FEW_DEAL_000)

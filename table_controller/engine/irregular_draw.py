@@ -1,0 +1,434 @@
+"""Irregularities in the draw: exposed and known cards, wrong numbers of cards (the player's, the dealer's,
+the count asked), draws out of turn, mixed cards, and who may ask a draw count (003 Incorrect dealing in the
+draw 1-6 and Other rules governing the draw 4-5; 000 Card exposed in the draw and Incorrect number of cards
+drawn; 001 IV 4 and 6).
+
+Each handler takes ``(hand, report, apply_it)`` as in :mod:`irregular_deal`. docs/irregularities.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from table_controller.engine.cards import UNKNOWN_CODE
+from table_controller.engine.errors import IllegalActionError
+from table_controller.engine.events import (
+    DrawServed,
+)
+from table_controller.engine.irregular_core import (
+    R_ASKED,
+    R_DEALER_DRAW,
+    R_EXPOSED_DRAW_000,
+    R_EXPOSED_DRAW_001,
+    R_EXPOSED_DRAW_003,
+    R_INFO_001,
+    R_INFO_003,
+    R_KNOWN,
+    R_MISCOUNT_000,
+    R_MISCOUNT_003,
+    R_MIXED,
+    R_NO_CARDS,
+    R_OUT_OF_TURN_000,
+    R_OUT_OF_TURN_003,
+    DrawCountAnswered,
+    MixedCardsShuffled,
+    ReplacementServed,
+    Report,
+    _available,
+    _draw_info_mode,
+    _draw_open,
+    _drop,
+    _exposed_position,
+    _final_betting_started,
+    _foul,
+    _illegal,
+    _just_served,
+    _last_serve,
+    _require_live,
+    _require_phase,
+    _resolve,
+    _return_to_stub,
+    _ruled,
+    _seat_index,
+    _serve_owed,
+    _served_positions,
+    _take_from_stub,
+    state,
+)
+from table_controller.engine.irregular_options import (
+    DealerShortDraw,
+    DrawCountInfo,
+    ExposedDrawCard,
+    LateDrawMiscount,
+    OutOfTurnDiscarded,
+)
+from table_controller.engine.machine import Phase
+
+if TYPE_CHECKING:
+    from table_controller.engine.hand import Hand
+
+
+def _served_seat(hand: Hand, report: Report, rule: str) -> tuple[int, list[int]]:
+    i = _seat_index(hand, report.seat, report.kind)
+    if not _draw_open(hand):
+        raise _illegal("wrong_phase", f"'{report.kind}' is reported during the draw", rule)
+    _require_live(hand, i, rule)
+    if _last_serve(hand, i) is None:
+        raise _illegal("not_served", f"seat {report.seat} has not drawn yet", rule)
+    return i, _served_positions(hand, i)
+
+
+def _exposed_in_draw(hand: Hand, report: Report, apply_it: bool) -> None:
+    option = hand.config.options.exposed_draw_card
+    rule = R_EXPOSED_DRAW_001 if option is ExposedDrawCard.NEVER_KEPT else f"{R_EXPOSED_DRAW_003}; {R_EXPOSED_DRAW_000}"
+    i, served = _served_seat(hand, report, rule)
+    if not _just_served(hand, i):
+        raise _illegal("too_late", "an exposed card is dealt with as it is served", rule)
+    if report.card is None or report.card == UNKNOWN_CODE:
+        raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card' (an exposed card is seen)")
+    pos = _exposed_position(hand, served, report, rule, learn=apply_it)
+    if not apply_it:
+        return
+    first = served.index(pos) == 0
+    if option is ExposedDrawCard.FIRST_KEPT and first:
+        _ruled(hand, report, "the first card drawn must be accepted", rule, [pos])
+        return
+    hand._hands[i].remove(pos)
+    hand._muck.append(pos)
+    draw_over = hand.phase is not Phase.DRAWING
+    _ruled(hand, report, "the exposed card goes among the discards; it is replaced from the top "
+           + ("now: every other player has drawn" if draw_over else "after all other players have drawn"),
+           rule, [pos])
+    if draw_over:
+        _serve_owed(hand, i, 1, rule)
+    else:
+        state(hand).owed_after_draw.append((i, 1, rule))
+
+
+def _card_known(hand: Hand, report: Report, apply_it: bool) -> None:
+    i, _ = _served_seat(hand, report, R_KNOWN)
+    if not _just_served(hand, i):
+        raise _illegal("too_late", "reported as the card is served", R_KNOWN)
+    if apply_it:
+        _ruled(hand, report, "a card the player could see before it was dealt to him, not exposed on the table: he "
+               "must take it", R_KNOWN)
+
+
+def _named_from_hand(hand: Hand, i: int, report: Report, count: int, *, exclude: Sequence[int], rule: str,
+                     apply_it: bool) -> list[int]:
+    codes = report.cards or []
+    if len(codes) != count:
+        raise _illegal("bad_report", f"name the {count} card(s) discarded from the original hand in 'cards'", rule)
+    pool = [p for p in hand._hands[i] if p not in exclude]
+    return _resolve(hand, pool, codes, f"seat {report.seat} discards", learn=apply_it)
+
+
+def _discard(hand: Hand, i: int, positions: Sequence[int]) -> None:
+    for pos in positions:
+        hand._hands[i].remove(pos)
+    held = i == hand._opener and hand.requirement is not None and hand.config.options.opener_holds_discards
+    (hand._held if held else hand._discards)[i].extend(positions)
+
+
+def _draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
+    option = hand.config.options.late_draw_miscount
+    rule = R_MISCOUNT_003 if option is LateDrawMiscount.DISCARD_OR_DROP else R_MISCOUNT_000
+    i, served = _served_seat(hand, report, rule)
+    asked = len(served)
+    got = report.count
+    if got is None or got == asked:
+        raise IllegalActionError("bad_report", f"'count' must be the number of cards received, not {asked}")
+    if got > asked and got - asked > _available(hand):
+        raise _illegal("bad_report", "not that many cards are left on the pack", rule)
+    too_many = got > asked
+    next_served = not _just_served(hand, i)
+    looked = report.looked
+    # What the remedy will be, decided before anything changes.
+    if option is LateDrawMiscount.DISCARD_OR_DROP:
+        if looked != "none":
+            remedy = "foul"
+        elif not next_served:
+            remedy = "correct"
+        elif report.choice == "drop":
+            remedy = "drop"
+        elif too_many and report.choice == "discard_more":
+            remedy = "discard_more"
+        else:
+            raise _illegal("choose", "a later player has been served: he may only increase his discard to make "
+                           "room for the excess ('discard_more'), or drop", rule)
+    elif too_many and looked == "all":
+        remedy = "foul"
+    elif not next_served and looked == "none":
+        remedy = "correct"
+    elif report.choice == "drop":
+        remedy = "drop"
+    else:
+        remedy = "leave_excess" if too_many else "play_short"
+    extra_cards: list[int] = []
+    if remedy == "discard_more":
+        extra_cards = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=rule, apply_it=apply_it)
+    if not apply_it:
+        return
+    if too_many:
+        moved = _take_from_stub(hand, i, got - asked)
+    else:
+        moved = served[got:]
+        _return_to_stub(hand, i, moved)
+    if remedy == "foul":
+        _foul(hand, i, report, f"{rule}: he looked at the drawn cards")
+    elif remedy == "correct":
+        if too_many:
+            _return_to_stub(hand, i, moved)
+            _ruled(hand, report, "corrected: the surplus card goes back on top of the pack", rule)
+        else:
+            _take_from_stub(hand, i, asked - got)
+            _ruled(hand, report, "corrected: the missing cards are supplied at once", rule)
+    elif remedy == "drop":
+        _ruled(hand, report, "he drops", rule)
+        _drop(hand, i)
+    elif remedy == "discard_more":
+        _discard(hand, i, extra_cards)
+        _ruled(hand, report, "he increases his discard to make room for the excess", rule, extra_cards)
+    elif remedy == "leave_excess":
+        hand._hands[i] = [p for p in hand._hands[i] if p not in moved]
+        hand._muck += moved
+        _ruled(hand, report, "the excess is left on the table unseen (among the discards)", rule)
+    elif not hand._hands[i]:
+        _foul(hand, i, report, f"{rule}: {R_NO_CARDS}")
+    else:
+        state(hand).short.add(i)
+        _ruled(hand, report, f"he plays on with a short hand of {len(hand._hands[i])} cards", rule)
+
+
+def _dealer_draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
+    from table_controller.engine.config import GameForm
+
+    i, served = _served_seat(hand, report, R_DEALER_DRAW)
+    if i != hand._button:
+        raise _illegal("not_the_dealer", f"seat {report.seat} is not the dealer", R_DEALER_DRAW)
+    if hand.config.form is GameForm.FIVE_CARD_DRAW:
+        raise _illegal("house_dealer", "in the casino game the croupier deals and does not play", "001 Game procedure")
+    asked, got = len(served), report.count
+    if got is None or got == asked:
+        raise IllegalActionError("bad_report", f"'count' must be the number of cards he took, not {asked}")
+    if got > asked and got - asked > _available(hand):
+        raise _illegal("bad_report", "not that many cards are left on the pack", R_DEALER_DRAW)
+    extra: list[int] = []
+    if got > asked and report.looked == "none":
+        extra = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=R_DEALER_DRAW, apply_it=apply_it)
+    if not apply_it:
+        return
+    if got > asked:
+        _take_from_stub(hand, i, got - asked)
+        if report.looked != "none":
+            _foul(hand, i, report, f"{R_DEALER_DRAW}: he looked before discarding to make room")
+            return
+        _discard(hand, i, extra)
+        _ruled(hand, report, "the dealer must take the cards and discard enough from his original hand", R_DEALER_DRAW,
+               extra)
+        return
+    _return_to_stub(hand, i, served[got:])
+    if hand.config.options.dealer_short_draw is DealerShortDraw.FOUL:
+        _foul(hand, i, report, f"{R_DEALER_DRAW}: the dealer took too few cards")
+        return
+    if not hand._hands[i]:
+        _foul(hand, i, report, f"{R_DEALER_DRAW}: {R_NO_CARDS}")
+        return
+    state(hand).short.add(i)
+    _ruled(hand, report, "the dealer plays on with an insufficient number of cards (house option)", R_DEALER_DRAW)
+
+
+def _asked_wrong_count(hand: Hand, report: Report, apply_it: bool) -> None:
+    i, served = _served_seat(hand, report, R_ASKED)
+    asked, meant = len(served), report.count
+    if meant is None or meant == asked or meant > hand.max_discard(hand._seat_no[i]) + asked:
+        raise IllegalActionError("bad_report", "'count' must be the number of cards he meant to ask for")
+    next_served = not _just_served(hand, i)
+    if report.looked != "none":
+        if apply_it:
+            _foul(hand, i, report, f"{R_ASKED}: he looked at the cards drawn")
+        return
+    if next_served:
+        if meant < asked:
+            if apply_it:
+                _ruled(hand, report, "the next player has been served: he keeps the draw, having discarded enough "
+                       "from his original hand to make a correct number", R_ASKED)
+            return
+        raise _illegal("too_late", "the next player has been served: asking for too few can no longer be corrected",
+                       R_ASKED)
+    if meant > asked:
+        if meant - asked > _available(hand):
+            raise _illegal("bad_report", "not that many cards are left on the pack", R_ASKED)
+        more = _named_from_hand(hand, i, report, meant - asked, exclude=served, rule=R_ASKED, apply_it=apply_it)
+        if apply_it:
+            _discard(hand, i, more)
+            _take_from_stub(hand, i, meant - asked)
+            _ruled(hand, report, "corrected: he discards more and is served the difference", R_ASKED, more)
+        return
+    # Asked for too many, not yet discarded: the surplus goes back on the pack and cards return to his hand.
+    pile = hand._held[i] if i == hand._opener and hand.requirement is not None and \
+        hand.config.options.opener_holds_discards else hand._discards[i]
+    codes = report.cards or []
+    if len(codes) != asked - meant:
+        raise _illegal("bad_report", f"name in 'cards' the {asked - meant} card(s) he keeps after all", R_ASKED)
+    back = _resolve(hand, list(pile), codes, f"seat {report.seat} keeps", learn=apply_it)
+    if apply_it:
+        _return_to_stub(hand, i, served[meant:])
+        for pos in back:
+            pile.remove(pos)
+            hand._hands[i].append(pos)
+        _ruled(hand, report, "corrected before discarding: the surplus goes back on top of the pack", R_ASKED)
+
+
+def _draw_out_of_turn(hand: Hand, report: Report, apply_it: bool) -> None:
+    option = hand.config.options.out_of_turn_discarded
+    rule = R_OUT_OF_TURN_003 if option is OutOfTurnDiscarded.DEAD else f"{R_OUT_OF_TURN_000}; {R_OUT_OF_TURN_003}"
+    i = _seat_index(hand, report.seat, report.kind)
+    _require_phase(hand, (Phase.DRAWING,), report, rule)
+    if hand.to_act != i:
+        raise _illegal("not_skipped", f"seat {report.seat} is not the player whose turn was taken", rule)
+    discarded = report.cards or []
+    thrown = _resolve(hand, hand._hands[i], discarded, f"seat {report.seat} discards", learn=apply_it)
+    if report.choice not in (None, "stand_pat", "drop", "play_short"):
+        raise IllegalActionError("bad_report", "choice is 'stand_pat', 'play_short' or 'drop'")
+    if not apply_it:
+        return
+    if report.choice == "drop":
+        _ruled(hand, report, "he abandons his hand", rule)
+        _drop(hand, i)
+        return
+    if thrown and (option is OutOfTurnDiscarded.DEAD or len(thrown) == len(hand._hands[i])):
+        hand._hands[i] = [p for p in hand._hands[i] if p not in thrown]
+        hand._muck += thrown
+        dead = "he had discarded, his hand is dead" if option is OutOfTurnDiscarded.DEAD else R_NO_CARDS
+        _foul(hand, i, report, f"{rule}: {dead}")
+        return
+    if thrown:
+        state(hand).short.add(i)
+        _ruled(hand, report, f"he had discarded: he plays on short with {5 - len(thrown)} cards, receiving none",
+               rule)
+    else:
+        _ruled(hand, report, "he may not draw: he stands pat and plays on", rule)
+    hand._hands[i] = [p for p in hand._hands[i] if p not in thrown]
+    held = i == hand._opener and hand.requirement is not None and hand.config.options.opener_holds_discards
+    (hand._held if held else hand._discards)[i].extend(thrown)
+    hand._serve(i, 0, [], list(thrown), "irregularity")
+
+
+def mixed_pool(hand: Hand, seats: Sequence[int]) -> tuple[str, ...]:
+    """The cards the dealer must shuffle and cut when these players' draws got mixed with the discards."""
+    return hand._codes(_mixed_positions(hand, [hand._i(s) for s in seats]))
+
+
+def _mixed_positions(hand: Hand, players: Sequence[int]) -> list[int]:
+    pool = list(hand._muck)
+    for k in range(hand._n):
+        pool += hand._discards[k]
+    for i in players:
+        pool += _served_positions(hand, i)
+    return sorted(pool)
+
+
+def _mixed_cards(hand: Hand, report: Report, apply_it: bool) -> None:
+    seats = report.seats or ([report.seat] if report.seat is not None else [])
+    if not seats or len(set(seats)) != len(seats):
+        raise IllegalActionError("bad_report", "'seats' lists the players whose draws were mixed")
+    if not _draw_open(hand):
+        raise _illegal("wrong_phase", "cards mixed in the draw are reported during the draw", R_MIXED)
+    players = [hand._i(s) for s in seats]
+    for i in players:
+        _require_live(hand, i, R_MIXED)
+        if _last_serve(hand, i) is None:
+            raise _illegal("not_served", f"seat {hand._seat_no[i]} has not drawn yet", R_MIXED)
+    pool = _mixed_positions(hand, players)
+    order = report.order or []
+    if len(order) != len(pool):
+        raise _illegal("bad_order", f"the shuffled cards must list the {len(pool)} unclean cards, got {len(order)}",
+                       R_MIXED)
+    new_order = _resolve(hand, pool, order, "mixed cards", learn=apply_it)
+    if not apply_it:
+        return
+    counts = {i: len(_served_positions(hand, i)) for i in players}
+    taken = set(new_order)
+    for k in range(hand._n):
+        hand._hands[k] = [p for p in hand._hands[k] if p not in taken]
+        hand._discards[k] = [p for p in hand._discards[k] if p not in taken]
+    hand._muck = [p for p in hand._muck if p not in taken]
+    hand._stub = list(reversed(new_order)) + hand._stub  # under the pack: its order is not changed (003 Other 1)
+    hand._emit(MixedCardsShuffled(size=len(new_order), seats=tuple(seats), rule=R_MIXED))
+    _ruled(hand, report, "the unclean cards, discards and mixed cards are shuffled together and cut, and the draw "
+           "proceeds: each mixed draw is served again from the top", R_MIXED)
+    for i in players:
+        served = _take_from_stub(hand, i, counts[i])
+        hand._emit(ReplacementServed(seat=hand._seat_no[i], cards=hand._codes(served), rule=R_MIXED))
+
+
+def _ask_draw_count(hand: Hand, report: Report, apply_it: bool) -> None:
+    mode = _draw_info_mode(hand)
+    rule = R_INFO_001 if mode is DrawCountInfo.ANY_PLAYER else R_INFO_003
+    i = _seat_index(hand, report.seat, report.kind)
+    if report.about is None:
+        raise IllegalActionError("bad_report", "'about' names whose draw is asked")
+    j = hand._i(report.about)
+    _require_live(hand, i, rule)
+    if i == j:
+        raise IllegalActionError("bad_report", "a player knows his own draw")
+    allowed, why = _may_ask(hand, i, j, mode)
+    if not allowed:
+        raise _illegal("no_information", why, rule)
+    if apply_it:
+        last = _last_serve(hand, j)
+        assert last is not None
+        hand._emit(DrawCountAnswered(seat=hand._seat_no[i], about=hand._seat_no[j], count=len(last.served),
+                                     rule=rule))
+
+
+def _may_ask(hand: Hand, i: int, j: int, mode: DrawCountInfo) -> tuple[bool, str]:
+    if hand.phase not in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN) or _last_serve(hand, j) is None:
+        return False, "that player has not drawn"
+    if hand._folded[i]:
+        return False, "only a player still in the hand may ask"
+    if mode is DrawCountInfo.ANY_PLAYER:
+        if _final_betting_started(hand) or hand.phase is Phase.SHOWDOWN:
+            return False, "the second betting round has started"
+        return True, ""
+    if j != hand._button:
+        return False, "no information is given about another player's draw, only about the dealer's"
+    if hand._interval == "final" and (hand._bet[i] > 0 or (hand.phase is Phase.SHOWDOWN)):
+        return False, "only a player who has not yet bet may ask"
+    if hand._interval == "final" and _has_bet_after_draw(hand, i):
+        return False, "only a player who has not yet bet may ask"
+    return True, ""
+
+
+def _has_bet_after_draw(hand: Hand, i: int) -> bool:
+    from table_controller.engine.events import BetMade, Called, Raised
+
+    seat = hand._seat_no[i]
+    last_draw = max((k for k, e in enumerate(hand.events) if isinstance(e, (DrawServed, ReplacementServed))),
+                    default=-1)
+    return any(isinstance(e, (BetMade, Called, Raised)) and e.seat == seat for e in hand.events[last_draw + 1:])
+
+
+def visible_draw_counts(hand: Hand) -> dict[int, int]:
+    """The draw counts the public display may show now, as the house option allows (seat -> cards drawn):
+    001 IV 4, every drawn player's count until the second betting round starts; 003 Other rules 5, only the
+    dealer's, while some player still in has not yet bet after the draw."""
+    mode = _draw_info_mode(hand)
+    if hand.phase not in (Phase.DRAWING, Phase.FINAL_BETTING):
+        return {}
+    counts = {e.seat: len(e.served) for e in hand.events if isinstance(e, DrawServed)}
+    if mode is DrawCountInfo.ANY_PLAYER:
+        return {} if _final_betting_started(hand) else counts
+    dealer = hand._seat_no[hand._button]
+    askers = [k for k in range(hand._n) if not hand._folded[k] and k != hand._button
+              and not (hand._interval == "final" and _has_bet_after_draw(hand, k))]
+    return {dealer: counts[dealer]} if dealer in counts and askers else {}
+
+
+def draw_count_info(hand: Hand) -> dict[str, Any]:
+    """The house rule on draw information, for the displays: which book, and the counts that may be shown."""
+    mode = _draw_info_mode(hand)
+    return {"rule": R_INFO_001 if mode is DrawCountInfo.ANY_PLAYER else R_INFO_003, "mode": mode.value,
+            "visible": {str(s): c for s, c in visible_draw_counts(hand).items()}}

@@ -1,0 +1,102 @@
+"""Floor rulings: where the books are silent a supervisor voids the hand, awards the pot or moves chips
+between the pot and a stack, naming who ruled and why (common card-room practice). Conservation still holds:
+the hand checks its chips and cards after every ruling as after every act.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from table_controller.engine.errors import IllegalActionError
+from table_controller.engine.events import (
+    PotAwarded,
+)
+from table_controller.engine.irregular_core import (
+    R_FLOOR,
+    FloorRuled,
+    Report,
+    _seat_index,
+    _void,
+)
+from table_controller.engine.machine import Phase
+
+if TYPE_CHECKING:
+    from table_controller.engine.hand import Hand
+
+
+def _floor_common(report: Report) -> None:
+    if not report.by.strip() or not report.reason.strip():
+        raise IllegalActionError("bad_ruling", "a floor ruling names who ruled ('by') and why ('reason')",
+                                 rule=R_FLOOR)
+
+
+def _void_hand(hand: Hand, report: Report, apply_it: bool) -> None:
+    _floor_common(report)
+    if apply_it:
+        _void(hand, report, antes_back=True, status="void", rule=f"{R_FLOOR}: {report.reason}")
+
+
+def _award_pot(hand: Hand, report: Report, apply_it: bool) -> None:
+    _floor_common(report)
+    seats = report.seats or ([report.seat] if report.seat is not None else [])
+    if not seats or len(set(seats)) != len(seats):
+        raise IllegalActionError("bad_ruling", "'seats' names who is awarded the pot", rule=R_FLOOR)
+    players = [hand._i(s) for s in seats]
+    total = hand._pot + sum(hand._bet)
+    if report.shares is not None:
+        if len(report.shares) != len(seats) or sum(report.shares) != total:
+            raise IllegalActionError("bad_ruling", f"'shares' must give each awarded seat its part of {total}",
+                                     rule=R_FLOOR)
+        shares = list(report.shares)
+    else:
+        b, n = hand._button, hand._n
+        players.sort(key=lambda j: (j - b - 1) % n)
+        share, odd = divmod(total, len(players))
+        shares = [share + (1 if k < odd else 0) for k in range(len(players))]
+    if not apply_it:
+        return
+    h = hand
+    h._collect()
+    for j, s in zip(players, shares, strict=True):
+        h._stack[j] += s
+    h._pot -= sum(shares)
+    h.to_act = None
+    h._emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason))
+    h._move(Phase.COMPLETE, "floor_ruling")
+    h._emit(PotAwarded(pot_index=0, amount=sum(shares), seats=tuple(h._seat_no[j] for j in players),
+                       shares=tuple(shares), hand="floor ruling"))
+    h.status = "complete"
+    h._end()
+
+
+def _move_chips(hand: Hand, report: Report, apply_it: bool) -> None:
+    _floor_common(report)
+    i = _seat_index(hand, report.seat, report.kind)
+    amount = report.amount or 0
+    if amount <= 0 or report.to_pot is None:
+        raise IllegalActionError("bad_ruling", "'amount' (> 0) and 'to_pot' (true: stack to pot; false: pot to "
+                                 "stack) are needed", rule=R_FLOOR)
+    h = hand
+    if report.to_pot:
+        if amount > h._stack[i]:
+            raise IllegalActionError("bad_ruling", f"seat {report.seat} has only {h._stack[i]} chips", rule=R_FLOOR)
+        if h.to_act == i and amount == h._stack[i] and h.phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING):
+            raise IllegalActionError("bad_ruling", "that would leave the player to act without chips", rule=R_FLOOR)
+    else:
+        free = h._pot + sum(h._bet) - sum(h._contrib)  # the carried pot and dead antes
+        limit = min(h._pot, h._contrib[i] - h._bet[i] + max(free, 0))
+        if amount > limit:
+            raise IllegalActionError("bad_ruling", f"at most {limit} chips of the collected pot can go to seat "
+                                     f"{report.seat}", rule=R_FLOOR)
+    if not apply_it:
+        return
+    if report.to_pot:
+        h._stack[i] -= amount
+        h._pot += amount
+        h._contrib[i] += amount
+    else:
+        own = min(amount, h._contrib[i] - h._bet[i])
+        h._contrib[i] -= own
+        h._pot -= amount
+        h._stack[i] += amount
+    h._emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason, seat=report.seat, amount=amount))
