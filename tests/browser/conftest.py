@@ -70,7 +70,10 @@ def live_server() -> Iterator[LiveServer]:
     thread.join(5)
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in this thread while it is
+# open, and every later test that calls asyncio.run() would fail with "cannot be called from a running
+# event loop". Closing it when the browser module ends keeps the rest of the suite independent of it.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip("headless Chromium is not installed at /usr/bin/chromium (apt-get install chromium)")
