@@ -8,8 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from table_controller.engine.hand import Hand
+from table_controller.engine.hand import Hand, LegalActions
 from table_controller.engine.machine import Phase
+
+_AGGRESSIVE = frozenset({"bet", "raise"})
+_PASSIVE = frozenset({"check", "call"})
 
 
 class Chooser(Protocol):
@@ -35,33 +38,34 @@ def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequenc
     ``truth`` is the real deck when the hand was given "??" cards: shows then name the real cards.
     """
     legal = hand.legal_actions()
+    phase = legal.phase
+    if phase is Phase.FIRST_BETTING or phase is Phase.FINAL_BETTING:  # most acts: tested first
+        _random_betting(hand, rng, legal, aggression)
+        return
     acts = legal.acts
     seat = legal.seat
     if "reshuffle" in acts:
         hand.reshuffle(shuffled(rng, hand.reshuffle_pool()))
         return
     assert seat is not None
-    if legal.phase is Phase.DRAWING:
+    if phase is Phase.DRAWING:
         cards = hand.hole_cards(seat)
         count = rng.randrange(legal.max_discard + 1)
         hand.draw(seat, shuffled(rng, cards)[:count])
         return
-    if legal.phase is Phase.STRADDLING:
+    if phase is Phase.STRADDLING:
         if "decline_straddle" in acts and rng.randrange(2):
             hand.decline_straddle(seat)
         else:
             hand.straddle(seat)
         return
-    if legal.phase is Phase.REOPENING:
+    if phase is Phase.REOPENING:
         if "take_open" in acts and rng.randrange(2):
             hand.take_open(seat)
         else:
             hand.decline_open(seat)
         return
-    if "declare_no_openers" in acts and rng.randrange(12) == 0:
-        hand.declare_no_openers(seat)
-        return
-    if legal.phase in (Phase.SHOWDOWN, Phase.PROVING):
+    if phase is Phase.SHOWDOWN or phase is Phase.PROVING:
         if mucks and "muck" in acts and rng.randrange(8) == 0:
             hand.muck(seat)
         elif truth is not None:
@@ -69,8 +73,19 @@ def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequenc
         else:
             hand.show(seat)
         return
-    aggressive = [a for a in acts if a in ("bet", "raise")]
-    passive = [a for a in acts if a in ("check", "call")]
+    _random_betting(hand, rng, legal, aggression)
+
+
+def _random_betting(hand: Hand, rng: Chooser, legal: LegalActions, aggression: int) -> None:
+    """A betting act: bet or raise with weight ``aggression``/10, else check or call, folding now and then."""
+    acts = legal.acts
+    seat = legal.seat
+    assert seat is not None
+    if "declare_no_openers" in acts and rng.randrange(12) == 0:
+        hand.declare_no_openers(seat)
+        return
+    aggressive = [a for a in acts if a in _AGGRESSIVE]
+    passive = [a for a in acts if a in _PASSIVE]
     if aggressive and rng.randrange(10) < aggression:
         to = legal.min_to + rng.randrange(legal.max_to - legal.min_to + 1)
         if aggressive[0] == "bet":

@@ -1,0 +1,129 @@
+"""The fast ``__init__`` of frozen_init builds exactly what the dataclass ``__init__`` builds, and refuses the same."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from table_controller.engine import events, frozen_init
+from table_controller.engine.hand import LegalActions, SeatSpec
+
+
+def _nonnegative(self: Any) -> None:
+    for name, value in self.__dict__.items():
+        if type(value) is int and value < 0:
+            raise ValueError(f"{type(self).__name__}.{name} must not be negative")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sample:
+    seat: int
+    cards: tuple[str, ...]
+    all_in: bool = False
+    note: str = "x"
+    amount: int = 0
+
+    def __post_init__(self) -> None:
+        _nonnegative(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FastSample:
+    seat: int
+    cards: tuple[str, ...]
+    all_in: bool = False
+    note: str = "x"
+    amount: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Checked:
+    amount: int
+
+    def __post_init__(self) -> None:
+        if self.amount > 10:
+            raise ValueError("too much")
+
+
+@dataclass(frozen=True, kw_only=True)
+class WithFactory:
+    items: list[int] = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
+class NotFrozen:
+    a: int
+
+
+@dataclass(frozen=True)
+class Positional:
+    a: int
+
+
+assert frozen_init.install(FastSample, nonnegative_ints=True)
+assert frozen_init.install(Checked)
+
+
+def _build(cls: type, kwargs: dict[str, Any]) -> Any:
+    try:
+        return cls(**kwargs)
+    except (ValueError, TypeError) as exc:
+        return (type(exc), str(exc).replace(cls.__name__, "C"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(kwargs=st.dictionaries(st.sampled_from(["seat", "cards", "all_in", "note", "amount", "other"]),
+                              st.one_of(st.integers(-3, 3), st.booleans(), st.text(max_size=2),
+                                        st.tuples(st.text(max_size=2))), max_size=6))
+def test_the_fast_init_builds_and_refuses_exactly_as_the_dataclass_does(kwargs: dict[str, Any]) -> None:
+    slow, fast = _build(Sample, kwargs), _build(FastSample, kwargs)
+    if isinstance(slow, tuple):
+        assert isinstance(fast, tuple)
+        assert fast[0] is slow[0]
+        if slow[0] is ValueError:  # the same field named, first in field order
+            assert fast[1] == slow[1]
+    else:
+        assert dataclasses.asdict(fast) == dataclasses.asdict(slow)
+        assert repr(fast).replace("FastSample", "Sample") == repr(slow)
+
+
+def test_the_fast_init_keeps_signature_frozenness_equality_and_replace() -> None:
+    assert str(inspect.signature(FastSample)) == str(inspect.signature(Sample))
+    a = FastSample(seat=1, cards=("As",))
+    assert a == FastSample(seat=1, cards=("As",)) and hash(a) == hash(FastSample(seat=1, cards=("As",)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.seat = 2  # type: ignore[misc]
+    assert dataclasses.replace(a, seat=3).seat == 3
+    with pytest.raises(ValueError, match=r"FastSample.seat must not be negative"):
+        dataclasses.replace(a, seat=-1)
+
+
+def test_a_class_own_post_init_still_runs() -> None:
+    assert Checked(amount=3).amount == 3
+    with pytest.raises(ValueError, match="too much"):
+        Checked(amount=11)
+
+
+@pytest.mark.parametrize("cls", [WithFactory, NotFrozen, Positional])
+def test_unsupported_classes_are_left_alone(cls: type) -> None:
+    before = vars(cls)["__init__"]
+    assert not frozen_init.install(cls)
+    assert vars(cls)["__init__"] is before
+
+
+def test_the_engine_classes_have_it() -> None:
+    for cls in (*events.Event.__subclasses__(), LegalActions, SeatSpec):
+        if cls.__module__ in ("table_controller.engine.events", "table_controller.engine.hand"):
+            assert "frozen_init" in (vars(cls)["__init__"].__doc__ or ""), cls
+    with pytest.raises(ValueError, match=r"Called.amount must not be negative"):
+        events.Called(seat=1, amount=-1, all_in=False)
+    with pytest.raises(TypeError):
+        events.Called(seat=1, amount=1)  # type: ignore[call-arg]
+    assert events.Called(seat=1, amount=2, all_in=True).to_json() == {"event": "call", "seat": 1, "amount": 2,
+                                                                      "all_in": True}
