@@ -206,7 +206,7 @@ def reports_open(hand: Hand) -> tuple[str, ...]:
 
 
 def result_fields(hand: Hand) -> dict[str, Any]:
-    """What the reports add to ``Hand.result()``: the next deal's consequences and the draw-count house rule."""
+    """What the reports add to ``Hand.result()``: the next deal's consequences and the seats playing short."""
     out: dict[str, Any] = {}
     st = hand.irregular_state
     next_deal = dict(st.next_deal) if st is not None else {}
