@@ -247,7 +247,7 @@ def _asked_wrong_count(hand: Hand, report: Report, apply_it: bool) -> None:
     next_served = not _just_served(hand, i)
     if report.looked != "none":
         if apply_it:
-            _foul(hand, i, report, f"{R_ASKED}: he looked at the cards drawn")
+            _foul(hand, i, report, f"{R_ASKED}: he looked at the cards drawn (003 Other rules governing the draw, 6)")
         return
     if next_served:
         if meant < asked:
