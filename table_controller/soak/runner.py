@@ -52,6 +52,7 @@ class SoakSummary:
     dealer_voids: int = 0
     camera_dropouts: int = 0
     camera_misreads: int = 0
+    unexpected_voids: int = 0
     journal_entries: int = 0
     chips_in: int = 0
     chips_on_table: int = 0
@@ -96,6 +97,7 @@ def _add_stats(summary: SoakSummary, stats: dict[str, Any]) -> None:
     summary.dealer_voids += int(stats.get("voids_by_dealer", 0))
     summary.camera_dropouts += int(stats.get("camera_dropouts", 0))
     summary.camera_misreads += int(stats.get("camera_misreads", 0))
+    summary.unexpected_voids += int(stats.get("unexpected_voids", 0))
     summary.findings.extend(str(f) for f in stats.get("findings", []))
 
 

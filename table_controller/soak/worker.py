@@ -36,6 +36,7 @@ class WorkerStats:
     voids_by_dealer: int = 0
     camera_dropouts: int = 0
     camera_misreads: int = 0
+    unexpected_voids: int = 0  # hands voided with no fault injected in them or the hand before
     findings: list[str] = field(default_factory=list)
 
 
@@ -50,6 +51,7 @@ class SoakTable:
         self._players = stack.new_players()
         self.queue = list(queue or [])  # faults to inject first, one a hand, before the random schedule
         self._planned: tuple[int, str] | None = None
+        self._fault_hands: set[int] = set()
 
     @property
     def control(self) -> Any:
@@ -58,6 +60,8 @@ class SoakTable:
 
     def _inject(self, fault: str) -> None:
         self.stats.faults[fault] += 1
+        t = self.stack.table
+        self._fault_hands.add(t.hand_no if t.in_play() else t.hand_no + 1)
         c = self.control
         if fault == "jam_recovers":
             c.jam_next(recovers=True)
@@ -133,6 +137,12 @@ class SoakTable:
         self._planned = planned
         self.stats.hands += 1
         self._check_cards(number, first_deck)
+        status = t.history()[-1].status if t.history() else "?"
+        if status == "void" and not {number, number - 1} & self._fault_hands:
+            # The rules void a hand for a device fault the dealer cannot clear, or a misdeal; not for nothing.
+            self.stats.unexpected_voids += 1
+            self.stats.findings.append(f"hand {number} was voided although no device failed in it or the hand "
+                                       f"before ({t.message})")
 
     def _check_cards(self, number: int, first_deck: int) -> None:
         """The cards the journal holds for this hand are the ones that left the shoe, in order, once each."""

@@ -13,6 +13,8 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from table_controller.soak.checks import audit_data
 from table_controller.soak.runner import run_soak
 from table_controller.soak.stack import LiveStack, StackOptions, game_for
@@ -20,13 +22,17 @@ from table_controller.soak.worker import FAULTS, SoakTable
 
 
 def test_kill_minus_nine_at_random_points(tmp_path: Path) -> None:
-    summary = run_soak(hands=8, kills=3, data=tmp_path, seed=1)
+    # Device faults are left to the test below (and the long soak): here, kills on a garbled line.
+    summary = run_soak(hands=8, kills=3, data=tmp_path, seed=1, fault_rate=0.0)
     assert summary.findings == []
     assert summary.kills == 3 and summary.starts == 4
     assert summary.completed + summary.voided >= 8
     assert summary.verify_ok
     assert summary.chips_in == summary.chips_on_table == 400
     assert summary.exported == summary.completed == summary.replayed_same
+
+
+RECOVERABLE = [f for f in FAULTS if f != "door"]
 
 
 def test_every_device_fault_on_a_garbled_line(tmp_path: Path) -> None:
@@ -36,7 +42,7 @@ def test_every_device_fault_on_a_garbled_line(tmp_path: Path) -> None:
         try:
             assert stack.sim is not None
             stack.sim.control.garble(0.01)
-            soak = SoakTable(stack, rng=random.Random(4), fault_rate=0.0, void_rate=0.0, queue=list(FAULTS))
+            soak = SoakTable(stack, rng=random.Random(4), fault_rate=0.0, void_rate=0.0, queue=list(RECOVERABLE))
             await stack.seat_players()
             for _ in range(20):
                 await soak.play_hand()
@@ -49,7 +55,7 @@ def test_every_device_fault_on_a_garbled_line(tmp_path: Path) -> None:
     soak, stack = asyncio.run(run())
     stats = soak.stats
     assert stats.findings == []
-    assert all(stats.faults[kind] >= 1 for kind in FAULTS), stats.faults
+    assert all(stats.faults[kind] >= 1 for kind in RECOVERABLE), stats.faults
     assert stats.prompts >= 1
     assert stack.camera_dropouts >= 1
     assert any(a.kind == "camera_lost" for a in stack.table.full_view().alerts)
@@ -57,3 +63,26 @@ def test_every_device_fault_on_a_garbled_line(tmp_path: Path) -> None:
     assert report.findings == []
     assert report.completed + report.voided == stats.hands
     assert report.chips_in == report.chips_on_table
+
+
+@pytest.mark.xfail(strict=True, reason="finding for table_controller/controller/shoe_link.py: the shoe answers a deal "
+                   "with the door open by DENIED (DOOR_OPEN), then DENIED (FAULT_LATCHED); the link never sends "
+                   "CLEAR_FAULT for a refusal, so after the dealer closes the door Retry keeps failing and every "
+                   "later hand is voided until the controller restarts. Remove this marker when it is fixed.")
+def test_the_door_opened_mid_hand_is_closed_and_play_resumes(tmp_path: Path) -> None:
+    async def run() -> SoakTable:
+        stack = LiveStack(StackOptions(data=tmp_path, seed=5, camera=False))
+        await stack.start()
+        try:
+            soak = SoakTable(stack, rng=random.Random(5), fault_rate=0.0, void_rate=0.0, queue=["door"])
+            await stack.seat_players()
+            for _ in range(2):
+                await soak.play_hand()
+        finally:
+            await stack.stop()
+        return soak
+
+    soak = asyncio.run(run())
+    assert soak.stats.faults["door"] == 1
+    assert soak.stats.voids_by_dealer == 0
+    assert soak.stats.findings == []
