@@ -48,41 +48,31 @@ class Irregularity:
     label: str
     rule: str
     needs_seat: bool = True
+    needs: tuple[str, ...] = ()  # report fields the dealer must give: "card", "count", "looked"
 
 
+# The engine's irregularity reports (docs/irregularities.md) as the dealer console offers them. The engine
+# applies the book's remedy and names the rule; these citations are what the button shows beforehand.
 IRREGULARITIES: dict[str, Irregularity] = {
-    "exposed_card_deal": Irregularity(
-        label="Card exposed in the deal",
-        rule="000 Card exposed in the deal: one exposed card is kept, no misdeal"),
-    "too_many_cards": Irregularity(
-        label="Too many cards dealt",
-        rule="000 Incorrect hand: excess back on the pack if unseen; foul if seen"),
-    "too_few_cards": Irregularity(
-        label="Too few cards dealt",
-        rule="000 Incorrect hand; 001 IV 5a: dealt the missing cards if unseen"),
-    "exposed_card_draw": Irregularity(
-        label="Card exposed in the draw",
-        rule="003 Incorrect dealing in the draw 1; 000; 001 IV 6 (house option)"),
-    "wrong_draw_count": Irregularity(
-        label="Wrong number of cards drawn",
-        rule="003 Incorrect dealing in the draw 2; 000 Incorrect number of cards drawn"),
-    "draw_out_of_turn": Irregularity(
-        label="Draw out of turn",
-        rule="003 Incorrect dealing in the draw 3; 000"),
-    "foul_hand": Irregularity(
-        label="Foul hand",
-        rule="000 Foul hand: cannot win, chips forfeited"),
-    "false_openers": Irregularity(
-        label="Opener cannot prove openers",
-        rule="003 False openers 1-4; 000 False openers"),
-    "misdeal": Irregularity(
-        label="Misdeal",
-        rule="000 Card exposed in the deal: more than one exposed card; void deal, new shuffle",
-        needs_seat=False),
-    "mixed_cards": Irregularity(
-        label="Draw mixed with discards",
-        rule="003 Other rules governing the draw 4: unclean cards shuffled and cut",
-        needs_seat=False),
+    "exposed_in_deal": Irregularity(label="Card exposed in the deal", needs=("card",),
+                                    rule="000 Card exposed in the deal: one exposed card is kept, no misdeal"),
+    "faced_in_pack": Irregularity(label="Card found faced in the pack", needs=("card",),
+                                  rule="003 Incorrect dealing in the draw 1: treated as an exposed card"),
+    "too_many_in_deal": Irregularity(label="Too many cards dealt", needs=("count", "looked"),
+                                     rule="000 Incorrect hand: excess back on the pack if unseen; foul if seen"),
+    "too_few_in_deal": Irregularity(label="Too few cards dealt", needs=("count", "looked"),
+                                    rule="000 Incorrect hand; 001 IV 5a: dealt the missing cards if unseen"),
+    "exposed_in_draw": Irregularity(label="Card exposed in the draw", needs=("card",),
+                                    rule="003 Incorrect dealing in the draw 1; 000; 001 IV 6 (house option)"),
+    "draw_miscount": Irregularity(label="Wrong number of cards drawn", needs=("count", "looked"),
+                                  rule="003 Incorrect dealing in the draw 2; 000 Incorrect number of cards drawn"),
+    "draw_out_of_turn": Irregularity(label="Draw out of turn", rule="003 Incorrect dealing in the draw 3; 000"),
+    "foul_hand": Irregularity(label="Foul hand", rule="000 Foul hand: cannot win, chips forfeited"),
+    "false_openers": Irregularity(label="Opener cannot prove openers", rule="003 False openers 1-4; 000"),
+    "mixed_cards": Irregularity(label="Draw mixed with discards", needs_seat=False,
+                                rule="003 Other rules governing the draw 4: unclean cards shuffled and cut"),
+    "misdeal": Irregularity(label="Misdeal", rule="000 Card exposed in the deal: more than one exposed card; "
+                            "common practice: the deal is void, bets come back, a new shuffle"),
 }
 
 
@@ -108,6 +98,13 @@ _VIEW_PHASE = {
     Phase.DRAWING: "drawing", Phase.RESHUFFLING: "drawing", Phase.PROVING: "showdown", Phase.SHOWDOWN: "showdown",
     Phase.COMPLETE: "complete", Phase.PASSED_OUT: "complete",
 }
+
+
+def _undealt(hand: Hand, known: int) -> int:
+    """Positions still in the stub that the shoe has not delivered (position >= ``known``). The stub is private
+    to the engine but the only record of which positions are left; the adapter reads it, never writes it."""
+    stub: list[int] = getattr(hand, "_stub")  # noqa: B009
+    return sum(1 for pos in stub if pos >= known)
 
 
 def game_config(form: str, betting: str, stakes: dict[str, int], options: dict[str, Any]) -> Any:
@@ -184,16 +181,16 @@ class EngineHand:
             self._verify(act)
             return []
         trial = copy.deepcopy(self.hand)
+        known = len(self.deck)
+        before = _undealt(trial, known)
         events = self._apply(trial, act)
-        if act.get("act") != "draw":
-            return []
-        # The shoe serves from what it still holds; past that the engine reshuffles the burn and the
-        # earlier discards (001 IV 2), which the controller orders, so those cards are not the shoe's.
+        # Every position the act took that the shoe has not dealt yet is a card the shoe must deliver; cards
+        # put back on the pack or reshuffled into the stub are already known. The engine's stub says which.
+        taken = max(0, before - _undealt(trial, known))
         burn = any(isinstance(ev, Burned) for ev in events)
-        reserve = 1 if self.config.options.never_deal_last_card else 0
-        left = DECK_SIZE - len(self.deck) - (1 if burn else 0)
-        deals = min(len(act.get("discard") or ()), max(0, left - reserve))
-        return (["burn"] if burn else []) + ["deal"] * deals
+        if burn and taken:
+            return ["burn"] + ["deal"] * (taken - 1)
+        return ["deal"] * taken
 
     def _verify(self, act: dict[str, Any]) -> None:
         try:

@@ -164,6 +164,7 @@ class TableController:
         self._snapshots: deque[tuple[float, FloorView]] = deque(maxlen=SNAPSHOTS_KEPT)
         self._lock = asyncio.Lock()
         self._replaying = False
+        self._note = ""
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -276,7 +277,7 @@ class TableController:
     def irregularity_options(self) -> tuple[IrregularityOption, ...]:
         if self.hand is None and self._deal is None:
             return ()
-        return tuple(IrregularityOption(kind=k, label=v.label, rule=v.rule, needs_seat=v.needs_seat)
+        return tuple(IrregularityOption(kind=k, label=v.label, rule=v.rule, needs_seat=v.needs_seat, needs=v.needs)
                      for k, v in IRREGULARITIES.items())
 
     def history(self) -> list[HandSummary]:
@@ -704,6 +705,15 @@ class TableController:
             if data.get("event") == "draw":
                 self.log(f"Seat {data['seat']} threw {' '.join(data['discards']) or 'nothing'}, served "
                          f"{' '.join(data['served']) or 'nothing'}", secret=True)
+            elif data.get("event") == "irregularity":
+                where = f" at seat {data['seat']}" if data.get("seat") is not None else ""
+                label = IRREGULARITIES.get(data["irregularity"])
+                what = label.label if label is not None else data["irregularity"].replace("_", " ")
+                self._note = f"{what}{where}: {data['remedy']} ({data['rule']})."
+                self.log(self._note)
+                self._apply_alert({"kind": "irregularity", "level": "warning", "seat": data.get("seat"),
+                                   "at_ms": self._now_ms(), "message": f"{what}{where}: {data['remedy']} "
+                                   f"({data['rule']}; reported by the {action['report'].get('by', 'dealer')})"})
             elif data.get("event") == "show":
                 self.log(f"{self._name(data['seat'])} (seat {data['seat']}) shows {' '.join(data['cards'])}: "
                          f"{data['description']}")
@@ -733,6 +743,9 @@ class TableController:
             name = hand.seat_info()[seat].name
             what = "to draw" if self.phase == "drawing" else "to show" if self.phase == "showdown" else "to act"
             self.message = f"Hand #{self.hand_no}: {name} (seat {seat}) {what}."
+        if self._note:
+            self.message = f"{self._note} {self.message}"
+            self._note = ""
 
     def _finish_hand(self) -> None:
         hand = self.hand
@@ -764,6 +777,9 @@ class TableController:
             text = f"{status}; {self.carried_pot} stays for the next deal"
         self.message = f"Hand #{self.hand_no} over: {text}."
         self.log(self.message)
+        if self._note:
+            self.message = f"{self._note} {self.message}"
+            self._note = ""
         self.check_chips()
 
     def _name(self, seat: int) -> str:
@@ -817,34 +833,35 @@ class TableController:
 
     # -- irregularities and rulings -------------------------------------------------------------------------
 
-    async def report_irregularity(self, kind: str, *, seat: int | None, note: str, by: str) -> None:
-        async with self._lock:
-            irr = IRREGULARITIES.get(kind)
-            if irr is None:
-                raise TableRequestError(f"unknown irregularity {kind!r}; known: {', '.join(IRREGULARITIES)}",
-                                        code="bad_irregularity")
-            if not self._in_play():
-                raise NotAllowedError("no hand in progress", code="no_hand")
-            if irr.needs_seat:
-                if seat is None:
-                    raise TableRequestError(f"'{kind}' needs the seat it happened at", code="seat_missing")
-                self._seat_no(seat)
-            entry = {"kind": kind, "seat": seat, "note": note, "by": by, "at_ms": self._now_ms()}
-            self.journal.append("irregularity", entry, hand=self.hand_no)
-            self._apply_irregularity(entry)
-        self.notify()
-
-    def _apply_irregularity(self, e: dict[str, Any]) -> None:
-        irr = IRREGULARITIES[e["kind"]]
-        where = f" at seat {e['seat']}" if e["seat"] is not None else ""
-        self.log(f"Irregularity{where}: {irr.label} — {irr.rule}")
-        self._apply_alert({"kind": "irregularity", "level": "warning", "seat": e["seat"], "at_ms": e["at_ms"],
-                           "message": f"{irr.label}{where} reported by the {e['by']}: {irr.rule}"
-                                      + (f" ({e['note']})" if e["note"] else "")})
-        if e["kind"] == "misdeal":
-            self._apply_void({"reason": "misdeal"})
-        else:
-            self.message = f"{irr.label}{where}: {irr.rule}. The floor rules if the remedy is disputed."
+    async def report_irregularity(self, kind: str, *, seat: int | None, note: str, by: str,
+                                  details: dict[str, Any] | None = None) -> None:
+        """A report from the dealer (or the camera). The engine applies the book's remedy and names the rule;
+        a misdeal before the deal is complete voids the hand here."""
+        irr = IRREGULARITIES.get(kind)
+        if irr is None:
+            raise TableRequestError(f"unknown irregularity {kind!r}; known: {', '.join(IRREGULARITIES)}",
+                                    code="bad_irregularity")
+        if irr.needs_seat:
+            if seat is None:
+                raise TableRequestError(f"'{kind}' needs the seat it happened at", code="seat_missing")
+            self._seat_no(seat)
+        if not self._in_play():
+            raise NotAllowedError("no hand in progress", code="no_hand")
+        if self.hand is None:
+            if kind != "misdeal":
+                raise NotAllowedError("the deal is not complete yet: only a misdeal can be called now",
+                                      code="dealing")
+            await self.void_in_play(f"misdeal called by the {by}" + (f": {note}" if note else ""))
+            return
+        report: dict[str, Any] = {"kind": kind, "by": by}
+        if seat is not None and irr.needs_seat:
+            report["seat"] = seat
+        if note:
+            report["reason"] = note[:500]
+        for key, value in (details or {}).items():
+            if value is not None and not (key == "looked" and value == "none"):
+                report[key] = value
+        await self._submit({"act": "irregularity", "report": report})
 
     async def floor_ruling(self, ruling: RulingRequest) -> None:
         async with self._lock:
@@ -949,11 +966,19 @@ class TableController:
                 return  # a shoe without a reader: the camera teaches, it cannot contradict
             if code in hole:
                 if info is not None and code not in info.shown and self.phase in ("betting", "drawing"):
-                    kind = "exposed_card_deal" if self.phase == "betting" else "exposed_card_draw"
-                    entry = {"kind": kind, "seat": seat, "note": f"camera saw {code} face up", "by": "camera",
-                             "at_ms": self._now_ms()}
-                    self.journal.append("irregularity", entry, hand=self.hand_no)
-                    self._apply_irregularity(entry)
+                    kind = "exposed_in_deal" if self.phase == "betting" else "exposed_in_draw"
+                    self._alert("exposed_card", f"camera saw {code} face up at seat {seat}", level="warning",
+                                seat=seat)
+                    report = {"kind": kind, "seat": seat, "card": code, "by": "camera",
+                              "reason": f"camera saw {code} face up"}
+                    action = {"act": "irregularity", "report": report}
+                    try:
+                        kinds = hand.cards_for(action)
+                    except TableError:
+                        kinds = None  # the engine has no remedy here (already dealt with): the alert stands
+                    if kinds == []:
+                        self.journal.append("act", {"action": action, "kinds": kinds}, hand=self.hand_no)
+                        self._apply_act({"action": action, "kinds": kinds})
                     self.notify()
                 return
             reason = (f"camera read {code} {where} at seat {seat}, but the shoe dealt that seat "
@@ -980,7 +1005,6 @@ class TableController:
             "act": self._apply_replayed_act,
             "device.fault": self._apply_fault,
             "prompt.answer": self._apply_prompt_answer,
-            "irregularity": self._apply_irregularity,
             "ruling": self._apply_ruling,
             "alert": self._apply_alert,
             "alert.ack": lambda e: self._apply_alert_ack(e["id"]),

@@ -133,6 +133,7 @@ class IrregularityOption(_Frozen):
     label: str
     rule: str
     needs_seat: bool = True
+    needs: tuple[str, ...] = Field(default=(), description='what else the report needs: "card", "count", "looked"')
 
 
 class DeviceView(_Frozen):
@@ -241,6 +242,10 @@ class IrregularityRequest(_Request):
     kind: str = Field(min_length=1, max_length=64)
     seat: int | None = Field(default=None, ge=1, le=8)
     note: str = Field(default="", max_length=500)
+    card: str | None = Field(default=None, description="the exposed card, where the report is about one")
+    count: int | None = Field(default=None, ge=0, le=52, description="cards in excess, missing or received")
+    looked: Literal["none", "some", "all"] = Field(default="none", description="did the player see the faces")
+    choice: Literal["stand_pat", "drop", "play_short", "discard_more", "leave_excess"] | None = None
 
 
 class PromptAnswer(_Request):

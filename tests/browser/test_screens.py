@@ -107,7 +107,7 @@ def test_dealer_sees_prompts_and_errors(live_server: LiveServer, page: Any) -> N
     page.locator("[data-testid^=act-]").first.wait_for(state="visible")
     assert page.get_by_test_id("prompt").count() == 0
     # An irregularity button shows the rule it applies.
-    irr = page.get_by_test_id("irr-exposed_card_deal")
+    irr = page.get_by_test_id("irr-exposed_in_deal")
     assert "000" in irr.inner_text()
     shot(page, "dealer-irregularities")
 

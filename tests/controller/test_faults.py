@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from table_controller.controller.devices import DeckCheck, VirtualShoe
-from table_controller.controller.errors import NotAllowedError
+from table_controller.controller.errors import NotAllowedError, TableRequestError
 from table_controller.controller.players import SimPlayers
 from table_controller.service.models import RulingRequest
 from tests.controller.conftest import make_table, seated
@@ -141,17 +141,48 @@ def test_camera_mismatch_halts_and_alerts_the_floor() -> None:
     asyncio.run(run())
 
 
-def test_misdeal_report_voids_the_hand() -> None:
+def test_misdeal_called_during_the_deal_voids_it() -> None:
+    async def run() -> None:
+        shoe = VirtualShoe(seed=2)
+        table = make_table(shoe=shoe)
+        await seated(table, 4)
+        before = {n: st.stack for n, st in table.seats.items()}
+        shoe.inject_fault("jam")
+        await table.start_hand()  # paused before the deal completes
+        assert table.in_play() and table.hand is None
+        await table.report_irregularity("misdeal", seat=2, note="two cards exposed", by="dealer")
+        assert not table.in_play()
+        assert {n: st.stack for n, st in table.seats.items()} == before
+        assert table.history()[-1].status == "void"
+
+    asyncio.run(run())
+
+
+def test_engine_applies_the_books_remedy_and_names_the_rule() -> None:
     async def run() -> None:
         table = make_table(seed=2)
         await seated(table, 4)
-        before = {n: st.stack for n, st in table.seats.items()}
         await table.start_hand()
-        await table.report_irregularity("misdeal", seat=None, note="two cards exposed", by="dealer")
-        assert table.hand is None
-        assert {n: st.stack for n, st in table.seats.items()} == before
+        assert table.hand is not None
+        seat = table.full_view().to_act
+        assert seat is not None
+        card = table.hand.hole(seat)[0]
+        await table.report_irregularity("exposed_in_deal", seat=seat, note="flipped on the deal", by="dealer",
+                                        details={"card": card})
         view = table.full_view()
-        assert any("Misdeal" in a.message for a in view.alerts)
+        assert "000" in view.message  # the rule applied, for the dealer
+        assert view.alerts[-1].kind == "irregularity"
+        assert table.hand is not None  # one exposed card: no misdeal, play goes on
+        with pytest.raises(TableRequestError):
+            await table.report_irregularity("spilled_drink", seat=seat, note="", by="dealer")
+        with pytest.raises(NotAllowedError) as info:  # one exposed card is not a misdeal
+            await table.report_irregularity("misdeal", seat=seat, note="", by="dealer")
+        assert info.value.rule and "000" in info.value.rule
+        second = table.hand.hole(seat)[1]
+        await table.report_irregularity("exposed_in_deal", seat=seat, note="", by="dealer", details={"card": second})
+        await table.report_irregularity("misdeal", seat=seat, note="second card exposed", by="dealer")
+        assert table.hand is None and table.history()[-1].hand == 1
+        table.check_chips()
 
     asyncio.run(run())
 

@@ -13,7 +13,7 @@ from table_controller.controller.demo import play_hands, seat_players
 from table_controller.controller.errors import NotAllowedError, TableRequestError
 from table_controller.controller.players import SimPlayers
 from table_controller.engine.record import replay
-from tests.controller.conftest import make_table, play, seated
+from tests.controller.conftest import make_table, seated
 
 
 def test_demo_hands_conserve_chips_and_verify_every_deck() -> None:
@@ -48,7 +48,8 @@ def test_chips_and_cards_conserved_property(seed: int, players: int, betting: st
     async def run() -> None:
         table = make_table(seed=seed, game={"form": "five_card_draw", "betting": betting, "stakes": stakes})
         await seated(table, players, stack=60)
-        await play(table, 4, seed=seed)
+        summary = await play_hands(table, SimPlayers(table, rng=random.Random(seed)), hands=4)
+        assert summary.ok, (summary.halted, table.message)
         table.check_chips()
         assert table.chips_on_table() == table.chips_in
         assert table.decks_verified == 4
