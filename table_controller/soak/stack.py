@@ -188,6 +188,8 @@ class _StreamState:
     bad: int = 0
     seen: dict[int, set[str]] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)  # seconds, card out of the shoe -> on the display
+    # The same for cards served in the draw (the deal's cards reach the display together, in one state).
+    draw_latencies: list[float] = field(default_factory=list)
 
 
 class LiveStack:
@@ -313,6 +315,7 @@ class LiveStack:
             st.bad += 1
             return
         seen = st.seen.setdefault(hand, set())
+        dealt_before = bool(seen)
         sim = self.sim
         for seat in seats:
             for code in list(seat.get("hole", ())) + list(seat.get("shown", ())):
@@ -322,6 +325,8 @@ class LiveStack:
                 out_at = sim.last_out.get(code) if sim is not None else None
                 if out_at is not None and arrived >= out_at:
                     st.latencies.append(arrived - out_at)
+                    if dealt_before:
+                        st.draw_latencies.append(arrived - out_at)
 
     async def stop(self) -> None:
         if self._ws_task is not None:
