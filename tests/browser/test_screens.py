@@ -123,3 +123,21 @@ def test_camera_view_without_a_camera_says_so(live_server: LiveServer, page: Any
     page.goto(live_server.base + "/camera?token=floor-tok")
     page.locator("#no-frame").wait_for(state="visible")
     assert "No camera frame" in page.locator("#no-frame").inner_text()
+
+
+def test_camera_view_shows_the_frame_with_detections(live_server: LiveServer, page: Any) -> None:
+    from table_controller.controller.camera import SimTableSource, TableCamera
+
+    _seat(live_server, 3)
+    assert live_server.api("POST", "/api/tables/t1/hand").status_code == 201
+    source = SimTableSource(live_server.table, seed=2)
+    camera = TableCamera(source, calibration=source.calibration())
+    live_server.table.camera = camera
+    assert live_server.call(camera.step(live_server.table))
+    page.goto(live_server.base + "/camera?token=floor-tok")
+    page.wait_for_function("document.getElementById('frame').naturalWidth > 0")
+    page.locator("#dets tr").nth(1).wait_for()
+    rows = page.locator("#dets tr").all_inner_texts()
+    assert any("face down" in r and "seat" in r for r in rows)
+    assert "camera: live" in page.locator("#status").inner_text()
+    shot(page, "camera-view")
