@@ -206,7 +206,8 @@ def reports_open(hand: Hand) -> tuple[str, ...]:
 
 
 def result_fields(hand: Hand) -> dict[str, Any]:
-    """What the reports add to ``Hand.result()``: the next deal's consequences and the seats playing short."""
+    """What the reports add to ``Hand.result()``: the next deal's consequences, the seats playing short, and
+    during the draw and the final interval the draw counts the house rule lets the public display show."""
     out: dict[str, Any] = {}
     st = hand.irregular_state
     next_deal = dict(st.next_deal) if st is not None else {}
@@ -220,4 +221,6 @@ def result_fields(hand: Hand) -> dict[str, Any]:
         out["next_deal"] = next_deal
     if st is not None and st.short:
         out["short_hands"] = sorted(hand._seat_no[i] for i in st.short)
+    if not hand.is_over and hand.phase in (Phase.DRAWING, Phase.FINAL_BETTING):
+        out["draw_counts"] = draw_count_info(hand)  # what the public display may show (001 IV 4 / 003 Other 5)
     return out

@@ -198,3 +198,18 @@ def test_after_a_misdeal_the_deal_is_dealt_again_by_the_same_dealer_unless_it_pa
     assert nxt.button == button
     assert nxt.carried_pot == 3 and nxt.passed_deals == 0
     assert nxt.stacks == {1: 99, 2: 99, 3: 99}
+
+
+def test_the_state_carries_the_draw_count_rule_for_the_public_display() -> None:
+    hand = _hand()
+    hand.bet(1, 2)
+    assert "draw_counts" not in hand.result()  # before the draw
+    hand.call(2)
+    hand.call(3)
+    hand.draw(1, ["7c", "4d", "2s"])
+    assert hand.result()["draw_counts"] == {"rule": "003 Other rules governing the draw, 5", "mode": "dealer_only",
+                                            "visible": {}}
+    hand.draw(2, ["9h"])
+    hand.draw(3, ["8s", "6h"])
+    assert hand.result()["draw_counts"]["visible"] == {"3": 2}
+    assert replay(hand.to_record())["draw_counts"] == hand.result()["draw_counts"]
