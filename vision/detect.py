@@ -252,19 +252,49 @@ def _single_quad(contour: Contour, mask: Image) -> FloatArray | None:
             return None
         area = hull_area
     for eps in (0.02, 0.035, 0.05):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        approx = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float32)
+        if len(approx) == 5:
+            approx = _cut_corner(approx)
         if len(approx) == 4:
-            quad = approx.reshape(4, 2).astype(np.float32)
+            quad = approx
             qa = quad_area(quad)
-            if qa <= 0 or area / qa < 0.9 or qa / max(cv2.contourArea(hull), 1) < 0.85:
+            fit = qa / hull_area
+            if qa <= 0 or fit < 0.85 or fit > 1.15:
                 return None
             short, long_ = side_lengths(quad)
-            if not 1.1 <= long_ / max(short, 1) <= 1.9:
+            aspect = long_ / max(short, 1)
+            # Paper covers most of a card; a picture card or a notched outline less, so it needs a truer shape.
+            if area / qa < (0.75 if 1.1 <= aspect <= 1.9 else 2.0) and not (area / qa >= 0.4 and 1.2 <= aspect <= 1.75
+                                                                               and 0.9 <= fit <= 1.1):
+                return None
+            if not 1.1 <= aspect <= 1.9:
                 return None
             return _grow_rounded(order_quad(quad), contour)
         if len(approx) < 4:
             return None
     return None
+
+
+def _cut_corner(poly: FloatArray) -> FloatArray:
+    """A pentagon whose shortest side is a cut-off corner (a rounded or dog-eared corner, a finger):
+    replace that side by the point where its two neighbours meet."""
+    n = len(poly)
+    lengths = [float(np.linalg.norm(poly[(i + 1) % n] - poly[i])) for i in range(n)]
+    i = int(np.argmin(lengths))
+    if lengths[i] > 0.25 * sorted(lengths)[n // 2]:
+        return poly
+    a0, a1 = poly[i - 1], poly[i]
+    b0, b1 = poly[(i + 1) % n], poly[(i + 2) % n]
+    da, db = a1 - a0, b1 - b0
+    den = float(da[0] * db[1] - da[1] * db[0])
+    if abs(den) < 1e-6:
+        return poly
+    t = float((b0[0] - a0[0]) * db[1] - (b0[1] - a0[1]) * db[0]) / den
+    meet = a0 + da * t
+    keep = [poly[j] for j in range(n) if j not in (i, (i + 1) % n)]
+    keep.insert(i if i < n - 1 else 0, meet)
+    out = np.array(keep, np.float32)
+    return out if cv2.isContourConvex(out.reshape(-1, 1, 2)) else poly
 
 
 def _grow_rounded(quad: FloatArray, contour: Contour) -> FloatArray:

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import RED_SUITS
-from vision.geometry import CARD_H, CARD_W
+from vision.geometry import CARD_H, CARD_W, canonical_corners
 from vision.profile import RANK_SHAPE, SUIT_SHAPE, DeckProfile
 
 Image = npt.NDArray[np.uint8]
@@ -30,6 +30,8 @@ INDEX_H = 0.36
 FACE_RANK_SCORE = 0.45
 FACE_SUIT_SCORE = 0.45
 _RIM = np.ones((3, 3), np.uint8)
+# A corner read this well is not checked against the opposite corner.
+SURE = 0.85
 _WIDEN_X = np.ones((1, 3), np.uint8)
 _WIDEN_Y = np.ones((3, 1), np.uint8)
 SOFT_MASKS = False
@@ -183,11 +185,35 @@ def read_corner(corner: Image, profile: DeckProfile) -> CornerReading | None:
                          suit=suit, suit_score=s_score, suit_margin=s_margin)
 
 
+def warp_index_corners(image: Image, quad: npt.NDArray[np.float32]) -> list[Image]:
+    """`index_corners(warp_card(image, quad))` without warping the rest of the card."""
+    iw, ih = round(CARD_W * INDEX_W), round(CARD_H * INDEX_H)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical_corners(CARD_W, CARD_H)).astype(np.float64)
+    shift = np.array([[1, 0, -(CARD_W - iw)], [0, 1, -(CARD_H - ih)], [0, 0, 1]], np.float64)
+    turn = np.array([[-1, 0, iw - 1], [0, -1, ih - 1], [0, 0, 1]], np.float64)
+    out = []
+    for mm in (m, turn @ shift @ m):
+        out.append(np.asarray(cv2.warpPerspective(image, mm, (iw, ih), flags=cv2.INTER_LINEAR,
+                                                  borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8))
+    return out
+
+
 def read_card(card: Image, profile: DeckProfile) -> CardReading:
     """Name an upright canonical card image (CARD_W x CARD_H), or say it is unknown or face down."""
     if card.shape[0] != CARD_H or card.shape[1] != CARD_W:
         card = np.asarray(cv2.resize(card, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), dtype=np.uint8)
-    readings = [r for r in (read_corner(c, profile) for c in index_corners(card)) if r is not None]
+    return read_corners(index_corners(card), profile)
+
+
+def read_corners(corners: list[Image], profile: DeckProfile) -> CardReading:
+    """Name a card from its two index corners (top-left, and bottom-right turned upright)."""
+    readings: list[CornerReading] = []
+    for corner in corners:
+        reading = read_corner(corner, profile)
+        if reading is not None:
+            readings.append(reading)
+            if reading.accepted(profile) and reading.confidence >= SURE:
+                break  # sure enough from one corner: the other would only agree
     faces = [r for r in readings if r.is_face()]
     if not faces:
         return CardReading(card=None, face_up=False, confidence=0.0)

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.cards import is_card
 from vision.detect import find_cards
 from vision.errors import VisionInputError
-from vision.geometry import warp_card
-from vision.identify import read_card
+from vision.identify import read_corners, warp_index_corners
 from vision.profile import DeckProfile, default_profile
 
 Image = npt.NDArray[np.uint8]
@@ -69,15 +69,21 @@ def check_frame(frame: object) -> Image:
 class Recognizer:
     """Finds the cards in a frame and names the face-up ones it can read surely."""
 
-    def __init__(self, profile: DeckProfile | None = None, *, card_size: tuple[float, float] | None = None) -> None:
+    def __init__(self, profile: DeckProfile | None = None, *, card_size: tuple[float, float] | None = None,
+                 opencv_threads: int | None = 1) -> None:
         self.profile = profile if profile is not None else default_profile()
         self.card_size = card_size
+        if opencv_threads is not None:
+            # The work per frame is many small images: OpenCV's thread pool costs more than it gives,
+            # and on a busy 2-core table computer it steals from the other services. Scale out by
+            # running one recognizer per camera instead. (A process-wide OpenCV setting.)
+            cv2.setNumThreads(opencv_threads)
 
     def identify(self, frame: Image) -> list[Detection]:
         image = check_frame(frame)
         out: list[Detection] = []
         for quad in find_cards(image, card_size=self.card_size):
-            reading = read_card(warp_card(image, quad), self.profile)
+            reading = read_corners(warp_index_corners(image, quad), self.profile)
             out.append(Detection(
                 card=reading.card, face="up" if reading.face_up else "down", confidence=reading.confidence,
                 corners=tuple((float(x), float(y)) for x, y in quad),

@@ -113,7 +113,8 @@ class TemplateSet:
         if not self.labels:
             return {}
         v = glyph_vector(mask, shape)
-        corr = self.vectors @ v
+        # einsum stays on this thread; a BLAS call here would spin up threads for a small product.
+        corr = np.einsum("ij,j->i", self.vectors, v)
         aspect = glyph_aspect(mask)
         penalty = 0.6 * np.abs(np.log(np.maximum(self.aspects, 1e-3) / max(aspect, 1e-3)))
         small = np.asarray(cv2.resize(mask, (shape[1], shape[0]), interpolation=cv2.INTER_AREA), dtype=np.uint8)
