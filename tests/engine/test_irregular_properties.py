@@ -36,7 +36,7 @@ from table_controller.engine.machine import Phase
 from table_controller.engine.record import replay
 from table_controller.engine.simulate import random_step
 
-SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHOICES = (None, "stand_pat", "drop", "play_short", "discard_more", "leave_excess")
 
 
