@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import chain as _chain
 from typing import Any
 
@@ -40,7 +41,7 @@ from table_controller.engine.config import (
     PassMeaning,
 )
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
-from table_controller.engine.evaluate import describe
+from table_controller.engine.evaluate import describe as _describe_value
 from table_controller.engine.events import (
     BetMade,
     BetReturned,
@@ -73,6 +74,9 @@ HAND_SIZE = 5
 DECK_SIZE = 52
 _CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))
 _CARD_OF: dict[str, Card] = {code: Card(c) for c, code in enumerate(_CODE_OF)}
+_CODE_SET = frozenset(_CODE_OF)
+describe = cache(_describe_value)  # a hand value's wording: pure, and at most 7,462 values
+_NAME_OF: dict[Card | None, str] = {None: UNKNOWN_CODE, **{Card(c): code for c, code in enumerate(_CODE_OF)}}
 
 R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
 R_OPEN = "003 Jackpots: a player may not open unless he has the requirement"
@@ -177,7 +181,7 @@ class Hand:
         self._deck_codes = self._parse_deck(deck)
         self._learnt = True
         self._openers_cache: dict[tuple[int, tuple[int, ...]], bool] = {}
-        self._ident: list[Card | None] = [_CARD_OF.get(c) for c in self._deck_codes]
+        self._ident: list[Card | None] = list(map(_CARD_OF.get, self._deck_codes))
         self._stub = list(range(DECK_SIZE - 1, -1, -1))  # top of the stub at the end
         self._hands: list[list[int]] = [[] for _ in range(n)]
         self._original: list[frozenset[int]] = [frozenset()] * n
@@ -185,6 +189,7 @@ class Hand:
         self._discards: list[list[int]] = [[] for _ in range(n)]
         self._burn: list[int] = []
         self._muck: list[int] = []
+        self._checked_layout: tuple[Any, ...] = ()  # copies of the piles at the last full card check
 
         # Who is in.
         self._folded = [False] * n
@@ -236,6 +241,12 @@ class Hand:
 
     @staticmethod
     def _parse_deck(deck: Sequence[CardLike] | None) -> list[str]:
+        if type(deck) in (list, tuple) and len(deck) == DECK_SIZE:  # type: ignore[arg-type]
+            try:
+                if len(_CODE_SET.intersection(deck)) == DECK_SIZE:  # type: ignore[arg-type]
+                    return list(deck)  # type: ignore[arg-type]  # the whole pack, each card once: the usual deck
+            except TypeError:
+                pass  # something unhashable: the checks below name it
         codes: list[str] = []
         for item in deck or ():
             if item is None or item == UNKNOWN_CODE:
@@ -332,9 +343,10 @@ class Hand:
     def _deal(self) -> None:
         n, left = self._n, (self._button + 1) % self._n
         order = [(left + k) % n for k in range(n)]
+        hands, stub = self._hands, self._stub
         for _ in range(HAND_SIZE):
             for i in order:
-                self._hands[i].append(self._stub.pop())
+                hands[i].append(stub.pop())
         for i in range(n):
             self._original[i] = frozenset(self._hands[i])
         self._emit(CardsDealt(order=tuple(self._seat_no[i] for i in order), cards_each=HAND_SIZE))
@@ -342,16 +354,24 @@ class Hand:
     # ------------------------------------------------------------------------------------------ invariants
 
     def _check_invariants(self) -> None:
-        # A full rescan after every act, kept cheap: built-in sums and one 52-element set, no Python loop.
+        # Every chip and every card place is looked at after every act, with built-in sums and comparisons
+        # (no Python loop). The cards: where every pile and hand holds exactly what it held at the last full
+        # check (a copy kept then), the 52 places are the ones that check proved; any difference at all, in
+        # any pile, hand or order, is checked in full again.
         stack, bet, pot = self._stack, self._bet, self._pot
         chips = sum(stack) + sum(bet) + pot
         if chips != self._chips_total:
             raise InvariantError(f"chips not conserved: {chips} on the table, {self._chips_total} expected")
         if min(stack) < 0 or min(bet) < 0 or pot < 0:
             raise InvariantError("a negative stack, bet or pot")
-        places = [*self._stub, *self._burn, *self._muck, *_chain(*self._hands, *self._held, *self._discards)]
-        if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
-            raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
+        layout = (self._stub, self._burn, self._muck, self._hands, self._held, self._discards)
+        if layout != self._checked_layout:
+            places = [*self._stub, *self._burn, *self._muck, *_chain(*self._hands, *self._held, *self._discards)]
+            if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
+                raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
+            self._checked_layout = (list(self._stub), list(self._burn), list(self._muck),
+                                    [list(h) for h in self._hands], [list(h) for h in self._held],
+                                    [list(h) for h in self._discards])
         if self._learnt:  # identities change only when cards are learnt: check them then
             self._learnt = False
             known = [c for c in self._ident if c is not None]
@@ -387,8 +407,8 @@ class Hand:
         return UNKNOWN_CODE if c is None else _CODE_OF[c]
 
     def _codes(self, positions: Sequence[int]) -> tuple[str, ...]:
-        ident = self._ident
-        return tuple(UNKNOWN_CODE if ident[p] is None else _CODE_OF[ident[p]] for p in positions)  # type: ignore[index]
+        ident, name = self._ident, _NAME_OF
+        return tuple([name[ident[p]] for p in positions])
 
     def hole_cards(self, seat: int) -> tuple[str, ...]:
         """The cards a seat holds now ("??" where unidentified). Secret: the caller controls who sees them."""
@@ -503,10 +523,11 @@ class Hand:
 
     def _open_interval(self, first: int) -> None:
         """Start a betting interval with the first player from ``first`` who can act; none: close it at once."""
-        n = self._n
-        bettors = sum(1 for i in range(n) if self._can_bet_chips(i))
+        n, folded, stack, bet, cur = self._n, self._folded, self._stack, self._bet, self._current
+        can_bet = [not folded[i] and stack[i] > 0 for i in range(n)]  # _can_bet_chips of each
+        bettors = can_bet.count(True)
         # A player acts only if someone else could answer him, or he has a bet to meet.
-        self._needs = [self._can_bet_chips(i) and (bettors >= 2 or self._bet[i] < self._current) for i in range(n)]
+        self._needs = [can_bet[i] and (bettors >= 2 or bet[i] < cur) for i in range(n)]
         self._acted_full = [False] * n
         self._aggressor = None
         self.to_act = None
@@ -692,17 +713,19 @@ class Hand:
         if full:
             self._last_inc = inc
             self._raises += 1
+            acted_full = self._acted_full
             for j in range(self._n):
                 if j != i:
-                    self._acted_full[j] = False
+                    acted_full[j] = False
         self._current = to
         self._aggressor = i
         self._entry = 0
         self._entry_seat = None
         self._opened = True
+        needs, folded, stack = self._needs, self._folded, self._stack
         for j in range(self._n):
-            if j != i and self._can_bet_chips(j):
-                self._needs[j] = True
+            if j != i and not folded[j] and stack[j] > 0:  # _can_bet_chips, inlined
+                needs[j] = True
         return full
 
     def verify_call(self, seat: int) -> None:
@@ -1114,9 +1137,10 @@ class Hand:
         return 1 if self.config.options.never_deal_last_card else 0
 
     def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
-        while owed > 0 and len(self._stub) > self._reserve():
-            pos = self._stub.pop()
-            self._hands[i].append(pos)
+        stub, cards, reserve = self._stub, self._hands[i], self._reserve()
+        while owed > 0 and len(stub) > reserve:
+            pos = stub.pop()
+            cards.append(pos)
             served.append(pos)
             owed -= 1
         if owed > 0:
@@ -1311,6 +1335,9 @@ class Hand:
         i = self._i(seat)
         self._require_phase("show")
         self._require_turn(i, R_SHOWDOWN)
+        if not cards:  # nothing named: nothing learnt, no snapshot needed
+            self._learn_show(i, cards)
+            return
         snapshot = list(self._ident)
         try:
             self._learn_show(i, cards)
@@ -1320,7 +1347,7 @@ class Hand:
     def _learn_show(self, i: int, cards: Sequence[CardLike] | None) -> None:
         if cards:
             self._resolve_cards(self._hands[i] + self._held[i], cards, f"seat {self._seat_no[i]} shows")
-        if self.phase is Phase.SHOWDOWN and any(self._ident[p] is None for p in self._hands[i]):
+        if self.phase is Phase.SHOWDOWN and None in map(self._ident.__getitem__, self._hands[i]):
             raise IllegalActionError("must_show_all", f"seat {self._seat_no[i]} must show all five cards",
                                      rule=R_SHOWDOWN)
 

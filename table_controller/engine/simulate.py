@@ -6,11 +6,12 @@ The randomness is the caller's (any object with ``randrange``): the engine itsel
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from table_controller.engine.hand import Hand, LegalActions
 from table_controller.engine.machine import Phase
 
+T = TypeVar("T")
 _AGGRESSIVE = frozenset({"bet", "raise"})
 _PASSIVE = frozenset({"check", "call"})
 
@@ -23,7 +24,8 @@ def _pick(rng: Chooser, items: list[str] | tuple[str, ...]) -> str:
     return items[rng.randrange(len(items))]
 
 
-def shuffled(rng: Chooser, items: list[str] | tuple[str, ...]) -> list[str]:
+def shuffled(rng: Chooser, items: Sequence[T]) -> list[T]:
+    """A new list of ``items`` in random order (Fisher-Yates on ``rng.randrange``)."""
     out = list(items)
     for k in range(len(out) - 1, 0, -1):
         j = rng.randrange(k + 1)
