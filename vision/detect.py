@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths, warp_card
+from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
 
 Image = npt.NDArray[np.uint8]
 Contour = npt.NDArray[Any]
@@ -106,6 +106,8 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
         if gray is not None:
             proposals.extend(_edge_proposals(c, gray, filled, size))
             proposals = _edge_support(c, gray, proposals)
+        # A proposal that puts an index in one of its index corners is a face-up card lying that way.
+        proposals = [(score + (0.5 if _has_index(frame, q) else 0.0), q) for score, q in proposals]
         found.extend(_suppress(proposals))
     return found
 
@@ -186,14 +188,20 @@ def _edge_proposals(contour: Contour, gray: Image, filled: Image,
         if not 0.8 * long_ <= side_len <= 1.12 * long_:
             continue
         normal = np.array([-d[1], d[0]], np.float32)
-        side = _brighter_side(gray, a, b, normal)
-        if side == 0:
-            continue
-        n = normal * side * side_len / CARD_ASPECT
-        quad = np.array([a, b, b + n, a + n], np.float32)
-        cover = _coverage(filled, quad)
-        if cover >= 0.9:
-            out.append((cover - 0.05, order_quad(quad)))
+        bright = _brighter_side(gray, a, b, normal)
+        # The card's side runs from one end of the edge or the other (in a fan, the neighbours' ends
+        # are not level with it): try both ends, with the card's own length.
+        spans = {(0.0, 1.0)} | {(0.0, long_ / side_len), (1.0 - long_ / side_len, 1.0)}
+        for t0, t1 in spans:
+            p0, p1 = a + (b - a) * t0, a + (b - a) * t1
+            width = float(np.linalg.norm(p1 - p0)) / CARD_ASPECT
+            for side in (1.0, -1.0):
+                n = normal * side * width
+                quad = np.array([p0, p1, p1 + n, p0 + n], np.float32)
+                cover = _coverage(filled, quad)
+                if cover >= 0.9:
+                    # Without an index to tell (a back), the side out of the upper card's shadow is likelier.
+                    out.append((cover - 0.05 - (0.0 if bright == side else 0.1), order_quad(quad)))
     return out
 
 
@@ -345,10 +353,9 @@ def _split_cluster(contour: Contour, filled: Image, card_size: tuple[float, floa
 
 
 def _has_index(frame: Image, quad: FloatArray) -> bool:
-    from vision.identify import extract_glyphs, index_corners
+    from vision.identify import extract_glyphs, warp_index_corners
 
-    card = warp_card(frame, quad)
-    return any(extract_glyphs(corner) is not None for corner in index_corners(card))
+    return any(extract_glyphs(corner) is not None for corner in warp_index_corners(frame, quad))
 
 
 def _coverage(filled: Image, quad: FloatArray) -> float:
