@@ -166,7 +166,7 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
 
     from table_controller.controller.demo import play_hands, seat_players
     from table_controller.controller.players import SimPlayers
-    from table_controller.controller.runtime import close_table
+    from table_controller.controller.runtime import close_table, shoe_truth
     from table_controller.service.app import TableRegistry, create_app
     from table_controller.service.roles import RoleTokens
 
@@ -181,7 +181,8 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
     demo_task: asyncio.Task[Any] | None = None
     camera_task = asyncio.create_task(table.camera.run(table.controller)) if table.camera is not None else None
     if players is not None:
-        sim = SimPlayers(table.controller, rng=random.Random(seed) if seed is not None else random.SystemRandom())
+        sim = SimPlayers(table.controller, rng=random.Random(seed) if seed is not None else random.SystemRandom(),
+                         truth=shoe_truth(table))
 
         async def loop() -> None:
             await asyncio.sleep(1.0)
@@ -221,7 +222,7 @@ async def _headless(settings: Any, *, hands: int, seed: int | None, players: int
     from table_controller.controller.demo import play_hands, seat_players
     from table_controller.controller.errors import TableError
     from table_controller.controller.players import SimPlayers
-    from table_controller.controller.runtime import close_table
+    from table_controller.controller.runtime import close_table, shoe_truth
 
     table = await _open(settings, seed=seed, fast=True, camera=False)
     rng = random.Random(seed) if seed is not None else random.SystemRandom()
@@ -238,8 +239,8 @@ async def _headless(settings: Any, *, hands: int, seed: int | None, players: int
     try:
         await table.controller.resume()
         await seat_players(table.controller, players)
-        summary = await play_hands(table.controller, SimPlayers(table.controller, rng=rng), hands=hands,
-                                   pace_s=0.0, progress=progress)
+        summary = await play_hands(table.controller, SimPlayers(table.controller, rng=rng, truth=shoe_truth(table)),
+                                   hands=hands, pace_s=0.0, progress=progress)
     except TableError as exc:
         raise CliError(f"the demo stopped: {exc.message}", exit_code=EXIT_FINDING, code=exc.code) from exc
     finally:

@@ -100,6 +100,9 @@ _VIEW_PHASE = {
 }
 
 
+UNKNOWN = "??"
+
+
 def _undealt(hand: Hand, known: int) -> int:
     """Positions still in the stub that the shoe has not delivered (position >= ``known``). The stub is private
     to the engine but the only record of which positions are left; the adapter reads it, never writes it."""
@@ -230,6 +233,20 @@ class EngineHand:
             self.hand = self._build(self.deck, [dict(a) for a in self.hand.actions])
         return self._apply(self.hand, act)
 
+    def forget(self, seat: int) -> None:
+        """Unlearn which cards the seat holds now: they become "??" in the deck (the dealer saw only a count
+        thrown, so nobody knows which of them are left). They are learnt again when shown."""
+        held = set(self.hand.hole_cards(seat))
+        self.deck = [UNKNOWN if code in held else code for code in self.deck]
+        self._cache = None
+        # Earlier acts that named one of these cards (an exposed card) keep naming it: replaying them, the engine
+        # learns it again onto this seat's cards, which is where it is.
+        self.hand = self._build(self.deck, [dict(a) for a in self.hand.actions])
+
+    def positions(self, seat: int) -> tuple[int, ...]:
+        """Shoe positions (0 = the first card off the shoe) of the cards the seat holds."""
+        return self.hand.card_positions(seat)
+
     def _hands(self) -> dict[str, Any]:
         if self._cache is None:
             # result() serialises every event; the seats' part is all the views need, once per state.
@@ -327,7 +344,9 @@ class EngineHand:
             elif act == "decline_straddle":
                 out.append(LegalAction(act="decline_straddle", label="No straddle"))
             elif act == "show":
-                out.append(LegalAction(act="show", label="Show openers" if proving else "Show hand"))
+                unread = la.seat is not None and UNKNOWN in self.hand.hole_cards(la.seat)
+                label = ("Show openers" if proving else "Show hand") + (" (enter the cards)" if unread else "")
+                out.append(LegalAction(act="show", label=label, needs_cards=unread))
             elif act == "muck":
                 out.append(LegalAction(act="muck", label="Cannot prove openers" if proving else "Muck"))
             elif act not in ("announce", "draw", "reshuffle"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from table_controller.controller.table import TableController
@@ -23,14 +24,27 @@ MADE = {HandCategory.STRAIGHT, HandCategory.FLUSH, HandCategory.FULL_HOUSE, Hand
 
 
 class SimPlayers:
-    def __init__(self, table: TableController, *, rng: random.Random) -> None:
+    def __init__(self, table: TableController, *, rng: random.Random,
+                 truth: Callable[[], list[str]] | None = None) -> None:
+        """``truth``: the faces of the cards in the order the shoe dealt them, from the simulator, for a shoe
+        without a reader: the players see their own cards even when the table cannot."""
         self.table = table
         self.rng = rng
+        self.truth = truth
         self.acts = 0
 
     def _cards(self, seat: int) -> list[str]:
-        assert self.table.hand is not None
-        return list(self.table.hand.hole(seat))
+        hand = self.table.hand
+        assert hand is not None
+        cards = list(hand.hole(seat))
+        if UNKNOWN_CODE in cards and self.truth is not None:
+            faces = self.truth()
+            cards = [faces[p] if p < len(faces) else UNKNOWN_CODE for p in hand.positions(seat)]
+        return cards
+
+    def _unread(self, seat: int) -> bool:
+        hand = self.table.hand
+        return hand is not None and UNKNOWN_CODE in hand.hole(seat)
 
     def _strength(self, cards: list[str]) -> int:
         """0 nothing, 1 a small pair, 2 jacks or better, 3 two pair or better."""
@@ -53,13 +67,18 @@ class SimPlayers:
         if hand is None or view.paused:
             return None
         if view.draw is not None:
-            return "draw", {"seat": view.draw.seat, "discard": tuple(self._discards(view.draw.seat,
-                                                                                     view.draw.max_discard))}
+            drawer = view.draw.seat
+            thrown = self._discards(drawer, view.draw.max_discard)
+            if self._unread(drawer):
+                return "draw", {"seat": drawer, "count": len(thrown)}  # the table cannot name them
+            return "draw", {"seat": drawer, "discard": tuple(thrown)}
         seat = view.to_act
         if seat is None or not view.legal:
             return None
         legal = {a.act: a for a in view.legal}
         if "show" in legal:
+            if legal["show"].needs_cards:
+                return "act", {"seat": seat, "act": "show", "cards": tuple(self._cards(seat))}
             return "act", {"seat": seat, "act": "show"}
         if "straddle" in legal:
             choice = "straddle" if "decline_straddle" not in legal or self.rng.random() < 0.4 else "decline_straddle"
@@ -92,7 +111,7 @@ class SimPlayers:
     def _discards(self, seat: int, max_discard: int) -> list[str]:
         cards = self._cards(seat)
         if max_discard == 0 or UNKNOWN_CODE in cards:
-            return []
+            return []  # nothing to judge by: stand pat
         value = evaluate([parse_card(c) for c in cards])
         if category_of(value) in MADE:
             return []
@@ -110,8 +129,8 @@ class SimPlayers:
             return False
         kind, kwargs = decision
         if kind == "draw":
-            await self.table.draw(kwargs["seat"], discard=kwargs["discard"])
+            await self.table.draw(kwargs["seat"], discard=kwargs.get("discard"), count=kwargs.get("count"))
         else:
-            await self.table.act(kwargs["seat"], kwargs["act"], kwargs.get("to"))
+            await self.table.act(kwargs["seat"], kwargs["act"], kwargs.get("to"), kwargs.get("cards"))
         self.acts += 1
         return True

@@ -21,7 +21,7 @@ from table_controller.controller.shoe_link import ShoeLink
 from table_controller.controller.table import TableController
 from table_controller.service.settings import TableSettings
 
-__all__ = ["Table", "close_table", "open_table"]
+__all__ = ["Table", "close_table", "open_table", "shoe_truth"]
 
 
 @dataclass
@@ -122,3 +122,17 @@ async def close_table(table: Table) -> None:
         table.simulator.stop()
     with contextlib.suppress(Exception):
         table.journal.close()
+
+
+def shoe_truth(table: Table) -> Any:
+    """For simulated players at a shoe without a reader: the faces the simulated shoe dealt, in order (the
+    players see their own cards; the table does not). None with a real shoe."""
+    shoe = table.shoe
+    if isinstance(shoe, VirtualShoe):
+        return lambda: list(shoe.dealt)
+    if table.simulator is not None:
+        from firmware_bridge.cards import card_code
+
+        control = table.simulator.control
+        return lambda: [card_code(c.face) for c in control.cards_out()]
+    return None

@@ -23,6 +23,7 @@ Listeners (the stream hub) get the full state after each change; each role's vie
 from __future__ import annotations
 
 import asyncio
+import copy
 import itertools
 import secrets
 import time
@@ -648,47 +649,57 @@ class TableController:
         await self._submit(action)
 
     async def draw(self, seat: int, *, count: int | None = None, discard: tuple[str, ...] | None = None) -> None:
-        """The player throws ``discard`` (codes), or ``count`` cards the table cannot name, and is served."""
+        """The player throws ``discard`` (codes), or ``count`` cards nobody named, and is served.
+
+        A count alone is what the dealer knows. With a shoe that read the cards the controller then forgets
+        which of the seat's cards are which (the floor sees "??" for them until they are shown): the record
+        must not claim to know which cards were thrown when nobody saw them."""
         if discard is None and count is None:
             raise TableRequestError("a draw needs 'count' or 'discard'", code="draw_missing")
+        forget = False
         if discard is not None:
             if count is not None and count != len(discard):
                 raise TableRequestError(f"count {count} but {len(discard)} cards listed", code="draw_mismatch")
             thrown = list(discard)
         else:
             assert count is not None
-            thrown = self._discards_for_count(seat, count)
-        await self._submit({"seat": seat, "act": "draw", "discard": thrown})
+            thrown, forget = self._discards_for_count(seat, count)
+        await self._submit({"seat": seat, "act": "draw", "discard": thrown}, forget=seat if forget else None)
 
-    def _discards_for_count(self, seat: int, count: int) -> list[str]:
+    def _discards_for_count(self, seat: int, count: int) -> tuple[list[str], bool]:
         hand = self._live_hand()
         try:
             hole = hand.hole(seat)
         except Exception as exc:
             raise NotAllowedError(f"seat {seat} is not in this hand", code="unknown_seat") from exc
         if count == 0:
-            return []
-        if self.camera is not None:
-            seen = self.camera.discards(seat) if hasattr(self.camera, "discards") else None
+            return [], False
+        if self.camera is not None and hasattr(self.camera, "discards"):
+            seen = self.camera.discards(seat)
             if seen is not None and len(seen) == count:
-                return list(seen)
-        if all(c == UNKNOWN_CODE for c in hole):
-            return [UNKNOWN_CODE] * count
-        raise NotAllowedError(
-            f"seat {seat}'s cards were read by the shoe: name the {count} thrown card(s) (read at the discard "
-            "reader or by the camera), so the record stays exact", code="discards_unknown")
+                return list(seen), False
+        return [UNKNOWN_CODE] * count, any(c != UNKNOWN_CODE for c in hole)
 
-    async def _submit(self, action: dict[str, Any]) -> None:
+    async def _submit(self, action: dict[str, Any], *, forget: int | None = None) -> None:
         async with self._lock:
             hand = self._live_hand()
-            kinds = hand.cards_for(action)  # the engine's refusal surfaces here, before anything is dealt
-            self.journal.append("act", {"action": action, "kinds": kinds}, hand=self.hand_no)
-            self._apply_act({"action": action, "kinds": kinds})
+            probe = hand
+            if forget is not None:
+                probe = copy.deepcopy(hand)
+                probe.forget(forget)
+            kinds = probe.cards_for(action)  # the engine's refusal surfaces here, before anything is dealt
+            entry: dict[str, Any] = {"action": action, "kinds": kinds}
+            if forget is not None:
+                entry["forget"] = forget
+            self.journal.append("act", entry, hand=self.hand_no)
+            self._apply_act(entry)
         self.notify()
         if self._owed() is not None:
             await self._run_shoe()
 
     def _apply_act(self, e: dict[str, Any]) -> None:
+        if e.get("forget") is not None and self.hand is not None:
+            self.hand.forget(e["forget"])
         if e["kinds"]:
             self._pending = _Pending(action=e["action"], kinds=list(e["kinds"]))
             self.message = "Serving the draw from the shoe."

@@ -120,6 +120,7 @@ class LegalAction(_Frozen):
     to: int | None = Field(default=None, description="the fixed total for this act (call, fixed-limit bet or raise)")
     min_to: int | None = None
     max_to: int | None = None
+    needs_cards: bool = Field(default=False, description="show: the table could not read these cards; name them")
 
 
 class DrawEntry(_Frozen):

@@ -48,13 +48,12 @@ class LiveServer:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=10)
 
 
-@pytest.fixture
-def live_server() -> Iterator[LiveServer]:
+def _serve(shoe: VirtualShoe, **settings: Any) -> Iterator[LiveServer]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    shoe = VirtualShoe(seed=17)
-    table = TableController(TableSettings(pace_s=0, broadcast_delay_s=0), shoe=shoe, journal=MemoryJournal())
+    table = TableController(TableSettings(pace_s=0, broadcast_delay_s=0, **settings), shoe=shoe,
+                            journal=MemoryJournal())
     registry = TableRegistry([table], tokens=TOKENS, broadcast_delay_s=0)
     server = uvicorn.Server(uvicorn.Config(create_app(registry), host="127.0.0.1", port=port, log_level="warning"))
     loop = asyncio.new_event_loop()
@@ -68,6 +67,18 @@ def live_server() -> Iterator[LiveServer]:
     yield LiveServer(base=f"http://127.0.0.1:{port}", table=table, shoe=shoe, loop=loop)
     server.should_exit = True
     thread.join(5)
+
+
+@pytest.fixture
+def live_server() -> Iterator[LiveServer]:
+    yield from _serve(VirtualShoe(seed=17))
+
+
+@pytest.fixture
+def live_server_no_reader() -> Iterator[LiveServer]:
+    yield from _serve(VirtualShoe(seed=5, has_reader=False), card_reader=False,
+                      game={"form": "five_card_draw", "betting": "fixed_limit",
+                            "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}})
 
 
 # Module scope, not session: Playwright's sync API keeps an event loop running in this thread while it is

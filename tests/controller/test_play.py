@@ -110,3 +110,47 @@ def test_needs_two_players() -> None:
             await table.start_hand()
 
     asyncio.run(run())
+
+
+def test_shoe_without_a_reader_plays_on_counts_and_learns_at_showdown() -> None:
+    async def run() -> None:
+        from table_controller.controller.devices import VirtualShoe
+
+        shoe = VirtualShoe(seed=19, has_reader=False)
+        table = make_table(shoe=shoe, card_reader=False)
+        await seat_players(table, 5)
+        players = SimPlayers(table, rng=random.Random(19), truth=lambda: list(shoe.dealt))
+        summary = await play_hands(table, players, hands=8)
+        assert summary.ok
+        shown = [a for n in range(1, 9) for a in table.hand_record(n)["actions"] if a["act"] == "show"]
+        assert shown and all("??" not in a.get("cards", []) for a in shown)
+        draws = [a for n in range(1, 9) for a in table.hand_record(n)["actions"] if a["act"] == "draw"]
+        assert draws and all(set(a["discard"]) <= {"??"} for a in draws)  # nobody named a thrown card
+
+    asyncio.run(run())
+
+
+def test_count_only_draw_with_a_reader_forgets_which_cards_are_left() -> None:
+    async def run() -> None:
+        shoe_seed = 23
+        table = make_table(seed=shoe_seed, game={"form": "five_card_draw", "betting": "fixed_limit",
+                                                 "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}})
+        await seated(table, 3)
+        await table.start_hand()
+        for _ in range(10):  # everyone checks to the draw
+            view = table.full_view()
+            if view.draw is not None:
+                break
+            assert view.to_act is not None
+            await table.act(view.to_act, "check")
+        view = table.full_view()
+        assert view.draw is not None
+        seat = view.draw.seat
+        before = set(table.hand.hole(seat)) if table.hand else set()
+        await table.draw(seat, count=2)
+        hole = table.full_view().seats[seat - 1].hole
+        assert hole.count("??") == 3  # which three were kept, nobody saw
+        assert len([c for c in hole if c != "??"]) == 2 and not set(hole) & before  # the two served are read
+        table.check_chips()
+
+    asyncio.run(run())

@@ -109,3 +109,27 @@ def test_durable_journal_survives_a_restart(tmp_path: Path) -> None:
             assert "hole_cards.read" in kinds
 
     asyncio.run(run())
+
+
+def test_replay_after_a_count_only_draw() -> None:
+    async def run() -> None:
+        settings = TableSettings(pace_s=0, game={"form": "five_card_draw", "betting": "fixed_limit",  # type: ignore[arg-type]
+                                                 "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}})
+        shoe = VirtualShoe(seed=23)
+        journal = MemoryJournal()
+        first = TableController(settings, shoe=shoe, journal=journal)
+        await seat_players(first, 3)
+        await first.start_hand()
+        while first.full_view().draw is None:
+            seat = first.full_view().to_act
+            assert seat is not None
+            await first.act(seat, "check")
+        draw = first.full_view().draw
+        assert draw is not None
+        await first.draw(draw.seat, count=3)
+        snapshot = _state(first)
+        second = TableController(settings, shoe=shoe, journal=journal)
+        second.recover()
+        assert _state(second) == snapshot
+
+    asyncio.run(run())
