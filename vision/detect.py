@@ -136,7 +136,7 @@ def _edge_support(contour: Contour, gray: Image, proposals: list[tuple[float, Fl
         near = np.zeros(len(arr), bool)
         near[ok] = dist[arr[ok, 1], arr[ok, 0]] <= 2.5
         support = float(near.mean())
-        if support >= 0.55:
+        if support >= 0.35:
             out.append((support + 0.2 * cover, quad))
     return out
 
@@ -153,7 +153,7 @@ def _suppress(proposals: list[tuple[float, FloatArray]]) -> list[FloatArray]:
     proposals.sort(key=lambda cq: cq[0], reverse=True)
     kept: list[FloatArray] = []
     for _, q in proposals:
-        if all(quad_iou(q, k) < 0.45 for k in kept):
+        if all(quad_iou(q, k) < 0.5 for k in kept):
             kept.append(q)
     return kept
 
