@@ -369,9 +369,8 @@ class Hand:
             places = [*self._stub, *self._burn, *self._muck, *_chain(*self._hands, *self._held, *self._discards)]
             if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
                 raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
-            self._checked_layout = (list(self._stub), list(self._burn), list(self._muck),
-                                    [list(h) for h in self._hands], [list(h) for h in self._held],
-                                    [list(h) for h in self._discards])
+            self._checked_layout = (list(self._stub), list(self._burn), list(self._muck), list(map(list, self._hands)),
+                                    list(map(list, self._held)), list(map(list, self._discards)))
         if self._learnt:  # identities change only when cards are learnt: check them then
             self._learnt = False
             known = [c for c in self._ident if c is not None]
@@ -575,14 +574,14 @@ class Hand:
                 break
         else:
             return None  # common practice: nobody is left who could call a raise
-        entry = self._entry_pending(i)
+        entry = self._entry > 0 and (self._entry_seat is None or self._entry_seat == i)  # _entry_pending(i)
         if cfg.form is GameForm.BLOCK_SYSTEM:
             limit = st.block_raise_limit if self._interval == "first" else max(1, self._predraw_level)
             lo, hi = cur + 1, cur + limit
         elif cfg.betting is Betting.FIXED_LIMIT:
             if st.cap and self._raises >= st.cap and not entry:
                 return None
-            lo = hi = cur + self._unit()
+            lo = hi = cur + (st.small_bet if self._interval == "first" else st.big_bet)  # _unit()
         elif cfg.betting is Betting.SPREAD_LIMIT:
             inc = min(max(st.min_bet, self._last_inc), st.max_bet)
             lo, hi = cur + inc, cur + st.max_bet
@@ -595,9 +594,9 @@ class Hand:
             lo = max(lo, self._entry)
             hi = max(hi, lo) if cfg.betting is not Betting.FIXED_LIMIT else lo
         full = lo
-        hi = min(hi, all_in_to)
-        lo = min(lo, all_in_to)
-        return full, lo, max(lo, hi)
+        hi = all_in_to if hi > all_in_to else hi  # min() and max() by hand: this runs before every betting act
+        lo = all_in_to if lo > all_in_to else lo
+        return full, lo, hi if hi > lo else lo
 
     def _blind_entry_open(self) -> bool:
         """In the straddle forms, nobody has stayed voluntarily yet: the only acts are fold and bet."""
