@@ -60,9 +60,9 @@ def held_out(name: str) -> bool:
     return hashlib.sha256(name.encode()).digest()[0] % 4 == 0
 
 
-def _nearest(detections: list[Detection], center: np.ndarray) -> Detection | None:
+def _nearest(detections: list[Detection], center: np.ndarray, within: float = 20.0) -> Detection | None:
     best = min(detections, key=lambda d: float(np.hypot(*(np.array(d.center) - center))), default=None)
-    if best is None or float(np.hypot(*(np.array(best.center) - center))) > 20:
+    if best is None or float(np.hypot(*(np.array(best.center) - center))) > within:
         return None
     return best
 
@@ -86,6 +86,41 @@ def rendered_accuracy(recognizer: Recognizer, seeds: range, options: RenderOptio
                 score.backs_named += found is not None and found.card is not None
                 continue
             if truth.visible < 0.999:
+                continue
+            if found is None:
+                score.missed += 1
+            elif found.card == truth.card:
+                score.right += 1
+            elif found.card is None:
+                score.unknown += 1
+            else:
+                score.wrong += 1
+    return score
+
+
+def fanned_hands(seeds: range) -> Score:
+    """Seats holding fanned five-card hands (each card partly under the next): face-up cards whose
+    index corner is uncovered, read with the camera's calibration (card size known)."""
+    import random
+
+    from hardware_sim.camera import TableScene
+
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    score = Score()
+    for seed in seeds:
+        rnd = random.Random(seed)
+        cards = rnd.sample(deck, 15)
+        scene = TableScene.dealt({1: [(c, True) for c in cards[:5]], 3: [(c, True) for c in cards[5:10]],
+                                  5: [(c, rnd.random() < 0.5) for c in cards[10:]]})
+        frame = render_with_truth(scene, seed)
+        detections = Recognizer(card_size=frame.calibration.card_size_px()).identify(frame.image)
+        for truth in frame.truth:
+            found = _nearest(detections, np.mean(np.array(truth.corners), axis=0), 25.0)
+            if not truth.face_up:
+                score.backs += 1
+                score.backs_named += found is not None and found.card is not None
+                continue
+            if not truth.index_visible:
                 continue
             if found is None:
                 score.missed += 1
@@ -193,6 +228,8 @@ def run(quick: bool = False) -> list[BenchRow]:
     rows += _accuracy_rows("rendered, own deck, default profile", ours, None)
     rows.append(BenchRow(area=AREA, metric="backs read as a face", system=OURS, value=float(ours.backs_named),
                          unit="cards", note=f"of {ours.backs} backs"))
+    fans = fanned_hands(range(3000, 3000 + (3 if quick else 12)))
+    rows += _accuracy_rows("rendered fanned hands (index uncovered)", fans, None)
     faces_dir = DATASETS / "card-faces"
     if faces_dir.is_dir():
         options = RenderOptions(faces=load_face_set(faces_dir))

@@ -77,3 +77,23 @@ def test_delay_is_bounded_by_the_window() -> None:
 def test_bad_vote_settings() -> None:
     with pytest.raises(ValueError):
         tracker(window=3, votes=4)
+
+
+def test_events_from_the_simulated_camera_end_to_end() -> None:
+    from hardware_sim.camera import RenderOptions, ScriptStep, SimCamera, TableScene
+    from vision.sources import SimSource
+    from vision.watch import annotated_frames
+
+    shown = TableScene.dealt({2: [("Ah", True), ("7c", True)]}, spread=80.0, tilt=0.0)
+    script = [ScriptStep(at=0.0, scene=TableScene()), ScriptStep(at=0.3, scene=shown),
+              ScriptStep(at=1.2, scene=TableScene())]
+    camera = SimCamera(script, seed=5, fps=10.0, options=RenderOptions(glare=0.0), loop=False)
+    events = [(round(wf.t, 1), e) for wf in annotated_frames(SimSource(camera, frames=20), window=4, votes=2)
+              for e in wf.events]
+    exposed = {e.card: t for t, e in events if isinstance(e, CardExposed)}
+    removed = {e.card: t for t, e in events if isinstance(e, CardRemoved)}
+    assert set(exposed) == {"Ah", "7c"}
+    assert all(e.seat == 2 for _, e in events)
+    # Bounded delay: announced within `window` frames of landing (0.3 s) and of leaving (1.2 s).
+    assert all(0.3 <= t <= 0.3 + 0.4 for t in exposed.values()), exposed
+    assert set(removed) == {"Ah", "7c"} and all(1.2 <= t <= 1.2 + 0.4 for t in removed.values()), removed
