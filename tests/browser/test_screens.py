@@ -179,3 +179,21 @@ def test_no_reader_draw_counts_and_naming_shown_cards(live_server_no_reader: Liv
     assert server.table.hand is None and picked
     record = server.table.hand_record(1)
     assert next(a for a in record["actions"] if a["act"] == "show")["cards"]
+
+
+def test_dealer_seats_and_rebuys_from_the_console(live_server: LiveServer, page: Any) -> None:
+    page.goto(live_server.base + "/dealer?token=dealer-tok")
+    page.locator("#sit-seat option").first.wait_for(state="attached")
+    page.select_option("#sit-seat", "3")
+    page.fill("#sit-name", "Zed")
+    page.fill("#sit-chips", "60")
+    page.click("#sit")
+    page.locator("#seats tr[data-seat='3']").wait_for()
+    assert live_server.table.seats[3].stack == 60
+    page.once("dialog", lambda dialog: dialog.accept("40"))
+    page.locator("#seats tr[data-seat='3'] button", has_text="Rebuy").click()
+    page.wait_for_function("document.querySelector(\"#seats tr[data-seat='3']\").textContent.includes('100')")
+    assert live_server.table.seats[3].stack == 100
+    page.locator("#seats tr[data-seat='3'] button", has_text="Stand up").click()
+    page.locator("#seats tr[data-seat='3']").wait_for(state="detached")
+    assert 3 not in live_server.table.seats
