@@ -1096,9 +1096,9 @@ class Hand:
         self._require_phase("draw")
         self._require_turn(i, R_DRAW_ORDER)
         self._verify_count(i, len(discard))
-        held = {self._ident[p] for p in self._hands[i]}
+        held = set(map(self._ident.__getitem__, self._hands[i]))
         known = [_CARD_OF.get(c) if isinstance(c, str) else None for c in discard]
-        if None not in known and len(set(known)) == len(known) and all(c in held for c in known):
+        if None not in known and len(set(known)) == len(known) and held.issuperset(known):
             return  # the common case: known cards, all in the hand, none twice
         snapshot = list(self._ident)
         try:
