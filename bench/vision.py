@@ -26,7 +26,7 @@ from hardware_sim.camera import RenderOptions, load_face_set, random_scene, rend
 from vision.deck import calibrate_deck
 from vision.detect import find_cards
 from vision.geometry import warp_card
-from vision.identify import extract_glyphs, index_corners
+from vision.identify import extract_glyphs, index_corners, read_corner
 from vision.images import load_image
 from vision.pipeline import Detection, Recognizer
 from vision.profile import DeckProfile, default_profile
@@ -167,9 +167,11 @@ def _labelled(folder: Path) -> dict[str, list[tuple[str, float, float, float, fl
 
 def tuned_real_profile(folder: Path) -> DeckProfile:
     """The default profile plus rank glyphs cut from the tuning three quarters of the real photographs
-    (their deck's index font), as a technician would calibrate ranks for a house deck. Suits stay the
-    default ones: the labels do not give them."""
+    (their deck's index font), as a technician would calibrate ranks for a house deck. The labels give
+    no suits: suit glyphs that the default profile reads very surely are added under that reading."""
+    base = default_profile()
     ranks: list[tuple[str, np.ndarray]] = []
+    suits: list[tuple[str, np.ndarray]] = []
     for name, boxes in sorted(_labelled(folder).items()):
         if held_out(name):
             continue
@@ -183,7 +185,11 @@ def tuned_real_profile(folder: Path) -> DeckProfile:
                 glyphs = extract_glyphs(corner)
                 if glyphs is not None:
                     ranks.append((rank, glyphs.rank))
-    return default_profile().with_templates(ranks, [], name="real-photos tuning split")
+                    # Suits are not labelled: keep the suit glyphs the default profile reads very surely.
+                    reading = read_corner(corner, base)
+                    if reading is not None and reading.suit_score >= 0.85 and reading.suit_margin >= 0.15:
+                        suits.append((reading.suit, glyphs.suit))
+    return base.with_templates(ranks, suits, name="real-photos tuning split")
 
 
 def card_faces_profile(folder: Path) -> DeckProfile:
