@@ -198,27 +198,30 @@ def draw_chart(path: str | Path, series: list[tuple[str, list[float], tuple[int,
     left, right, top, bottom = 90, 40, 100, 190
     img = np.full((h, w, 3), 255, np.uint8)
     values = [v for _, vs, _ in series for v in vs]
-    x_max = max(10.0, _percentile(values, 0.995) * 1.1, wire_ms * 1.2)
-    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000) if x_max / s <= 10)
-    x_max = step * int(np.ceil(x_max / step))
+    # A log scale: the bulk (milliseconds) and the tail (the slowest deals) both stay readable.
+    top_value = max([*values, wire_ms * 1.2, 10.0])
+    x_lo = 1.0
+    x_hi = next(t for t in (50, 100, 200, 500, 1000, 2000, 5000, 10000, 1e9) if t >= top_value)
+    span = np.log10(x_hi / x_lo)
 
     def px(x: float, y: float) -> tuple[int, int]:
-        return (int(left + (w - left - right) * min(x, x_max) / x_max), int(h - bottom - (h - top - bottom) * y))
+        frac = float(np.log10(min(max(x, x_lo), x_hi) / x_lo) / span)
+        return (int(left + (w - left - right) * frac), int(h - bottom - (h - top - bottom) * y))
 
     font = cv2.FONT_HERSHEY_SIMPLEX
     grey, dark = (215, 215, 215), (40, 40, 40)
-    for k in range(int(x_max / step) + 1):
-        x = k * step
+    ticks = [m * 10**e for e in range(0, 6) for m in (1, 2, 5) if x_lo <= m * 10**e <= x_hi]
+    for x in ticks:
         cv2.line(img, px(x, 0), px(x, 1), grey, 1)
         label = f"{x:g}"
         size = cv2.getTextSize(label, font, 0.5, 1)[0]
         cv2.putText(img, label, (px(x, 0)[0] - size[0] // 2, h - bottom + 22), font, 0.5, dark, 1, cv2.LINE_AA)
     for k in range(0, 11, 2):
         y = k / 10
-        cv2.line(img, px(0, y), px(x_max, y), grey, 1)
-        cv2.putText(img, f"{k * 10}%", (left - 50, px(0, y)[1] + 5), font, 0.5, dark, 1, cv2.LINE_AA)
-    cv2.rectangle(img, px(0, 0), px(x_max, 1), dark, 1)
-    cv2.putText(img, "milliseconds from the card leaving the shoe to the display receiving it",
+        cv2.line(img, px(x_lo, y), px(x_hi, y), grey, 1)
+        cv2.putText(img, f"{k * 10}%", (left - 50, px(x_lo, y)[1] + 5), font, 0.5, dark, 1, cv2.LINE_AA)
+    cv2.rectangle(img, px(x_lo, 0), px(x_hi, 1), dark, 1)
+    cv2.putText(img, "milliseconds (log scale) from the card leaving the shoe to the display receiving it",
                 (left + 150, h - bottom + 52), font, 0.6, dark, 1, cv2.LINE_AA)
     cv2.putText(img, "share of cards", (12, top - 14), font, 0.55, dark, 1, cv2.LINE_AA)
     cv2.putText(img, title, (left, 38), font, 0.8, dark, 2, cv2.LINE_AA)
@@ -233,7 +236,7 @@ def draw_chart(path: str | Path, series: list[tuple[str, list[float], tuple[int,
         ordered = sorted(vs)
         if not ordered:
             continue
-        pts = [px(0, 0)]
+        pts = [px(x_lo, 0)]
         for k, v in enumerate(ordered):
             pts.append(px(v, k / len(ordered)))
             pts.append(px(v, (k + 1) / len(ordered)))
