@@ -94,7 +94,7 @@ def run(quick: bool = False) -> list[BenchRow]:
         BenchRow(area=AREA, metric="host codec per round trip", system=OURS, value=codec * 1e6, unit="µs",
                  note="build the command frame + decode the reply frame (sans-IO)"),
         BenchRow(area=AREA, metric="deal_one() over a pty", system=OURS, value=1 / per_deal, unit="cards/s",
-                 note="command, IN_PROGRESS, CARD_DEALT event, ACK; simulated mechanics near-instant"),
+                 note="command, IN_PROGRESS, CARD_DEALT event, ACK; the simulated deal itself takes 2 ms"),
     ]
 
 
