@@ -54,6 +54,11 @@ class ShoeLink:
             raise DeviceError(f"shoe fault: {exc}", code="shoe_fault") from exc
         except CommandRefusedError as exc:
             self._state, self._detail = "fault", str(exc)
+            if exc.fail_code in (FailCode.DOOR_OPEN, FailCode.FAULT_LATCHED, FailCode.JAM, FailCode.DOOR):
+                # Refused while a fault is latched (the door was open): once the dealer fixes it, the next
+                # operation must clear the fault first or the shoe keeps refusing.
+                self._fault_latched = True
+                raise DeviceError(f"shoe fault: {exc}", code="shoe_fault") from exc
             if exc.fail_code == FailCode.NOT_SHUFFLED:
                 # The shoe gathered its cards back (a cleared jam, a reboot): the cards dealt are gone from
                 # its order, so this hand cannot go on from the shoe.

@@ -14,7 +14,9 @@ needs the broadcast token. Every response or stream message carrying hole cards 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -50,6 +52,7 @@ from table_controller.service.views import broadcast_view, dealer_view, public_v
 
 __all__ = ["TableRegistry", "create_app", "get_registry"]
 
+LOG = logging.getLogger("cardtable.service")
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 SCREENS = ("table", "dealer", "floor", "camera", "broadcast")
 
@@ -145,6 +148,7 @@ def _client(request: Request) -> str:
 # The app --------------------------------------------------------------------------------------------------
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse, "description": "the body cannot be parsed (not JSON)"},
     403: {"model": ErrorResponse, "description": "the role token is missing or wrong"},
     404: {"model": ErrorResponse, "description": "no such table, seat, prompt or hand"},
     409: {"model": ErrorResponse, "description": "not allowed now (names the rule)"},
@@ -191,7 +195,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))
 
 
@@ -341,13 +345,19 @@ def _install_routes(app: FastAPI) -> None:
         sub = hub.subscribe(role_view, f"ws#{next(counter)} {peer}")
         if not hub.subscribers(role_view) or sub.queue.empty():
             table.notify()
-        receiver = asyncio.create_task(_drain(websocket))
+        receiver = asyncio.create_task(_listen(websocket))
         try:
             while True:
                 getter = asyncio.create_task(sub.queue.get())
                 done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
                 if receiver in done:
                     getter.cancel()
+                    if receiver.result():
+                        # The streams are read-only: input is refused (policy violation), never acted on.
+                        LOG.warning("stream %s/%s: client %s sent input on a read-only stream; closing it",
+                                    table_id, view, sub.client)
+                        with contextlib.suppress(Exception):
+                            await websocket.close(code=1008, reason="the streams take no input")
                     break
                 await websocket.send_text(getter.result())
         except (WebSocketDisconnect, RuntimeError):
@@ -357,13 +367,13 @@ def _install_routes(app: FastAPI) -> None:
             hub.unsubscribe(sub)
 
 
-async def _drain(websocket: WebSocket) -> None:
-    # Clients send nothing we act on; reading notices the disconnect.
+async def _listen(websocket: WebSocket) -> bool:
+    """Wait for the client to go away (False) or to send something (True): reading notices both."""
     try:
-        while True:
-            await websocket.receive_text()
+        message = await websocket.receive()
     except (WebSocketDisconnect, RuntimeError):
-        return
+        return False
+    return message.get("type") == "websocket.receive"
 
 
 def _install_screens(app: FastAPI) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -84,9 +83,6 @@ def test_every_other_status_the_app_returns_is_documented() -> None:
         assert r.status_code < 500
 
 
-@pytest.mark.xfail(strict=True, reason="finding for table_controller/service/app.py: a body that is not JSON gets "
-                   "400, which the OpenAPI responses do not list (add 400 to the documented errors). Remove this "
-                   "marker when it is.")
 def test_an_unparseable_body_gets_a_documented_status() -> None:
     spec = APP.openapi()
     documented = set(spec["paths"]["/api/tables/{table_id}/irregularities"]["post"]["responses"])

@@ -107,9 +107,6 @@ def test_bad_handshakes_are_refused_with_a_reason(path: str, code: int) -> None:
     assert asyncio.run(run()) == code
 
 
-@pytest.mark.xfail(strict=True, reason="finding for table_controller/service/app.py: input a client sends on a stream "
-                   "is dropped without a word; it should be refused (close 1003/1008) and logged. Remove this marker "
-                   "when it is.")
 def test_malformed_input_is_refused_and_logged(caplog: pytest.LogCaptureFixture) -> None:
     async def run() -> int | None:
         async with served() as (host, _), connect(f"ws://{host}/ws/tables/t1/public") as ws:

@@ -13,8 +13,6 @@ import asyncio
 import random
 from pathlib import Path
 
-import pytest
-
 from table_controller.soak.checks import audit_data
 from table_controller.soak.runner import run_soak
 from table_controller.soak.stack import LiveStack, StackOptions, game_for
@@ -65,10 +63,6 @@ def test_every_device_fault_on_a_garbled_line(tmp_path: Path) -> None:
     assert report.chips_in == report.chips_on_table
 
 
-@pytest.mark.xfail(strict=True, reason="finding for table_controller/controller/shoe_link.py: the shoe answers a deal "
-                   "with the door open by DENIED (DOOR_OPEN), then DENIED (FAULT_LATCHED); the link never sends "
-                   "CLEAR_FAULT for a refusal, so after the dealer closes the door Retry keeps failing and every "
-                   "later hand is voided until the controller restarts. Remove this marker when it is fixed.")
 def test_the_door_opened_mid_hand_is_closed_and_play_resumes(tmp_path: Path) -> None:
     async def run() -> SoakTable:
         stack = LiveStack(StackOptions(data=tmp_path, seed=5, camera=False))
