@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -67,7 +67,6 @@ class TableSettings(BaseSettings):
     # 001 (Special Draw Rules, 4) lets players learn how many cards each drew; 003 (Other rules governing
     # the draw, 5) forbids it except for the dealer's own draw. The public display obeys this option.
     public_draw_counts: bool = True
-    draw_counts_rule: Literal["001", "003"] = "001"
     # Demo pacing: seconds between simulated players' acts (0 for headless runs).
     pace_s: float = Field(default=1.2, ge=0.0)
 

@@ -197,3 +197,12 @@ def test_dealer_seats_and_rebuys_from_the_console(live_server: LiveServer, page:
     page.locator("#seats tr[data-seat='3'] button", has_text="Stand up").click()
     page.locator("#seats tr[data-seat='3']").wait_for(state="detached")
     assert 3 not in live_server.table.seats
+
+
+def test_broadcast_screen_shows_hole_cards(live_server: LiveServer, page: Any) -> None:
+    _seat(live_server, 2)
+    assert live_server.api("POST", "/api/tables/t1/hand").status_code == 201
+    page.goto(live_server.base + "/broadcast?token=bcast-tok")
+    page.locator(".card[data-code]").first.wait_for(state="visible")
+    assert page.locator(".card[data-code]").count() == 10
+    shot(page, "broadcast")
