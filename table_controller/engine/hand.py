@@ -1557,18 +1557,20 @@ class Hand:
         """The betting acts open to player i, computed directly (the verify methods give the same answers;
         tests/engine/test_properties.py checks that they agree)."""
         seat = self._seat_no[i]
-        owes = self._current > self._bet[i]
-        unopened_pass_out = self._pass_and_out_unopened()
+        cur, bet = self._current, self._bet[i]
+        owes = cur > bet
+        form = self.config.form
+        unopened = self._interval == "first" and not self._opened
+        unopened_pass_out = unopened and form is GameForm.PASS_AND_OUT  # _pass_and_out_unopened()
+        blind_open = unopened and form in STRADDLE_FORMS  # _blind_entry_open()
         acts: list[str] = []
         if not owes and not unopened_pass_out:
             acts.append("check")
         limits = self._raise_limits(i)
-        blind_open = self._blind_entry_open()
         lo = hi = 0
         if limits is not None:
-            kind = "bet" if (self._current == 0 or blind_open) else "raise"
-            opening = kind == "bet" and self._interval == "first" and not self._opened
-            if not (opening and self._lacks_openers(i)):
+            kind = "bet" if (cur == 0 or blind_open) else "raise"
+            if not (kind == "bet" and unopened and self._lacks_openers(i)):
                 acts.append(kind)
                 lo, hi = limits[1], limits[2]
         call = owes and not blind_open and not self._entry_pending(i)
