@@ -11,7 +11,7 @@ A card whose corners hold no index structure at all is a back: face down, never 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -54,6 +54,17 @@ class CornerReading:
     suit: str
     suit_score: float
     suit_margin: float
+    rank_scores: dict[str, float] = field(default_factory=dict, repr=False)
+    suit_scores: dict[str, float] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_scores(cls, rank_scores: dict[str, float], suit_scores: dict[str, float]) -> CornerReading | None:
+        rank, r_score, r_margin = _best_two(rank_scores)
+        suit, s_score, s_margin = _best_two(suit_scores)
+        if not suit or not rank:
+            return None
+        return cls(rank=rank, rank_score=r_score, rank_margin=r_margin, suit=suit, suit_score=s_score,
+                   suit_margin=s_margin, rank_scores=rank_scores, suit_scores=suit_scores)
 
     def is_face(self) -> bool:
         return self.rank_score >= FACE_RANK_SCORE and self.suit_score >= FACE_SUIT_SCORE
@@ -177,12 +188,15 @@ def read_corner(corner: Image, profile: DeckProfile) -> CornerReading | None:
     if glyphs is None:
         return None
     allowed = None if glyphs.red is None else (RED_SUITS if glyphs.red else "cs")
-    suit, s_score, s_margin = _best_two(profile.suits.scores(glyphs.suit, SUIT_SHAPE, allowed))
-    rank, r_score, r_margin = _best_two(profile.ranks.scores(glyphs.rank, RANK_SHAPE))
-    if not suit or not rank:
-        return None
-    return CornerReading(rank=rank, rank_score=r_score, rank_margin=r_margin,
-                         suit=suit, suit_score=s_score, suit_margin=s_margin)
+    return CornerReading.from_scores(profile.ranks.scores(glyphs.rank, RANK_SHAPE),
+                                     profile.suits.scores(glyphs.suit, SUIT_SHAPE, allowed))
+
+
+def _combined(a: CornerReading, b: CornerReading) -> CornerReading | None:
+    """Two views of the same index: average their scores label by label (labels both corners allow)."""
+    ranks = {k: (v + b.rank_scores[k]) / 2 for k, v in a.rank_scores.items() if k in b.rank_scores}
+    suits = {k: (v + b.suit_scores[k]) / 2 for k, v in a.suit_scores.items() if k in b.suit_scores}
+    return CornerReading.from_scores(ranks, suits)
 
 
 def warp_index_corners(image: Image, quad: npt.NDArray[np.float32]) -> list[Image]:
@@ -217,6 +231,11 @@ def read_corners(corners: list[Image], profile: DeckProfile) -> CardReading:
     faces = [r for r in readings if r.is_face()]
     if not faces:
         return CardReading(card=None, face_up=False, confidence=0.0)
+    if len(faces) == 2 and faces[0].rank == faces[1].rank:
+        # Both corners show the same rank: pool their evidence (it is the suit that one view may miss).
+        both = _combined(faces[0], faces[1])
+        if both is not None and both.accepted(profile):
+            return CardReading(card=both.rank + both.suit, face_up=True, confidence=round(both.confidence, 3))
     accepted = sorted((r for r in faces if r.accepted(profile)), key=lambda r: r.confidence, reverse=True)
     if len(accepted) == 2 and accepted[0].rank + accepted[0].suit != accepted[1].rank + accepted[1].suit \
             and accepted[0].confidence - accepted[1].confidence >= 0.15:

@@ -142,7 +142,7 @@ class DeckProfile:
     suits: TemplateSet
     min_rank_score: float = 0.72
     min_suit_score: float = 0.72
-    min_margin: float = 0.06
+    min_margin: float = 0.04
 
     def save(self, path: str | Path) -> None:
         meta = {"format": FORMAT, "version": VERSION, "name": self.name, "min_rank_score": self.min_rank_score,
