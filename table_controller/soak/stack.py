@@ -169,6 +169,7 @@ class StackOptions:
     camera: bool = True
     camera_dropout: float = 0.0
     table_id: str = "t1"
+    reader: bool = True  # False: a shoe without a card reader (hole cards "??" until shown)
 
 
 @dataclass
@@ -239,7 +240,8 @@ class LiveStack:
         o = self.options
         game = GameSettings.model_validate(game_for(o.form, o.betting))
         return TableSettings(table_id=o.table_id, data=o.data, game=game, pace_s=0, broadcast_delay_s=0,
-                             dealer_token=self.dealer_token, floor_token=self.floor_token, port=0)
+                             dealer_token=self.dealer_token, floor_token=self.floor_token, port=0,
+                             card_reader=o.reader)
 
     async def start(self) -> None:
         import uvicorn
@@ -251,7 +253,7 @@ class LiveStack:
         settings = self.settings()
         self.sim = TimedShoeSimulator(seed=o.seed, timings=SimTimings.fast())
         self.running = start_pty(self.sim, speed=1.0)
-        link = ShoeLink(ShoeClient(self.running.url), has_reader=True, label=f"simulator {self.running.url}")
+        link = ShoeLink(ShoeClient(self.running.url), has_reader=o.reader, label=f"simulator {self.running.url}")
         try:
             await link.connect()
             self.journal = DurableJournal.open(o.table_id, data_dir=o.data)
@@ -392,11 +394,18 @@ class LiveStack:
             return False
         kind, kw = decision
         if kind == "draw":
-            r = await self.call("POST", "/draw", {"seat": kw["seat"], "discard": list(kw["discard"])})
+            body: dict[str, Any] = {"seat": kw["seat"]}
+            if kw.get("discard") is not None:
+                body["discard"] = list(kw["discard"])
+            else:
+                body["count"] = kw["count"]  # a shoe without a reader: the table cannot name the cards
+            r = await self.call("POST", "/draw", body)
         else:
-            body: dict[str, Any] = {"seat": kw["seat"], "act": kw["act"]}
+            body = {"seat": kw["seat"], "act": kw["act"]}
             if kw.get("to") is not None:
                 body["to"] = kw["to"]
+            if kw.get("cards"):
+                body["cards"] = list(kw["cards"])  # a show the dealer names on the card picker
             r = await self.call("POST", "/actions", body)
         if r.status_code != 200:
             raise RuntimeError(f"{kind} {kw}: refused {r.status_code}: {r.text[:300]}")
@@ -452,7 +461,14 @@ class LiveStack:
         return True
 
     def new_players(self) -> SimPlayers:
-        return SimPlayers(self.table, rng=self._players_rng)
+        """The demo's simulated players. At a shoe without a reader they still see their own cards: the
+        faces the simulated shoe dealt, in order (the table does not)."""
+        sim = self.sim
+        if self.options.reader or sim is None:
+            return SimPlayers(self.table, rng=self._players_rng)
+        control = sim.control
+        return SimPlayers(self.table, rng=self._players_rng,
+                          truth=lambda: [card_code(c.face) for c in control.cards_out()])
 
     async def play_hand(self, players: SimPlayers) -> int:
         """Start a hand over HTTP and play it to its end; returns its number. A paused or halted table

@@ -141,3 +141,25 @@ def test_a_card_the_shoe_did_not_deal_halts_the_hand_with_an_alert(tmp_path: Pat
     assert stack.table.halted
     alerts = [a for a in stack.table.full_view().alerts if a.kind == "camera_mismatch"]
     assert alerts and alerts[0].level == "security"
+
+
+@pytest.mark.parametrize(("form", "betting"), [("jackpots", "fixed_limit"), ("five_card_draw", "no_limit")])
+def test_a_shoe_without_a_card_reader(form: str, betting: str, tmp_path: Path) -> None:
+    """Hole cards stay unknown ("??") until shown: draws are entered by count, shows name their cards, and
+    the camera reads the shown hands. The same checks hold, by count where the table cannot name a card."""
+    options = StackOptions(data=tmp_path / "data", form=form, betting=betting, players=PLAYERS, seed=31,
+                           reader=False)
+    stack = asyncio.run(_play(options, 2))
+    table = stack.table
+    assert table.hands_played == 2 and not table.halted and not table.paused
+    report = audit_data(options.data, game=game_for(form, betting), export_dir=tmp_path / "export")
+    assert report.findings == []
+    assert report.exported == report.replayed_same == 2
+    assert report.chips_in == report.chips_on_table == PLAYERS * options.stack
+    assert stack.sim is not None
+    decks = [d for d in stack.sim.decks if d]
+    for (number, facts), physical in zip(sorted(report.facts.items()), decks, strict=True):
+        assert set(facts.dealt) == {"??"}  # nothing on the wire or in the journal names a hole card
+        assert len(facts.dealt) == len(physical)
+        # What the displays showed (shown hands only) came from this hand's deck.
+        assert stack.stream.seen.get(number, set()) <= set(physical)
