@@ -21,6 +21,7 @@ from vision.geometry import CARD_H, CARD_W, order_quad, quad_area, warp_card
 from vision.identify import extract_glyphs, index_corners
 from vision.images import Image, load_image
 from vision.profile import (
+    CALIBRATED_MIN_SCORE,
     RANK_HEIGHTS,
     RANK_SHAPE,
     SUIT_HEIGHTS,
@@ -68,7 +69,9 @@ def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", kee
     ranks = with_degraded(ranks, RANK_HEIGHTS)
     suits = with_degraded(suits, SUIT_HEIGHTS)
     if keep_default:
-        return base.with_templates(ranks, suits, name=name)
-    return DeckProfile(name=name, ranks=TemplateSet.build(ranks, RANK_SHAPE),
-                       suits=TemplateSet.build(suits, SUIT_SHAPE), min_rank_score=base.min_rank_score,
-                       min_suit_score=base.min_suit_score, min_margin=base.min_margin)
+        ranks_set = base.ranks.merged(TemplateSet.build(ranks, RANK_SHAPE))
+        suits_set = base.suits.merged(TemplateSet.build(suits, SUIT_SHAPE))
+    else:
+        ranks_set, suits_set = TemplateSet.build(ranks, RANK_SHAPE), TemplateSet.build(suits, SUIT_SHAPE)
+    return DeckProfile(name=name, ranks=ranks_set, suits=suits_set, min_rank_score=CALIBRATED_MIN_SCORE,
+                       min_suit_score=CALIBRATED_MIN_SCORE, min_margin=base.min_margin)
