@@ -187,6 +187,7 @@ class HandFacts:
 class _StreamState:
     messages: int = 0
     bad: int = 0
+    twice: int = 0  # states that showed one card in two places at once
     seen: dict[int, set[str]] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)  # seconds, card out of the shoe -> on the display
     # The same for cards served in the draw (the deal's cards reach the display together, in one state).
@@ -319,6 +320,10 @@ class LiveStack:
         seen = st.seen.setdefault(hand, set())
         dealt_before = bool(seen)
         sim = self.sim
+        placed = [c for seat in seats for c in dict.fromkeys([*seat.get("hole", ()), *seat.get("shown", ())])
+                  if c != "??"]
+        if len(placed) != len(set(placed)):
+            st.twice += 1
         for seat in seats:
             for code in list(seat.get("hole", ())) + list(seat.get("shown", ())):
                 if code == "??" or code in seen:

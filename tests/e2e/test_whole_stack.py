@@ -54,6 +54,7 @@ def _check(stack: LiveStack, tmp_path: Path) -> None:
     assert table.hands_played == HANDS
     assert not table.halted and not table.paused
     assert stack.stream.bad == 0 and stack.stream.messages > 0
+    assert stack.stream.twice == 0  # no state ever showed a card in two places
 
     report = audit_data(o.data, game=game_for(o.form, o.betting), export_dir=tmp_path / f"export-{o.betting}")
     assert report.findings == []
