@@ -36,6 +36,7 @@ from table_controller.engine.events import (
     Shown,
 )
 from table_controller.engine.hand import Hand, SeatSpec
+from table_controller.engine.irregular_core import IrregularityRuled
 from table_controller.engine.machine import Phase
 from table_controller.engine.record import ActionModel, GameModel, apply_action, config_from_model
 from table_controller.service.models import Award, DrawEntry, LegalAction, PotView, SeatStatus
@@ -91,6 +92,7 @@ class SeatInfo:
 
 
 DECK_SIZE = 52
+_EXPOSURES = frozenset({"exposed_in_deal", "exposed_in_draw", "faced_in_pack"})
 _VERIFIED = frozenset({"check", "bet", "raise", "call", "fold", "straddle", "decline_straddle", "show", "muck"})
 _FORCED_AS_BET = frozenset({"blind", "straddle", "blind_open", "block_blind", "block_raise"})
 _VIEW_PHASE = {
@@ -293,6 +295,7 @@ class EngineHand:
         stacks = self.hand.stacks()
         bets = self._bets()
         shown: dict[int, tuple[str, ...]] = {}
+        exposed: dict[int, set[str]] = {}
         drew: dict[int, int] = {}
         for ev in self.hand.events:
             if isinstance(ev, Shown):
@@ -301,6 +304,8 @@ class EngineHand:
                 shown.setdefault(ev.seat, ev.cards)
             elif isinstance(ev, DrawServed):
                 drew[ev.seat] = len(ev.served)
+            elif isinstance(ev, IrregularityRuled) and ev.seat is not None and ev.irregularity in _EXPOSURES:
+                exposed.setdefault(ev.seat, set()).update(c for c in ev.cards if c != UNKNOWN)
         opener = self.hand.opener
         out: dict[int, SeatInfo] = {}
         for spec in self.specs:
@@ -312,10 +317,15 @@ class EngineHand:
                 status = "all_in"
             else:
                 status = "active"
+            hole = tuple(info["cards"])
+            faces = shown.get(spec.seat)
+            if faces is None:
+                # A card exposed face up and kept is seen by everyone: it is shown, where it lies in the hand.
+                seen = exposed.get(spec.seat, set())
+                faces = tuple(c for c in hole if c in seen)
             out[spec.seat] = SeatInfo(
                 name=spec.name, stack=stacks[spec.seat], bet=bets.get(spec.seat, 0), status=status,
-                hole=tuple(info["cards"]), shown=shown.get(spec.seat, ()), drew=drew.get(spec.seat),
-                opener=opener == spec.seat,
+                hole=hole, shown=faces, drew=drew.get(spec.seat), opener=opener == spec.seat,
             )
         return out
 

@@ -173,6 +173,9 @@ def test_engine_applies_the_books_remedy_and_names_the_rule() -> None:
         assert "000" in view.message  # the rule applied, for the dealer
         assert view.alerts[-1].kind == "irregularity"
         assert table.hand is not None  # one exposed card: no misdeal, play goes on
+        from table_controller.service.views import public_view
+
+        assert public_view(view).seats[seat - 1].shown == (card,)  # everyone saw it
         with pytest.raises(TableRequestError):
             await table.report_irregularity("spilled_drink", seat=seat, note="", by="dealer")
         with pytest.raises(NotAllowedError) as info:  # one exposed card is not a misdeal
