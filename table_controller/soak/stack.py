@@ -174,13 +174,12 @@ class StackOptions:
 
 @dataclass
 class HandFacts:
-    """What one hand looked like from outside: from the journal, the shoe and the floor stream."""
+    """One hand as the journal holds it: the cards the shoe delivered, the burns, and how it ended."""
 
     hand: int
     status: str = "open"
     dealt: list[str] = field(default_factory=list)  # the shoe's cards, in order, as journaled
     burns: list[str] = field(default_factory=list)
-    on_stream: set[str] = field(default_factory=set)  # cards the floor display showed
 
 
 @dataclass
@@ -218,6 +217,7 @@ class LiveStack:
         self.looks_per_hand = 1
         self.requests = 0
         self._server: Any = None
+        self._link: ShoeLink | None = None
         self._server_task: asyncio.Task[Any] | None = None
         self._ws_task: asyncio.Task[None] | None = None
         self._ws_ready = asyncio.Event()
@@ -245,6 +245,13 @@ class LiveStack:
                              card_reader=o.reader)
 
     async def start(self) -> None:
+        try:
+            await self._start()
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def _start(self) -> None:
         import uvicorn
 
         from table_controller.service.app import TableRegistry, create_app
@@ -255,12 +262,9 @@ class LiveStack:
         self.sim = TimedShoeSimulator(seed=o.seed, timings=SimTimings.fast())
         self.running = start_pty(self.sim, speed=1.0)
         link = ShoeLink(ShoeClient(self.running.url), has_reader=o.reader, label=f"simulator {self.running.url}")
-        try:
-            await link.connect()
-            self.journal = DurableJournal.open(o.table_id, data_dir=o.data)
-        except BaseException:
-            self.running.stop()
-            raise
+        self._link = link
+        await link.connect()
+        self.journal = DurableJournal.open(o.table_id, data_dir=o.data)
         self.controller = TableController(settings, shoe=link, journal=self.journal)
         if o.camera:
             from table_controller.controller.camera import TableCamera
@@ -347,9 +351,9 @@ class LiveStack:
         if self._server_task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._server_task, 10)
-        if self.controller is not None:
+        if self._link is not None:
             with contextlib.suppress(Exception):
-                await self.controller.shoe.close()
+                await self._link.close()
         if self.running is not None:
             self.running.stop()
         if self.journal is not None:
