@@ -13,6 +13,8 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from table_controller.soak.checks import audit_data
 from table_controller.soak.runner import run_soak
 from table_controller.soak.stack import LiveStack, StackOptions, game_for
@@ -77,3 +79,19 @@ def test_the_door_opened_mid_hand_is_closed_and_play_resumes(tmp_path: Path) -> 
     assert soak.stats.faults["door"] == 1
     assert soak.stats.voids_by_dealer == 0
     assert soak.stats.findings == []
+
+
+@pytest.mark.parametrize("argv", [["--hands", "0"], ["--kills", "-1"], ["--data", "{busy}"], ["--hands", "x"]])
+def test_soak_command_refuses_bad_input(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from table_controller.cli import main
+
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "journal.sqlite3").write_text("not ours")
+    try:
+        code = main(["soak", *[a.replace("{busy}", str(busy)) for a in argv]])
+    except SystemExit as exc:  # argparse's usage error
+        code = int(exc.code or 0)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "error" in err and "Traceback" not in err
