@@ -4,7 +4,8 @@ PHH has no code for five-card draw high, so we use our own variant codes, docume
 docs/hand-record.md: ``F5CD`` (fixed limit), ``S5CD`` (spread limit), ``P5CD`` (pot limit), ``N5CD`` (no
 limit), all "five-card draw, high hand, one draw". Players ``p1``.. are in PHH order: the first player left
 of the button is ``p1``, the button is last. What PHH cannot say (the form, the house options, the seat
-numbers, the carried pot, the burn cards, reshuffles, the openers verdict, the status of the deal) is in
+numbers, the carried pot, the burn cards, reshuffles, the openers verdict, the irregularities and floor rulings
+with the rule each applied, the status of the deal) is in
 fields whose names start with an underscore, as PHH allows for user-defined fields.
 """
 
@@ -57,6 +58,8 @@ def to_phh(record: HandRecord | Mapping[str, Any]) -> str:
     burned: list[str] = []
     reshuffles: list[int] = []
     mucked: list[int] = []
+    irregularities: list[dict[str, Any]] = []
+    rulings: list[dict[str, Any]] = []
     for event in hand.events:
         e = event.to_json()
         kind = e["event"]
@@ -87,6 +90,13 @@ def to_phh(record: HandRecord | Mapping[str, Any]) -> str:
             actions.append(f"{player[e['seat']]} sm {''.join(e['cards'])}")
         elif kind == "muck":
             mucked.append(e["seat"])
+        elif kind == "replacement":  # cards owed after the draw (an exposed card replaced, a short draw made up)
+            if e["cards"]:
+                actions.append(f"d dh {player[e['seat']]} {''.join(e['cards'])}")
+        elif kind in ("irregularity", "mixed_shuffle", "draw_count"):
+            irregularities.append({k: v for k, v in e.items() if v is not None and v != []})
+        elif kind == "floor_ruling":
+            rulings.append({k: v for k, v in e.items() if v is not None})
     result = hand.result()
     fields: list[tuple[str, Any]] = [
         ("variant", VARIANTS[rec.game.betting]),
@@ -116,6 +126,8 @@ def to_phh(record: HandRecord | Mapping[str, Any]) -> str:
         ("_burned", burned),
         ("_reshuffles", reshuffles),
         ("_mucked_seats", mucked),
+        ("_irregularities", irregularities),
+        ("_floor_rulings", rulings),
         ("_status", result["status"]),
         ("_carried_pot_after", result["carried_pot"]),
     ]
@@ -125,7 +137,8 @@ def to_phh(record: HandRecord | Mapping[str, Any]) -> str:
         fields.append(("_openers_proved", result["openers_proved"]))
     if result["false_opener_case"] is not None:
         fields.append(("_false_opener_case", result["false_opener_case"]))
-    lines = [f"{key} = {_toml(value)}" for key, value in fields if value != {}]
+    optional = ("_irregularities", "_floor_rulings")  # written only for irregular hands
+    lines = [f"{key} = {_toml(value)}" for key, value in fields if value != {} and not (key in optional and not value)]
     return "\n".join(lines) + "\n"
 
 
