@@ -124,6 +124,11 @@ class TableCamera:
     def detections(self) -> list[dict[str, Any]]:
         return list(self._detections)
 
+    def recheck(self) -> None:
+        """After the dealer's Retry: a frame still missing counts as a new loss."""
+        if self.state == "lost":
+            self.state = "starting"
+
     # The loop ----------------------------------------------------------------------------------------------
 
     def _zone(self, d: Detection) -> str:

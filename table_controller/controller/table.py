@@ -615,6 +615,10 @@ class TableController:
         self.paused = True
         self.message = f"PAUSED: {e['message']}. Clear the fault, then Retry; or Void the hand."
         self.log(f"Device fault: {e['message']}")
+        if e.get("code") == "camera_lost":
+            self._prompt("device_fault", f"{e['message']}. Fix it and Retry; or Continue without the camera's "
+                         "cross-check; or Void the hand.", ("retry", "continue", "void"), R_FAULT)
+            return
         if e.get("code") == "shoe_needs_shuffle":
             self._prompt("device_fault", f"{e['message']}. Tap Void: every chip goes back, then deal again.",
                          ("void",), R_FAULT)
@@ -812,6 +816,8 @@ class TableController:
             self._apply_prompt_answer(entry)
         self.notify()
         if choice == "retry":
+            if self.camera is not None and hasattr(self.camera, "recheck"):
+                self.camera.recheck()  # a camera still lost pauses the hand again on its next frame
             await self._run_shoe()
 
     def _apply_prompt_answer(self, e: dict[str, Any]) -> None:
@@ -821,6 +827,8 @@ class TableController:
             self.paused = False
             if e["choice"] == "void":
                 self._apply_void({"reason": "the dealer voided it after a device fault"})
+            elif e["choice"] == "continue":
+                self.message = f"Hand #{self.hand_no}: play goes on without the camera's cross-check."
             else:
                 self.message = f"Hand #{self.hand_no}: resuming after the fault."
 
@@ -954,10 +962,15 @@ class TableController:
     # -- camera cross-check ---------------------------------------------------------------------------------
 
     async def camera_lost(self, detail: str) -> None:
-        """The camera stopped giving frames: the floor is told; play goes on without the cross-check."""
+        """The camera stopped giving frames: the floor is told and, during a hand, the hand pauses until the
+        dealer continues without the cross-check (or voids the hand)."""
         async with self._lock:
             self._alert("camera_lost", f"camera lost ({detail}): cards are not cross-checked until it is back",
                         level="warning")
+            if self._in_play() and not self.paused and not self.halted:
+                entry = {"code": "camera_lost", "message": f"camera lost ({detail})"}
+                self.journal.append("device.fault", entry, hand=self.hand_no)
+                self._apply_fault(entry)
         self.notify()
 
     async def camera_reading(self, seat: int, code: str, *, where: str = "exposed") -> None:

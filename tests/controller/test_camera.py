@@ -47,9 +47,11 @@ def test_foreign_card_in_front_of_a_seat_halts_the_hand_and_the_frame_is_drawn()
     asyncio.run(run())
 
 
-def test_camera_lost_is_reported() -> None:
+def test_camera_lost_mid_hand_pauses_until_the_dealer_continues() -> None:
     async def run() -> None:
         table = make_table(seed=12)
+        await seated(table, 3)
+        await table.start_hand()
         source = SimTableSource(table, seed=3)
         camera = TableCamera(source, calibration=source.calibration())
         table.camera = camera
@@ -58,5 +60,13 @@ def test_camera_lost_is_reported() -> None:
         view = table.full_view()
         assert view.device.camera == "lost"
         assert view.alerts[-1].kind == "camera_lost"
+        assert view.phase == "paused" and view.prompts[0].options == ("retry", "continue", "void")
+        await table.answer_prompt(view.prompts[0].id, "retry")
+        assert not await camera.step(table)  # still no frame: paused again
+        view = table.full_view()
+        assert view.phase == "paused"
+        await table.answer_prompt(view.prompts[0].id, "continue")
+        view = table.full_view()
+        assert view.phase == "betting" and view.to_act is not None
 
     asyncio.run(run())
