@@ -96,9 +96,14 @@ def index_corners(card: Image) -> list[Image]:
 
 def extract_glyphs(corner: Image) -> IndexGlyphs | None:
     """Cut the corner's ink into a rank blob row and the suit blob below it; None if no such structure."""
-    low = corner.min(axis=2).astype(np.float32) if corner.ndim == 3 else corner.astype(np.float32)
+    if corner.ndim == 3:
+        low = cv2.min(cv2.min(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2]).astype(np.float32)
+    else:
+        low = corner.astype(np.float32)
     h, w = low.shape
-    paper = float(np.percentile(low, 85))
+    flat = low.ravel()
+    k = int(0.85 * (flat.size - 1))
+    paper = float(np.partition(flat, k)[k])
     if paper < 50:
         return None
     ink = (paper - low) / paper
@@ -143,14 +148,18 @@ def extract_glyphs(corner: Image) -> IndexGlyphs | None:
     suit = below[0]
     # Soft masks (ink strength, limited to the blobs and their rims) keep the sub-pixel shape of small glyphs.
     soft = np.clip((ink - 0.2) / 0.4, 0.0, 1.0) if SOFT_MASKS else binary.astype(np.float32)
-    rank_sel = cv2.dilate(np.isin(labels[ry0:ry1, rx0:rx1], [b[5] for b in row]).astype(np.uint8), _RIM)
+    in_row = np.zeros(n, np.uint8)
+    in_row[[b[5] for b in row]] = 1
+    rank_sel = cv2.dilate(in_row[labels[ry0:ry1, rx0:rx1]], _RIM)
     rank_mask = (soft[ry0:ry1, rx0:rx1] * rank_sel * 255).astype(np.uint8)
     sx, sy, sw, sh = suit[0], suit[1], suit[2], suit[3]
     suit_sel = cv2.dilate((labels[sy:sy + sh, sx:sx + sw] == suit[5]).astype(np.uint8), _RIM)
     suit_mask = (soft[sy:sy + sh, sx:sx + sw] * suit_sel * 255).astype(np.uint8)
     red: bool | None = None
     if corner.ndim == 3:
-        sel = np.isin(labels, [b[5] for b in [*row, suit]])
+        chosen = in_row.copy()
+        chosen[suit[5]] = 1
+        sel = chosen[labels].astype(bool)
         px = corner[sel].astype(np.float32)
         if len(px) >= 10:
             b_, g_, r_ = px[:, 0].mean(), px[:, 1].mean(), px[:, 2].mean()
