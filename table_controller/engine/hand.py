@@ -42,6 +42,7 @@ from table_controller.engine.config import (
 )
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.evaluate import describe as _describe_value
+from table_controller.engine.evaluate import evaluate5 as _evaluate5
 from table_controller.engine.events import (
     BetMade,
     BetReturned,
@@ -65,7 +66,7 @@ from table_controller.engine.events import (
     Shown,
     StraddleDeclined,
 )
-from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
+from table_controller.engine.machine import TARGETS, TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import meets_requirement
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
@@ -234,6 +235,12 @@ class Hand:
         self._show_queue: list[int] = []
         self._show_pos = 0
 
+        # The legal-action view of the current state, once computed (None: not yet, or the state changed since).
+        # An act whose seat and name the view lists skips the separate verification (the view is exactly what
+        # the verify methods accept: tests/engine/test_properties.py); anything else is verified in full.
+        self._legal: LegalActions | None = None
+        self._legal_full = 0  # with a betting view: the smallest full bet or raise (_raise_limits()[0]), else 0
+
         self.phase: Phase | None = None
         self._start()
 
@@ -265,7 +272,9 @@ class Hand:
         return codes
 
     def _move(self, target: Phase, trigger: str) -> None:
-        check_transition(self.phase, trigger, target)
+        targets = TARGETS.get((self.phase, trigger))  # check_transition, inlined: this runs after every act
+        if targets is None or target not in targets:
+            check_transition(self.phase, trigger, target)  # raises, naming the move
         self.phase = target
 
     def _emit(self, event: Event) -> Event:
@@ -342,11 +351,15 @@ class Hand:
 
     def _deal(self) -> None:
         n, left = self._n, (self._button + 1) % self._n
-        order = [(left + k) % n for k in range(n)]
+        order = _deal_order(n, left)
         hands, stub = self._hands, self._stub
-        for _ in range(HAND_SIZE):
-            for i in order:
-                hands[i].append(stub.pop())
+        # One card at a time from the dealer's left, five rounds: the k-th card off the top of the stub goes to
+        # order[k % n]. Taken in one slice per player rather than card by card.
+        top = len(stub)
+        dealt = stub[top - HAND_SIZE * n:][::-1]
+        del stub[top - HAND_SIZE * n:]
+        for k, i in enumerate(order):
+            hands[i] += dealt[k::n]
         for i in range(n):
             self._original[i] = frozenset(self._hands[i])
         self._emit(CardsDealt(order=tuple(self._seat_no[i] for i in order), cards_each=HAND_SIZE))
@@ -360,17 +373,18 @@ class Hand:
         # any pile, hand or order, is checked in full again.
         stack, bet, pot = self._stack, self._bet, self._pot
         chips = sum(stack) + sum(bet) + pot
-        if chips != self._chips_total:
-            raise InvariantError(f"chips not conserved: {chips} on the table, {self._chips_total} expected")
-        if min(stack) < 0 or min(bet) < 0 or pot < 0:
+        if chips != self._chips_total or min(stack) < 0 or min(bet) < 0 or pot < 0:
+            if chips != self._chips_total:
+                raise InvariantError(f"chips not conserved: {chips} on the table, {self._chips_total} expected")
             raise InvariantError("a negative stack, bet or pot")
         layout = (self._stub, self._burn, self._muck, self._hands, self._held, self._discards)
         if layout != self._checked_layout:
-            places = [*self._stub, *self._burn, *self._muck, *_chain(*self._hands, *self._held, *self._discards)]
+            stub, burn, muck, hands, held, discards = layout
+            places = [*stub, *burn, *muck, *_chain(*hands, *held, *discards)]
             if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
                 raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
-            self._checked_layout = (list(self._stub), list(self._burn), list(self._muck), list(map(list, self._hands)),
-                                    list(map(list, self._held)), list(map(list, self._discards)))
+            self._checked_layout = (stub[:], burn[:], muck[:], [h[:] for h in hands], [h[:] for h in held],
+                                    [d[:] for d in discards])
         if self._learnt:  # identities change only when cards are learnt: check them then
             self._learnt = False
             known = [c for c in self._ident if c is not None]
@@ -448,9 +462,11 @@ class Hand:
         return self.phase in TERMINAL
 
     def _log(self, act: dict[str, Any]) -> None:
+        self._legal = None  # _done clears it too; this covers an act that fails after logging (a draw short of cards)
         self.actions.append(act)
 
     def _done(self, before: int) -> list[Event]:
+        self._legal = None
         self._check_invariants()
         return self.events[before:]
 
@@ -621,9 +637,11 @@ class Hand:
         return _can(self.verify_check, seat)
 
     def check(self, seat: int) -> list[Event]:
-        self.verify_check(seat)
+        legal = self._legal
+        if legal is None or legal.seat != seat or "check" not in legal.acts:  # _listed(), inlined
+            self.verify_check(seat)
         before = len(self.events)
-        i = self._i(seat)
+        i = self._index[seat]
         self._emit(Checked(seat=seat))
         self._log({"seat": seat, "act": "check"})
         self._after_act(i, "check")
@@ -645,15 +663,21 @@ class Hand:
         return _can(self.verify_bet, seat, to)
 
     def bet(self, seat: int, to: int) -> list[Event]:
-        self.verify_bet(seat, to)
+        legal = self._legal
+        if legal is not None and legal.seat == seat and "bet" in legal.acts and type(to) is int \
+                and legal.min_to <= to <= legal.max_to:
+            minimum_full = self._legal_full
+        else:
+            self.verify_bet(seat, to)
+            minimum_full = self._full_threshold(self._index[seat])
         before = len(self.events)
-        i = self._i(seat)
+        i = self._index[seat]
         opens = self._interval == "first" and not self._opened
         if opens:
             self._opened = True
             self._opener = i
         amount = to - self._bet[i]
-        full = self._apply_raise(i, to, minimum_full=self._full_threshold(i))
+        full = self._apply_raise(i, to, minimum_full=minimum_full)
         self._emit(BetMade(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, opens=opens, full=full))
         self._log({"seat": seat, "act": "bet", "to": to})
         self._after_act(i, "bet")
@@ -740,10 +764,15 @@ class Hand:
         return _can(self.verify_call, seat)
 
     def call(self, seat: int) -> list[Event]:
-        self.verify_call(seat)
+        legal = self._legal
+        if legal is not None and legal.seat == seat and "call" in legal.acts:
+            amount = legal.call_amount
+            i = self._index[seat]
+        else:
+            self.verify_call(seat)
+            i = self._index[seat]
+            amount = self._to_call(i)
         before = len(self.events)
-        i = self._i(seat)
-        amount = self._to_call(i)
         self._stack[i] -= amount
         self._bet[i] += amount
         self._contrib[i] += amount
@@ -763,11 +792,17 @@ class Hand:
         return _can(self.verify_raise_to, seat, to)
 
     def raise_to(self, seat: int, to: int) -> list[Event]:
-        self.verify_raise_to(seat, to)
+        legal = self._legal
+        if legal is not None and legal.seat == seat and "raise" in legal.acts and type(to) is int \
+                and legal.min_to <= to <= legal.max_to:
+            minimum_full = self._legal_full
+        else:
+            self.verify_raise_to(seat, to)
+            minimum_full = self._full_threshold(self._index[seat])
         before = len(self.events)
-        i = self._i(seat)
+        i = self._index[seat]
         amount = to - self._bet[i]
-        full = self._apply_raise(i, to, minimum_full=self._full_threshold(i))
+        full = self._apply_raise(i, to, minimum_full=minimum_full)
         self._emit(Raised(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, full=full))
         self._log({"seat": seat, "act": "raise", "to": to})
         self._after_act(i, "raise")
@@ -782,9 +817,11 @@ class Hand:
         return _can(self.verify_fold, seat)
 
     def fold(self, seat: int) -> list[Event]:
-        self.verify_fold(seat)
+        legal = self._legal
+        if legal is None or legal.seat != seat or "fold" not in legal.acts:
+            self.verify_fold(seat)
         before = len(self.events)
-        self._fold(self._i(seat), "fold")
+        self._fold(self._index[seat], "fold")
         return self._done(before)
 
     def _fold(self, i: int, act: str) -> None:
@@ -1106,15 +1143,35 @@ class Hand:
         finally:
             self._ident = snapshot
 
+    def _listed_draw(self, seat: int, discard: Sequence[CardLike]) -> list[int] | None:
+        """The positions thrown, when the current legal view allows this seat's draw and the discards are known
+        cards of its hand, none twice (what verify_draw accepts without learning anything); else None."""
+        legal = self._legal
+        if legal is None or legal.seat != seat or "draw" not in legal.acts or type(discard) not in (list, tuple) \
+                or len(discard) > legal.max_discard:
+            return None
+        ident = self._ident
+        at = {ident[p]: p for p in self._hands[self._index[seat]]}
+        thrown: list[int] = []
+        for item in discard:
+            card = _CARD_OF.get(item) if type(item) is str else None
+            pos = None if card is None else at.get(card)
+            if pos is None or pos in thrown:
+                return None
+            thrown.append(pos)
+        return thrown
+
     def can_draw(self, seat: int, discard: Sequence[CardLike]) -> bool:
         return _can(self.verify_draw, seat, discard)
 
     def draw(self, seat: int, discard: Sequence[CardLike]) -> list[Event]:
         """Discard these cards ([] stands pat) and be served as many from the top of the stub at once."""
-        self.verify_draw(seat, discard)
+        thrown = self._listed_draw(seat, discard)
+        if thrown is None:
+            self.verify_draw(seat, discard)
+            thrown = self._resolve_cards(self._hands[self._index[seat]], discard, f"seat {seat} discards")
         before = len(self.events)
-        i = self._i(seat)
-        thrown = self._resolve_cards(self._hands[i], discard, f"seat {seat} discards")
+        i = self._index[seat]
         codes = self._codes(thrown)
         self._hands[i] = [p for p in self._hands[i] if p not in thrown]
         held = (i == self._opener and self.requirement is not None and self.config.options.opener_holds_discards)
@@ -1356,6 +1413,14 @@ class Hand:
     def show(self, seat: int, cards: Sequence[CardLike] | None = None) -> list[Event]:
         """Show the hand (at showdown) or the openers (when proving). ``cards`` names cards the table could not
         read; with a reader it may be omitted."""
+        legal = self._legal
+        if not cards and legal is not None and legal.seat == seat and legal.phase is Phase.SHOWDOWN \
+                and "show" in legal.acts:
+            i = self._index[seat]
+            ident = self._ident
+            held = [ident[p] for p in self._hands[i]]
+            if len(held) == HAND_SIZE and None not in held:  # all five known: what verify_show checks here
+                return self._show_known(i, seat, held)
         self.verify_show(seat, cards)
         before = len(self.events)
         i = self._i(seat)
@@ -1376,6 +1441,22 @@ class Hand:
         value = _irregular.hand_value([c for c in (self._ident[p] for p in self._hands[i]) if c is not None])
         self._values[i] = value
         self._emit(Shown(seat=seat, cards=shown, description=describe(value)))
+        if i == self._opener and self.requirement is not None:
+            verdict = self._judge_and_emit(i, final=True)
+            if not verdict:
+                self._foul[i] = True
+                self.false_opener_case = 4
+        self._next_show("show")
+        return self._done(before)
+
+    def _show_known(self, i: int, seat: int, held: list[Card | None]) -> list[Event]:
+        """show() at the showdown of five known cards, nothing named: as show() does it, valued directly."""
+        before = len(self.events)
+        self._log({"seat": seat, "act": "show"})
+        self._shown[i] = True
+        value = _evaluate5(*held)  # type: ignore[arg-type]  # five distinct known cards (the invariants)
+        self._values[i] = value
+        self._emit(Shown(seat=seat, cards=tuple([_NAME_OF[c] for c in held]), description=describe(value)))
         if i == self._opener and self.requirement is not None:
             verdict = self._judge_and_emit(i, final=True)
             if not verdict:
@@ -1522,8 +1603,15 @@ class Hand:
     # ------------------------------------------------------------------------------------------ legal view
 
     def legal_actions(self) -> LegalActions:
+        legal = self._legal
+        if legal is None:  # computed once per state: the acts reuse it (see _legal in __init__)
+            legal = self._legal = self._legal_view()
+        return legal
+
+    def _legal_view(self) -> LegalActions:
         phase = self.phase
         assert phase is not None
+        self._legal_full = 0
         if (phase is Phase.FIRST_BETTING or phase is Phase.FINAL_BETTING) and self.to_act is not None:
             return self._legal_betting(self.to_act, phase)  # the common case first
         if phase in TERMINAL:
@@ -1572,7 +1660,7 @@ class Hand:
             kind = "bet" if (cur == 0 or blind_open) else "raise"
             if not (kind == "bet" and unopened and self._lacks_openers(i)):
                 acts.append(kind)
-                lo, hi = limits[1], limits[2]
+                self._legal_full, lo, hi = limits
         call = owes and not blind_open and not self._entry_pending(i)
         if call:
             acts.append("call")
@@ -1631,6 +1719,12 @@ class Hand:
             "deck": list(self._deck_codes),
             "actions": [dict(a) for a in self.actions],
         }
+
+
+@cache
+def _deal_order(n: int, left: int) -> tuple[int, ...]:
+    """Player indices in the order served, from the dealer's left."""
+    return tuple((left + k) % n for k in range(n))
 
 
 def _card_int(item: int) -> int:

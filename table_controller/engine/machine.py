@@ -107,6 +107,7 @@ TRANSITIONS: tuple[Transition, ...] = (
 )
 
 _INDEX: dict[tuple[Phase | None, str], tuple[Phase, ...]] = {(t.source, t.trigger): t.targets for t in TRANSITIONS}
+TARGETS = _INDEX  # (phase, trigger) -> the phases that may follow: for a caller that inlines check_transition
 
 
 def accepts(phase: Phase | None, trigger: str) -> bool:
