@@ -26,7 +26,7 @@ import numpy.typing as npt
 from table_controller.controller.table import TableController
 from vision.calibration import TableCalibration
 from vision.pipeline import Detection, Recognizer
-from vision.tracking import CardExposed, SeatTracker
+from vision.tracking import CardExposed, CardsShown, SeatTracker
 
 __all__ = ["SimTableSource", "TableCamera"]
 
@@ -109,6 +109,7 @@ class TableCamera:
         self._detections: list[dict[str, Any]] = []
         self.frames = 0
         self.state = "starting"
+        self._shown: dict[int, tuple[int, tuple[str, ...]]] = {}  # seat -> (hand number, cards read face up)
 
     # What the controller and the API read ------------------------------------------------------------------
 
@@ -123,6 +124,11 @@ class TableCamera:
 
     def detections(self) -> list[dict[str, Any]]:
         return list(self._detections)
+
+    def shown_cards(self, seat: int, hand: int) -> tuple[str, ...] | None:
+        """The hand the camera read face up in front of ``seat`` during hand number ``hand``, if it did."""
+        got = self._shown.get(seat)
+        return got[1] if got is not None and got[0] == hand else None
 
     def recheck(self) -> None:
         """After the dealer's Retry: a frame still missing counts as a new loss."""
@@ -181,6 +187,8 @@ class TableCamera:
         for event in self.tracker.update(dets, t):
             if isinstance(event, CardExposed) and event.seat is not None:
                 await table.camera_reading(event.seat, event.card)
+            elif isinstance(event, CardsShown):
+                self._shown[event.seat] = (table.hand_no, event.cards)
         if was != "live":
             table.notify()
         return True

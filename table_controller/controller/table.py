@@ -52,6 +52,7 @@ from table_controller.service.models import (
     GameView,
     HandSummary,
     IrregularityOption,
+    LegalAction,
     LogEntry,
     PromptView,
     RulingRequest,
@@ -246,7 +247,7 @@ class TableController:
             log=tuple(self._log),
             paused=self.paused or self.halted,
             draw_counts_public=self.settings.public_draw_counts,
-            legal=hand.legal() if live and hand is not None else (),
+            legal=self._legal(hand, to_act) if live and hand is not None else (),
             draw=hand.draw_entry() if live and hand is not None else None,
             irregularities=self.irregularity_options(),
             device=DeviceView(shoe=status.state, shoe_detail=status.detail, cards_left=status.cards_left,
@@ -256,6 +257,14 @@ class TableController:
             alerts=tuple(self._alerts),
             rulings=tuple(self._rulings),
         )
+
+    def _legal(self, hand: EngineHand, seat: int | None) -> tuple[LegalAction, ...]:
+        acts = hand.legal()
+        if seat is None or not any(a.needs_cards for a in acts) or self._cards_from_camera(seat) is None:
+            return acts
+        # The camera has read the hand laid face up: the dealer taps Show and the reading is used.
+        return tuple(a.model_copy(update={"needs_cards": False, "label": a.label.replace(
+            "(enter the cards)", "(read by the camera)")}) if a.needs_cards else a for a in acts)
 
     def delayed_view(self, delay_s: float) -> FloorView:
         """The full state as it stood ``delay_s`` seconds ago (the broadcast's hole cards lag the table)."""
@@ -648,9 +657,25 @@ class TableController:
         elif act in ("bet", "raise"):
             raise TableRequestError(f"'{act}' needs 'to': the player's total in this betting interval",
                                     code="amount_missing")
+        if act == "show" and not cards:
+            cards = self._cards_from_camera(seat)
         if act == "show" and cards:
             action["cards"] = list(cards)
         await self._submit(action)
+
+    def _cards_from_camera(self, seat: int) -> tuple[str, ...] | None:
+        """A shown hand the table could not read from the shoe, as the camera read it face up (if it did)."""
+        hand = self.hand
+        if hand is None or self.camera is None or not hasattr(self.camera, "shown_cards"):
+            return None
+        try:
+            unread = UNKNOWN_CODE in hand.hole(seat)
+        except Exception:
+            return None
+        if not unread:
+            return None
+        seen: tuple[str, ...] | None = self.camera.shown_cards(seat, self.hand_no)
+        return seen
 
     async def draw(self, seat: int, *, count: int | None = None, discard: tuple[str, ...] | None = None) -> None:
         """The player throws ``discard`` (codes), or ``count`` cards nobody named, and is served.

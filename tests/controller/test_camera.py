@@ -70,3 +70,84 @@ def test_camera_lost_mid_hand_pauses_until_the_dealer_continues() -> None:
         assert view.phase == "betting" and view.to_act is not None
 
     asyncio.run(run())
+
+
+class _ShowdownCamera:
+    """The simulated camera over a two-seat table whose seats have room for a hand laid out card by card;
+    the player to show turns his real cards (the shoe could not read them) face up."""
+
+    def __init__(self, table: object, truth: object) -> None:
+        from hardware_sim.camera import RenderOptions, TableLayout, TableScene, calibration_for
+        from vision.calibration import Zone
+
+        self.table = table
+        self.truth = truth
+        self.name = "showdown camera"
+        zones = tuple(Zone(name=f"seat {n}", kind="seat", seat=n,
+                           polygon=((0.0, y), (800.0, y), (800.0, y + 225.0), (0.0, y + 225.0)))
+                      for n, y in ((1, 225.0), (2, 0.0)))
+        self.layout = TableLayout(zones=zones)
+        self.options = RenderOptions(width=1280, height=720)
+        self._calibration = calibration_for(TableScene(layout=self.layout), 7, self.options)
+        self.frames = 0
+
+    def calibration(self) -> object:
+        return self._calibration
+
+    def read(self) -> tuple[float, object] | None:
+        from hardware_sim.camera import PlacedCard, TableScene, render
+        from table_controller.controller.table import TableController
+
+        table = self.table
+        assert isinstance(table, TableController)
+        placed = []
+        seat = table.full_view().to_act
+        if table.hand is not None and seat is not None and table.full_view().phase == "showdown":
+            faces = self.truth()  # type: ignore[operator]
+            y0 = 225.0 if seat == 1 else 0.0
+            for i, pos in enumerate(table.hand.positions(seat)):
+                placed.append(PlacedCard(card=faces[pos], x=80.0 + 140.0 * i, y=y0 + 112.0))
+        image = render(TableScene(cards=tuple(placed), layout=self.layout), 7, self.options, frame_index=self.frames)
+        self.frames += 1
+        return float(self.frames), image
+
+
+def test_camera_reads_a_shown_hand_the_shoe_could_not() -> None:
+    async def run() -> None:
+        from table_controller.controller.devices import VirtualShoe
+
+        shoe = VirtualShoe(seed=8, has_reader=False)
+        table = make_table(shoe=shoe, card_reader=False, game={
+            "form": "five_card_draw", "betting": "fixed_limit",
+            "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}})
+        await seated(table, 2)
+        source = _ShowdownCamera(table, lambda: list(shoe.dealt))
+        camera = TableCamera(source, calibration=source.calibration())  # type: ignore[arg-type]
+        table.camera = camera
+        await table.start_hand()
+        for _ in range(20):
+            view = table.full_view()
+            if view.phase == "showdown":
+                break
+            if view.draw is not None:
+                await table.draw(view.draw.seat, count=0)
+            else:
+                assert view.to_act is not None
+                await table.act(view.to_act, "check")
+        view = table.full_view()
+        assert view.phase == "showdown" and view.legal[0].needs_cards
+        seat = view.to_act
+        assert seat is not None and table.hand is not None
+        truth = {shoe.dealt[p] for p in table.hand.positions(seat)}
+        for _ in range(4):
+            await camera.step(table)
+            if camera.shown_cards(seat, table.hand_no):
+                break
+        assert set(camera.shown_cards(seat, table.hand_no) or ()) == truth
+        show = next(a for a in table.full_view().legal if a.act == "show")
+        assert not show.needs_cards and "read by the camera" in show.label
+        await table.act(seat, "show")  # no cards named: the camera's reading is used
+        record_show = next(a for a in table.hand.hand.actions if a["act"] == "show")
+        assert set(record_show["cards"]) == truth
+
+    asyncio.run(run())
