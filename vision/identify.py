@@ -216,7 +216,7 @@ def warp_index_corners(image: Image, quad: npt.NDArray[np.float32]) -> list[Imag
     turn = np.array([[-1, 0, iw - 1], [0, -1, ih - 1], [0, 0, 1]], np.float64)
     out = []
     for mm in (m, turn @ shift @ m):
-        out.append(np.asarray(cv2.warpPerspective(image, mm, (iw, ih), flags=cv2.INTER_LINEAR,
+        out.append(np.asarray(cv2.warpPerspective(image, mm, (iw, ih), flags=cv2.INTER_CUBIC,
                                                   borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8))
     return out
 
