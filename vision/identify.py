@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from vision.cards import RED_SUITS
 from vision.geometry import CARD_H, CARD_W, canonical_corners
-from vision.profile import RANK_SHAPE, SUIT_SHAPE, DeckProfile
+from vision.profile import INK_THRESHOLD, RANK_SHAPE, SUIT_SHAPE, DeckProfile
 
 Image = npt.NDArray[np.uint8]
 
@@ -107,7 +107,7 @@ def extract_glyphs(corner: Image) -> IndexGlyphs | None:
     if paper < 50:
         return None
     ink = (paper - low) / paper
-    binary = (ink > 0.38).astype(np.uint8)
+    binary = (ink > INK_THRESHOLD).astype(np.uint8)
     if binary.mean() > 0.45:
         return None  # a patterned or dark corner: a back or something on top of the card
     binary = _without_rules(binary)

@@ -55,6 +55,7 @@ def glyph_solidity(mask: Image) -> float:
     return min(1.0, float((mask > 127).sum()) / hull_area)
 
 
+INK_THRESHOLD = 0.45  # ink strength (0 paper .. 1 full ink) above which a pixel is part of a glyph
 DEFAULT_MIN_SCORE = 0.78  # the built-in profile's reject threshold
 CALIBRATED_MIN_SCORE = 0.72  # a profile calibrated on the deck in play
 RANK_HEIGHTS = (9, 12, 16, 0)  # glyph heights (px) as a small card is seen; 0: as drawn
@@ -70,7 +71,7 @@ def degraded(mask: Image, height: int) -> Image:
     small = cv2.resize(mask, (width, height), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0.5)
     big = cv2.resize(small, (width * 4, height * 4), interpolation=cv2.INTER_LINEAR)
-    binary = np.asarray((big > 0.38 * 255).astype(np.uint8) * 255, dtype=np.uint8)
+    binary = np.asarray((big > INK_THRESHOLD * 255).astype(np.uint8) * 255, dtype=np.uint8)
     return crop_to_ink(binary)
 
 
