@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain as _chain
+from operator import attrgetter
 from typing import Any
 
 from table_controller.engine import frozen_init as _frozen_init
@@ -73,6 +74,8 @@ __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
 HAND_SIZE = 5
 DECK_SIZE = 52
+_FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
+_seat_number = attrgetter("seat")
 _CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))
 _CARD_OF: dict[str, Card] = {code: Card(c) for c, code in enumerate(_CODE_OF)}
 _CODE_SET = frozenset(_CODE_OF)
@@ -144,13 +147,14 @@ class Hand:
     def __init__(self, config: GameConfig, seats: Sequence[SeatSpec], button: int, *,
                  deck: Sequence[CardLike] | None = None, carried_pot: int = 0, passed_deals: int = 0) -> None:
         self.config = config
-        ordered = sorted(seats, key=lambda s: s.seat)
+        ordered = sorted(seats, key=_seat_number)
         numbers = [s.seat for s in ordered]
+        stacks = [s.stack for s in ordered]
         if not 2 <= len(ordered) <= 8:
             raise ConfigError(f"a deal needs 2 to 8 players, got {len(ordered)}")
         if len(set(numbers)) != len(numbers):
             raise ConfigError("a seat number appears twice")
-        if any(s.stack < 0 for s in ordered) or carried_pot < 0 or passed_deals < 0:
+        if min(stacks) < 0 or carried_pot < 0 or passed_deals < 0:
             raise ConfigError("stacks, carried pot and passed deals must not be negative")
         if button not in numbers:
             raise ConfigError(f"the button seat {button} is not one of the seats dealt in {numbers}")
@@ -162,6 +166,12 @@ class Hand:
         self.carried_in = carried_pot
         self.passed_deals = passed_deals
         self.requirement = config.requirement(passed_deals)
+        # The game's fixed facts, looked up before most acts (the config is frozen).
+        form, stakes = config.form, config.stakes
+        self._fixed_limit = config.betting is Betting.FIXED_LIMIT and form is not GameForm.BLOCK_SYSTEM
+        self._pass_out_form = form is GameForm.PASS_AND_OUT
+        self._straddle_form = form in STRADDLE_FORMS
+        self._small_bet, self._big_bet, self._cap = stakes.small_bet, stakes.big_bet, stakes.cap
         self.events: list[Event] = []
         self.actions: list[dict[str, Any]] = []
         self.status = "in_progress"
@@ -170,7 +180,7 @@ class Hand:
         self.irregular_state: _irregular.IrregularState | None = None  # remedies pending (irregular.py)
 
         # Chips.
-        self._stack = [s.stack for s in ordered]
+        self._stack = stacks
         self._bet = [0] * n
         self._contrib = [0] * n  # live chips this deal (antes and bets), for side pots
         self._ante_paid = [0] * n
@@ -183,7 +193,7 @@ class Hand:
         self._learnt = True
         self._openers_cache: dict[tuple[int, tuple[int, ...]], bool] = {}
         self._ident: list[Card | None] = list(map(_CARD_OF.get, self._deck_codes))
-        self._stub = list(range(DECK_SIZE - 1, -1, -1))  # top of the stub at the end
+        self._stub = list(_FULL_STUB)  # top of the stub at the end
         self._hands: list[list[int]] = [[] for _ in range(n)]
         self._original: list[frozenset[int]] = [frozenset()] * n
         self._held: list[list[int]] = [[] for _ in range(n)]
@@ -302,10 +312,17 @@ class Hand:
         if st.ante > 0:
             if cfg.options.ante_mode is AnteMode.DEALER:
                 self._post(b, st.ante * n, "dealer_ante", live=False, as_bet=False)
-            else:
-                for k in range(n):
-                    i = (left + k) % n
-                    self._ante_paid[i] = self._post(i, st.ante, "ante", live=True, as_bet=False)
+            else:  # each player antes, from the dealer's left (_post, inlined: this runs for every player)
+                stack, contrib, paid_in, seat_no, emit = self._stack, self._contrib, self._ante_paid, self._seat_no, \
+                    self.events.append
+                ante = st.ante
+                for i in _deal_order(n, left):
+                    paid = ante if ante <= stack[i] else stack[i]
+                    stack[i] -= paid
+                    self._pot += paid
+                    contrib[i] += paid
+                    paid_in[i] = paid
+                    emit(ForcedBetPosted(seat=seat_no[i], amount=paid, what="ante", all_in=stack[i] == 0))
         first = left
         if form is GameForm.BLOCK_SYSTEM:
             self._post(b, st.block_ante, "block_ante", live=False, as_bet=False)
@@ -579,7 +596,6 @@ class Hand:
     def _raise_limits(self, i: int) -> tuple[int, int, int] | None:
         """(full_to, min_to, max_to): the smallest full bet or raise, and the bounds once an all-in is allowed
         for less (an all-in below ``full_to`` is a short raise that does not reopen the betting)."""
-        cfg, st = self.config, self.config.stakes
         stack, bet, folded = self._stack, self._bet, self._folded
         all_in_to = bet[i] + stack[i]
         cur = self._current
@@ -591,6 +607,12 @@ class Hand:
         else:
             return None  # common practice: nobody is left who could call a raise
         entry = self._entry > 0 and (self._entry_seat is None or self._entry_seat == i)  # _entry_pending(i)
+        if self._fixed_limit and not entry:  # the common case, in short: the unit, if the cap allows
+            if self._cap and self._raises >= self._cap:
+                return None
+            lo = cur + (self._small_bet if self._interval == "first" else self._big_bet)
+            return (lo, lo, lo) if lo <= all_in_to else (lo, all_in_to, all_in_to)
+        cfg, st = self.config, self.config.stakes
         if cfg.form is GameForm.BLOCK_SYSTEM:
             limit = st.block_raise_limit if self._interval == "first" else max(1, self._predraw_level)
             lo, hi = cur + 1, cur + limit
@@ -971,17 +993,26 @@ class Hand:
         self._end()
 
     def _after_act(self, i: int, trigger: str) -> None:
-        self._needs[i] = False
+        needs = self._needs
+        needs[i] = False
         self._acted_full[i] = True
         folded = self._folded
         if folded.count(False) == 1:
             self._finish_uncontested(folded.index(False), trigger)
             return
-        self._set_next(i, inclusive=False)
-        if self.to_act is None:
-            self._close_interval(trigger)
-        else:
-            self._move(self.phase or Phase.FIRST_BETTING, trigger)
+        n, stack = self._n, self._stack
+        for k in range(1, n + 1):  # _set_next(i, inclusive=False), inlined: this runs after every betting act
+            j = (i + k) % n
+            if needs[j] and not folded[j] and stack[j] > 0:
+                self.to_act = j
+                phase = self.phase or Phase.FIRST_BETTING
+                targets = TARGETS.get((self.phase, trigger))  # _move(phase, trigger), inlined
+                if targets is None or phase not in targets:
+                    check_transition(self.phase, trigger, phase)
+                self.phase = phase
+                return
+        self.to_act = None
+        self._close_interval(trigger)
 
     def _return_uncalled(self) -> None:
         if self._n < 2:
@@ -1186,7 +1217,8 @@ class Hand:
                 pos = self._stub.pop()
                 self._burn.append(pos)
                 self._emit(Burned(card=self._code(pos)))
-        self._serve(i, len(thrown) + _irregular.owed_with_draw(self, i), [], list(thrown), "draw")
+        owed = len(thrown) if self.irregular_state is None else len(thrown) + _irregular.owed_with_draw(self, i)
+        self._serve(i, owed, [], list(thrown), "draw")
         return self._done(before)
 
     def _reserve(self) -> int:
@@ -1194,11 +1226,14 @@ class Hand:
 
     def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
         stub, cards, reserve = self._stub, self._hands[i], self._reserve()
-        while owed > 0 and len(stub) > reserve:
-            pos = stub.pop()
-            cards.append(pos)
-            served.append(pos)
-            owed -= 1
+        take = min(owed, len(stub) - reserve)
+        if take > 0:  # from the top of the stub (its end), one card after another
+            top = stub[-take:]
+            del stub[-take:]
+            top.reverse()
+            cards += top
+            served += top
+            owed -= take
         if owed > 0:
             if not self._reshuffle_pool(i):
                 raise IllegalActionError("deck_exhausted", "no cards left to complete the draw", rule=R_RESHUFFLE)
@@ -1215,7 +1250,8 @@ class Hand:
             self._move(Phase.DRAWING, trigger)
             self.to_act = self._drawers[self._draw_pos]
             return
-        _irregular.end_of_draw(self)  # cards owed after all others have drawn (003 Incorrect dealing in the draw 1)
+        if self.irregular_state is not None:
+            _irregular.end_of_draw(self)  # cards owed after all others have drawn (003 Incorrect dealing in the draw 1)
         self._begin_final(trigger)
 
     def _reshuffle_pool(self, drawer: int) -> list[int]:
@@ -1644,13 +1680,12 @@ class Hand:
     def _legal_betting(self, i: int, phase: Phase) -> LegalActions:
         """The betting acts open to player i, computed directly (the verify methods give the same answers;
         tests/engine/test_properties.py checks that they agree)."""
-        seat = self._seat_no[i]
         cur, bet = self._current, self._bet[i]
         owes = cur > bet
-        form = self.config.form
-        unopened = self._interval == "first" and not self._opened
-        unopened_pass_out = unopened and form is GameForm.PASS_AND_OUT  # _pass_and_out_unopened()
-        blind_open = unopened and form in STRADDLE_FORMS  # _blind_entry_open()
+        first = self._interval == "first"
+        unopened = first and not self._opened
+        unopened_pass_out = unopened and self._pass_out_form  # _pass_and_out_unopened()
+        blind_open = unopened and self._straddle_form  # _blind_entry_open()
         acts: list[str] = []
         if not owes and not unopened_pass_out:
             acts.append("check")
@@ -1658,18 +1693,23 @@ class Hand:
         lo = hi = 0
         if limits is not None:
             kind = "bet" if (cur == 0 or blind_open) else "raise"
-            if not (kind == "bet" and unopened and self._lacks_openers(i)):
+            if not (kind == "bet" and unopened and self.requirement is not None and self._lacks_openers(i)):
                 acts.append(kind)
                 self._legal_full, lo, hi = limits
-        call = owes and not blind_open and not self._entry_pending(i)
+        # _entry_pending(i), inlined
+        call = owes and not blind_open and not (self._entry > 0 and self._entry_seat in (None, i))
         if call:
             acts.append("call")
         if owes or unopened_pass_out:
             acts.append("fold")
-        if i == self._opener and self.requirement is not None and self._interval == "first":
+        if first and i == self._opener and self.requirement is not None:
             acts.append("declare_no_openers")
-        return LegalActions(phase=phase, seat=seat, acts=tuple(acts),
-                            call_amount=self._to_call(i) if call else 0, min_to=lo, max_to=hi)
+        if call:  # _to_call(i), inlined
+            stack = self._stack[i]
+            owed = cur - bet
+            return LegalActions(phase=phase, seat=self._seat_no[i], acts=tuple(acts),
+                                call_amount=owed if owed < stack else stack, min_to=lo, max_to=hi)
+        return LegalActions(phase=phase, seat=self._seat_no[i], acts=tuple(acts), min_to=lo, max_to=hi)
 
     # ------------------------------------------------------------------------------------------- results
 

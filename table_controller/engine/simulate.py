@@ -86,11 +86,17 @@ def _random_betting(hand: Hand, rng: Chooser, legal: LegalActions, aggression: i
     if "declare_no_openers" in acts and rng.randrange(12) == 0:
         hand.declare_no_openers(seat)
         return
-    aggressive = [a for a in acts if a in _AGGRESSIVE]
-    passive = [a for a in acts if a in _PASSIVE]
-    if aggressive and rng.randrange(10) < aggression:
+    aggressive: str | None = None  # the first of bet / raise listed
+    passive: list[str] = []  # check / call, in the order listed
+    for a in acts:  # one loop, no comprehension: this runs before most acts of a hand
+        if a in _AGGRESSIVE:
+            if aggressive is None:
+                aggressive = a
+        elif a in _PASSIVE:
+            passive.append(a)
+    if aggressive is not None and rng.randrange(10) < aggression:
         to = legal.min_to + rng.randrange(legal.max_to - legal.min_to + 1)
-        if aggressive[0] == "bet":
+        if aggressive == "bet":
             hand.bet(seat, to)
         else:
             hand.raise_to(seat, to)
@@ -98,7 +104,7 @@ def _random_betting(hand: Hand, rng: Chooser, legal: LegalActions, aggression: i
     if "fold" in acts and (not passive or rng.randrange(6) == 0):
         hand.fold(seat)
         return
-    act = _pick(rng, passive) if passive else _pick(rng, acts)
+    act = passive[rng.randrange(len(passive))] if passive else _pick(rng, acts)
     if act == "check":
         hand.check(seat)
     elif act == "call":
