@@ -10,26 +10,31 @@ was delivered twice or lost between the shoe and the journal.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from pathlib import Path
 
 import pytest
 
-from table_controller.soak.checks import audit_data
-from table_controller.soak.runner import run_soak
+from table_controller.soak.checks import audit_data, cli
 from table_controller.soak.stack import LiveStack, StackOptions, game_for
 from table_controller.soak.worker import FAULTS, SoakTable
 
 
 def test_kill_minus_nine_at_random_points(tmp_path: Path) -> None:
-    # Device faults are left to the test below (and the long soak): here, kills on a garbled line.
-    summary = run_soak(hands=8, kills=3, data=tmp_path, seed=1, fault_rate=0.0)
-    assert summary.findings == []
-    assert summary.kills == 3 and summary.starts == 4
-    assert summary.completed + summary.voided >= 8
-    assert summary.verify_ok
-    assert summary.chips_in == summary.chips_on_table == 400
-    assert summary.exported == summary.completed == summary.replayed_same
+    """The documented command, short: ``cardtable soak --hands 8 --kills 3 --seed 1 --data DIR --json``."""
+    data = tmp_path / "soak"
+    code, out = cli("soak", "--hands", "8", "--kills", "3", "--seed", "1", "--data", str(data), "--json")
+    summary = json.loads(out)
+    assert summary["findings"] == [] and summary["ok"] and code == 0
+    assert summary["kills"] == 3 and summary["starts"] == 4
+    assert summary["completed"] + summary["voided"] >= 8
+    assert summary["unexpected_voids"] == 0
+    assert summary["verify_ok"]
+    assert summary["chips_in"] == summary["chips_on_table"] >= 400
+    assert summary["exported"] == summary["completed"] == summary["replayed_same"]
+    # Its findings can be examined afterwards with the same commands.
+    assert cli("history", "verify", "--data", str(data))[0] == 0
 
 
 def test_every_device_fault_on_a_garbled_line(tmp_path: Path) -> None:
