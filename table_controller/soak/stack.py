@@ -446,7 +446,7 @@ class LiveStack:
                                          if d["code"] not in ("face down", "unread") and d["zone"])
         self.source.lost = False
 
-    async def _camera_misread_ruling(self) -> bool:
+    async def camera_misread_ruling(self) -> bool:
         """The floor's answer to a camera alert: it compares the cards on the felt with the shoe's record. A
         card the simulated table does not hold is a misread by the recognizer: the floor acknowledges the
         alert and resumes the hand (over HTTP, with the floor token). True if it ruled."""
@@ -490,7 +490,7 @@ class LiveStack:
         for _ in range(MAX_STEPS_PER_HAND):
             if not self.in_play():
                 return number
-            if self.table.halted and await self._camera_misread_ruling():
+            if self.table.halted and await self.camera_misread_ruling():
                 continue
             if self.table.halted or self.table.paused:
                 raise RuntimeError(f"hand {number} stopped: {self.table.message}")

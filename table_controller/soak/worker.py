@@ -95,6 +95,7 @@ class SoakTable:
             if r.status_code != 200:
                 raise RuntimeError(f"answer prompt {prompt.id}: {r.status_code} {r.text[:200]}")
             return
+        await asyncio.sleep(0.01)  # paused with no device prompt yet: the controller is still deciding
 
     async def play_hand(self) -> None:
         stack = self.stack
@@ -129,7 +130,7 @@ class SoakTable:
                 await self._answer_prompts(retries)
                 continue
             if t.halted:
-                if not await stack._camera_misread_ruling():
+                if not await stack.camera_misread_ruling():
                     raise RuntimeError(f"hand {number} halted: {t.message}")
                 continue
             if not await stack.step(players):
