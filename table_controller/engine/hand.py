@@ -76,6 +76,8 @@ HAND_SIZE = 5
 DECK_SIZE = 52
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
+_SHOW_OR_MUCK = ("show", "muck")
+_SHOW_ONLY = ("show",)
 _CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))
 _CARD_OF: dict[str, Card] = {code: Card(c) for c, code in enumerate(_CODE_OF)}
 _CODE_SET = frozenset(_CODE_OF)
@@ -172,6 +174,14 @@ class Hand:
         self._pass_out_form = form is GameForm.PASS_AND_OUT
         self._straddle_form = form in STRADDLE_FORMS
         self._small_bet, self._big_bet, self._cap = stakes.small_bet, stakes.big_bet, stakes.cap
+        draw_limit = config.draw_limit
+        if draw_limit is DrawLimit.FOUR:
+            self._draw_top = 4
+        elif draw_limit is DrawLimit.BY_PLAYERS and len(ordered) >= 6:
+            self._draw_top = config.options.draw_limit_six_plus
+        else:
+            self._draw_top = HAND_SIZE
+        self._reserve_cards = 1 if config.options.never_deal_last_card else 0
         self.events: list[Event] = []
         self.actions: list[dict[str, Any]] = []
         self.status = "in_progress"
@@ -662,10 +672,12 @@ class Hand:
         legal = self._legal
         if legal is None or legal.seat != seat or "check" not in legal.acts:  # _listed(), inlined
             self.verify_check(seat)
-        before = len(self.events)
+        events = self.events
+        before = len(events)
         i = self._index[seat]
-        self._emit(Checked(seat=seat))
-        self._log({"seat": seat, "act": "check"})
+        events.append(Checked(seat=seat))  # _emit and _log, inlined: the commonest acts
+        self._legal = None
+        self.actions.append({"seat": seat, "act": "check"})
         self._after_act(i, "check")
         return self._done(before)
 
@@ -794,12 +806,15 @@ class Hand:
             self.verify_call(seat)
             i = self._index[seat]
             amount = self._to_call(i)
-        before = len(self.events)
-        self._stack[i] -= amount
+        events = self.events
+        before = len(events)
+        stack = self._stack
+        stack[i] -= amount
         self._bet[i] += amount
         self._contrib[i] += amount
-        self._emit(Called(seat=seat, amount=amount, all_in=self._stack[i] == 0))
-        self._log({"seat": seat, "act": "call"})
+        events.append(Called(seat=seat, amount=amount, all_in=stack[i] == 0))
+        self._legal = None
+        self.actions.append({"seat": seat, "act": "call"})
         self._after_act(i, "call")
         return self._done(before)
 
@@ -1017,9 +1032,9 @@ class Hand:
     def _return_uncalled(self) -> None:
         if self._n < 2:
             return
-        order = sorted(range(self._n), key=lambda j: self._bet[j], reverse=True)
-        top, second = order[0], order[1]
-        excess = self._bet[top] - self._bet[second]
+        bet = self._bet
+        top = max(range(self._n), key=bet.__getitem__)  # the first highest bet
+        excess = bet[top] - max(bet[:top] + bet[top + 1:])  # above the next highest (another's equal: none)
         if excess > 0:
             self._bet[top] -= excess
             self._contrib[top] -= excess
@@ -1064,14 +1079,8 @@ class Hand:
         self.to_act = self._drawers[0]
 
     def max_discard(self, seat: int) -> int:
-        limit = self.config.draw_limit
-        if limit is DrawLimit.FOUR:
-            top = 4
-        elif limit is DrawLimit.BY_PLAYERS and self._n >= 6:
-            top = self.config.options.draw_limit_six_plus
-        else:
-            top = HAND_SIZE
-        return min(top, len(self._hands[self._i(seat)]))
+        # The game's limit (four; or by the number of players, house option), at most the cards held.
+        return min(self._draw_top, len(self._hands[self._i(seat)]))
 
     def verify_announce(self, seat: int, count: int) -> None:
         i = self._i(seat)
@@ -1222,10 +1231,10 @@ class Hand:
         return self._done(before)
 
     def _reserve(self) -> int:
-        return 1 if self.config.options.never_deal_last_card else 0
+        return self._reserve_cards  # 1 when the house never deals the last card
 
     def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
-        stub, cards, reserve = self._stub, self._hands[i], self._reserve()
+        stub, cards, reserve = self._stub, self._hands[i], self._reserve_cards
         take = min(owed, len(stub) - reserve)
         if take > 0:  # from the top of the stub (its end), one card after another
             top = stub[-take:]
@@ -1315,8 +1324,9 @@ class Hand:
         self._raises = 0
         self._entry = 0
         self._entry_seat = None
-        bettors = [i for i in range(self._n) if self._can_bet_chips(i)]
-        if len(bettors) < 2 and all(self._bet[i] == 0 for i in range(self._n)):
+        folded, stack = self._folded, self._stack
+        bettors = [i for i in range(self._n) if not folded[i] and stack[i] > 0]  # _can_bet_chips of each
+        if len(bettors) < 2 and not any(self._bet):
             self._move(Phase.SHOWDOWN, trigger)
             self._begin_showdown()
             return
@@ -1549,15 +1559,18 @@ class Hand:
         eligible = [j for j in contenders if not self._mucked[j] and not self._foul[j]]
         values = {j: self._values[j] for j in eligible}  # every eligible hand was shown and valued
         levels = sorted({self._contrib[j] for j in contenders})
-        prev = 0
         layers: list[tuple[int, list[int]]] = []
-        for level in levels:
-            amount = sum(min(c, level) - min(c, prev) for c in self._contrib)
-            layers.append((amount, [j for j in eligible if self._contrib[j] >= level]))
-            prev = level
-        extra = self._pot - sum(a for a, _ in layers)
-        if layers:
-            layers[0] = (layers[0][0] + extra, layers[0][1])
+        if len(levels) == 1:  # nobody all in for less: one pot, all of it (what the layers below come to then)
+            layers.append((self._pot, eligible))
+        else:
+            prev = 0
+            for level in levels:
+                amount = sum(min(c, level) - min(c, prev) for c in self._contrib)
+                layers.append((amount, [j for j in eligible if self._contrib[j] >= level]))
+                prev = level
+            extra = self._pot - sum(a for a, _ in layers)
+            if layers:
+                layers[0] = (layers[0][0] + extra, layers[0][1])
         carried = 0
         n, b = self._n, self._button
         for index, (amount, elig) in enumerate(layers):
@@ -1566,8 +1579,10 @@ class Hand:
             if not elig:
                 carried += amount
                 continue
-            best = max(values[j] for j in elig)
-            winners = sorted((j for j in elig if values[j] == best), key=lambda j: (j - b - 1) % n)
+            best = max([values[j] for j in elig])
+            winners = [j for j in elig if values[j] == best]
+            if len(winners) > 1:  # the odd chip's order: from the button's left
+                winners.sort(key=lambda j: (j - b - 1) % n)
             share, odd = divmod(amount, len(winners))
             shares = [share] * len(winners)
             if self.config.options.odd_chip is OddChip.HIGH_SUIT:
@@ -1641,7 +1656,12 @@ class Hand:
     def legal_actions(self) -> LegalActions:
         legal = self._legal
         if legal is None:  # computed once per state: the acts reuse it (see _legal in __init__)
-            legal = self._legal = self._legal_view()
+            phase, i = self.phase, self.to_act
+            if (phase is Phase.FIRST_BETTING or phase is Phase.FINAL_BETTING) and i is not None:
+                self._legal_full = 0
+                legal = self._legal = self._legal_betting(i, phase)  # the common case, directly
+            else:
+                legal = self._legal = self._legal_view()
         return legal
 
     def _legal_view(self) -> LegalActions:
@@ -1663,18 +1683,22 @@ class Hand:
                 acts.append("decline_straddle")
             return LegalActions(phase=phase, seat=seat, acts=tuple(acts), call_amount=0,
                                 min_to=2 * self._current, max_to=2 * self._current)
-        if phase is Phase.DRAWING:
-            return LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=self.max_discard(seat))
+        if phase is Phase.DRAWING:  # max_discard(seat), inlined
+            held = len(self._hands[i])
+            return LegalActions(phase=phase, seat=seat, acts=("announce", "draw"),
+                                max_discard=held if held < self._draw_top else self._draw_top)
         if phase is Phase.PROVING:
             return LegalActions(phase=phase, seat=seat, acts=("show", "muck"))
         if phase is Phase.REOPENING:
             acts = ["take_open"] if self.can_take_open(seat) else []
             return LegalActions(phase=phase, seat=seat, acts=(*acts, "decline_open"))
         if phase is Phase.SHOWDOWN:
-            acts = ["show"]
-            if self._unmucked_left() > 1:
-                acts.append("muck")
-            return LegalActions(phase=phase, seat=seat, acts=tuple(acts))
+            mucked = self._mucked
+            unmucked = 0
+            for j in self._show_queue:  # _unmucked_left(), inlined
+                if not mucked[j]:
+                    unmucked += 1
+            return LegalActions(phase=phase, seat=seat, acts=_SHOW_OR_MUCK if unmucked > 1 else _SHOW_ONLY)
         return self._legal_betting(i, phase)
 
     def _legal_betting(self, i: int, phase: Phase) -> LegalActions:
