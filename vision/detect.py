@@ -27,6 +27,7 @@ Contour = npt.NDArray[Any]
 MIN_AREA_FRACTION = 0.0015
 MAX_AREA_FRACTION = 0.6
 DETECT_WIDTH = 720
+MAX_LINES = 120
 ROUGH_VARIANCE = 15.0**2
 
 
@@ -168,13 +169,13 @@ def _edge_proposals(contour: Contour, gray: Image, filled: Image,
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(gray.shape[1], x + bw + pad), min(gray.shape[0], y + bh + pad)
     roi = gray[y0:y1, x0:x1]
-    edges = cv2.Canny(cv2.GaussianBlur(roi, (3, 3), 0), 40, 110)
+    edges = cv2.Canny(cv2.GaussianBlur(roi, (3, 3), 0), 25, 75)
     lines = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=max(20, int(0.4 * long_)),
                             minLineLength=0.6 * long_, maxLineGap=6)
     if lines is None:
         return []
     out: list[tuple[float, FloatArray]] = []
-    for lx0, ly0, lx1, ly1 in lines.reshape(-1, 4)[:40]:
+    for lx0, ly0, lx1, ly1 in lines.reshape(-1, 4)[:MAX_LINES]:
         a = np.array([lx0 + x0, ly0 + y0], np.float32)
         b = np.array([lx1 + x0, ly1 + y0], np.float32)
         length = float(np.linalg.norm(b - a))
