@@ -57,7 +57,13 @@ class CaptureSource(_Closing):
 
     def __init__(self, target: int | str) -> None:
         self.name = str(target)
-        self._cap = cv2.VideoCapture(target)
+        # OpenCV logs its own warnings while probing backends: the caller gets one typed error instead.
+        previous = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        try:
+            self._cap = cv2.VideoCapture(target)
+        finally:
+            cv2.utils.logging.setLogLevel(previous)
         if not self._cap.isOpened():
             self._cap.release()
             raise VisionDeviceError(f"cannot open video source {target!r}")
