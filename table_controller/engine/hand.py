@@ -1212,7 +1212,8 @@ class Hand:
             thrown = self._resolve_cards(self._hands[self._index[seat]], discard, f"seat {seat} discards")
         before = len(self.events)
         i = self._index[seat]
-        codes = self._codes(thrown)
+        ident, name = self._ident, _NAME_OF
+        codes = tuple([name[ident[p]] for p in thrown])  # _codes(thrown), inlined
         self._hands[i] = [p for p in self._hands[i] if p not in thrown]
         held = (i == self._opener and self.requirement is not None and self.config.options.opener_holds_discards)
         if held:
@@ -1227,13 +1228,14 @@ class Hand:
                 self._burn.append(pos)
                 self._emit(Burned(card=self._code(pos)))
         owed = len(thrown) if self.irregular_state is None else len(thrown) + _irregular.owed_with_draw(self, i)
-        self._serve(i, owed, [], list(thrown), "draw")
+        self._serve(i, owed, [], list(thrown), "draw", thrown_codes=codes)
         return self._done(before)
 
     def _reserve(self) -> int:
         return self._reserve_cards  # 1 when the house never deals the last card
 
-    def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
+    def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str, *,
+               thrown_codes: tuple[str, ...] | None = None) -> None:
         stub, cards, reserve = self._stub, self._hands[i], self._reserve_cards
         take = min(owed, len(stub) - reserve)
         if take > 0:  # from the top of the stub (its end), one card after another
@@ -1251,9 +1253,12 @@ class Hand:
             self.to_act = None
             return
         self._pending_serve = None
-        self._emit(DrawServed(seat=self._seat_no[i], discards=self._codes(thrown), served=self._codes(served),
-                              held_out=bool(thrown) and thrown[0] in self._held[i]))
-        self._announced.pop(self._seat_no[i], None)
+        ident, name, seat = self._ident, _NAME_OF, self._seat_no[i]
+        self.events.append(DrawServed(
+            seat=seat, discards=tuple([name[ident[p]] for p in thrown]) if thrown_codes is None else thrown_codes,
+            served=tuple([name[ident[p]] for p in served]), held_out=bool(thrown) and thrown[0] in self._held[i]))
+        if self._announced:
+            self._announced.pop(seat, None)
         self._draw_pos += 1
         if self._draw_pos < len(self._drawers):
             self._move(Phase.DRAWING, trigger)
