@@ -146,6 +146,22 @@ _frozen_init.install(LegalActions)
 class Hand:
     """One deal. See the module docstring for how to drive it."""
 
+    # Why slots: a deal keeps some 80 fields, past the ~30 that CPython's shared-key instance dicts hold with
+    # fast attribute access; as slots every read and write of a field is a fixed-offset load. ``__dict__`` stays
+    # for anything else a caller hangs on a hand.
+    __slots__ = (
+        "__dict__", "_acted_full", "_aggressor", "_announced", "_ante_paid", "_bet", "_big_bet", "_burn",
+        "_burned_for_draw", "_button", "_cap", "_checked_layout", "_chips_total", "_contrib", "_current", "_dead",
+        "_deck_codes", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat", "_final_first",
+        "_fixed_limit", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_interval",
+        "_last_inc", "_learnt", "_legal", "_legal_full", "_muck", "_mucked", "_n", "_needs", "_opened", "_opener",
+        "_openers_cache", "_original", "_pass_out_form", "_pending_serve", "_pot", "_predraw_level", "_raises",
+        "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos", "_show_queue",
+        "_shown", "_small_bet", "_stack", "_straddle_form", "_straddles", "_stub", "_values", "actions", "carried_in",
+        "config", "events", "false_opener_case", "irregular_state", "openers_proved", "passed_deals", "phase",
+        "requirement", "seats", "status", "to_act",
+    )
+
     def __init__(self, config: GameConfig, seats: Sequence[SeatSpec], button: int, *,
                  deck: Sequence[CardLike] | None = None, carried_pot: int = 0, passed_deals: int = 0) -> None:
         self.config = config
