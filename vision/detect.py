@@ -86,15 +86,18 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
             single_contours.append(c)
         else:
             clusters.append(c)
+    # A "card" much bigger than a card is two cards side by side: split it like any cluster. The size
+    # is known from the calibration, or guessed from the other cards (less surely: perspective, close-ups).
+    too_big = 1.45
     if card_size is None and singles:
         sizes = np.array([side_lengths(q) for q in singles])
         card_size = (float(np.median(sizes[:, 0])), float(np.median(sizes[:, 1])))
+        too_big = 2.2
     if card_size is not None:
-        # A "card" much bigger than a card is two cards side by side: split it like any cluster.
         expected = card_size[0] * card_size[1]
         keep = []
         for c, q in zip(single_contours, singles, strict=True):
-            if quad_area(q) > 1.4 * expected:
+            if quad_area(q) > too_big * expected:
                 clusters.append(c)
             else:
                 keep.append(q)
