@@ -1576,10 +1576,11 @@ class Hand:
         self._award_showdown()
 
     def _award_showdown(self) -> None:
-        contenders = [j for j in range(self._n) if not self._folded[j]]
-        eligible = [j for j in contenders if not self._mucked[j] and not self._foul[j]]
-        values = {j: self._values[j] for j in eligible}  # every eligible hand was shown and valued
-        levels = sorted({self._contrib[j] for j in contenders})
+        folded, mucked, foul, contrib = self._folded, self._mucked, self._foul, self._contrib
+        contenders = [j for j in range(self._n) if not folded[j]]
+        eligible = [j for j in contenders if not mucked[j] and not foul[j]]
+        values = self._values  # every eligible hand was shown and valued
+        levels = sorted({contrib[j] for j in contenders})
         layers: list[tuple[int, list[int]]] = []
         if len(levels) == 1:  # nobody all in for less: one pot, all of it (what the layers below come to then)
             layers.append((self._pot, eligible))
@@ -1606,7 +1607,9 @@ class Hand:
                 winners.sort(key=lambda j: (j - b - 1) % n)
             share, odd = divmod(amount, len(winners))
             shares = [share] * len(winners)
-            if self.config.options.odd_chip is OddChip.HIGH_SUIT:
+            if not odd:  # nothing left over (always so for one winner): no order needed
+                order = []
+            elif self.config.options.odd_chip is OddChip.HIGH_SUIT:
                 # The winner holding the highest card (rank, then suit as 001 orders them) takes the odd chips.
                 def top(j: int) -> int:
                     return max(c for c in (self._ident[p] for p in self._hands[j]) if c is not None)
@@ -1619,7 +1622,8 @@ class Hand:
             for j, s in zip(winners, shares, strict=True):
                 self._stack[j] += s
             self._pot -= sum(shares)
-            self._emit(PotAwarded(pot_index=index, amount=sum(shares), seats=tuple(self._seat_no[j] for j in winners),
+            seat_no = self._seat_no
+            self._emit(PotAwarded(pot_index=index, amount=sum(shares), seats=tuple([seat_no[j] for j in winners]),
                                   shares=tuple(shares), hand=describe(best)))
         if self._pot != carried:
             raise InvariantError(f"pot {self._pot} left after the awards, {carried} expected to carry")

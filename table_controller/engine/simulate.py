@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from table_controller.engine.hand import Hand, LegalActions
-from table_controller.engine.machine import Phase
+from table_controller.engine.machine import TERMINAL, Phase
 
 T = TypeVar("T")
 _AGGRESSIVE = frozenset({"bet", "raise"})
@@ -117,8 +117,13 @@ def play_random(hand: Hand, rng: Chooser, *, aggression: int = 3, max_steps: int
                 truth: Sequence[str] | None = None, mucks: bool = True) -> Hand:
     """Play the hand to its end with random legal acts."""
     steps = 0
-    while not hand.is_over:
-        random_step(hand, rng, aggression=aggression, truth=truth, mucks=mucks)
+    while hand.phase not in TERMINAL:  # not hand.is_over
+        legal = hand.legal_actions()
+        phase = legal.phase
+        if phase is Phase.FIRST_BETTING or phase is Phase.FINAL_BETTING:  # random_step's first case, directly
+            _random_betting(hand, rng, legal, aggression)
+        else:
+            random_step(hand, rng, aggression=aggression, truth=truth, mucks=mucks)
         steps += 1
         if steps > max_steps:
             raise RuntimeError("the hand did not end: the engine is stuck")
