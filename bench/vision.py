@@ -187,7 +187,7 @@ def tuned_real_profile(folder: Path) -> DeckProfile:
                     ranks.append((rank, glyphs.rank))
                     # Suits are not labelled: keep the suit glyphs the default profile reads very surely.
                     reading = read_corner(corner, base)
-                    if reading is not None and reading.suit_score >= 0.85 and reading.suit_margin >= 0.15:
+                    if reading is not None and reading.suit_score >= 0.8 and reading.suit_margin >= 0.1:
                         suits.append((reading.suit, glyphs.suit))
     return base.with_templates(ranks, suits, name="real-photos tuning split")
 
