@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 
@@ -45,6 +46,42 @@ def test_every_subcommand_answers_help(words: list[str], capsys: pytest.CaptureF
 def test_bad_usage_exits_2_with_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "error:" in err[0]
+
+
+def _all_commands(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found.append((*prefix, name))
+                found.extend(_all_commands(sub, (*prefix, name)))
+    return found
+
+
+ALL_COMMANDS = _all_commands(build_parser())
+
+
+def test_the_contract_commands_all_exist() -> None:
+    assert {tuple(words) for words in SUBCOMMANDS} <= set(ALL_COMMANDS)
+
+
+@pytest.mark.parametrize("words", ALL_COMMANDS, ids=" ".join)
+def test_every_command_in_the_tree_answers_help(words: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([*words, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: cardtable " + " ".join(words))
+
+
+@pytest.mark.parametrize("words", ALL_COMMANDS, ids=" ".join)
+def test_every_command_refuses_an_unknown_flag_with_exit_2(words: tuple[str, ...],
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([*words, "--no-such-flag-anywhere"])
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "error:" in err[0]
