@@ -695,7 +695,9 @@ class Hand:
         self._legal = None
         self.actions.append({"seat": seat, "act": "check"})
         self._after_act(i, "check")
-        return self._done(before)
+        self._legal = None  # _done(before), inlined
+        self._check_invariants()
+        return events[before:]
 
     def _pass_and_out_unopened(self) -> bool:
         return self.config.form is GameForm.PASS_AND_OUT and self._interval == "first" and not self._opened
@@ -832,7 +834,9 @@ class Hand:
         self._legal = None
         self.actions.append({"seat": seat, "act": "call"})
         self._after_act(i, "call")
-        return self._done(before)
+        self._legal = None  # _done(before), inlined
+        self._check_invariants()
+        return events[before:]
 
     def verify_raise_to(self, seat: int, to: int) -> None:
         i = self._betting_common(seat, "raise")
