@@ -32,7 +32,6 @@ FACE_SUIT_SCORE = 0.45
 _RIM = np.ones((3, 3), np.uint8)
 # A corner read this well is not checked against the opposite corner.
 SURE = 0.85
-EDGE_BAND = 0.06  # of the index region's width
 _WIDEN_X = np.ones((1, 3), np.uint8)
 _WIDEN_Y = np.ones((3, 1), np.uint8)
 SOFT_MASKS = False
@@ -113,11 +112,6 @@ def extract_glyphs(corner: Image) -> IndexGlyphs | None:
     if binary.mean() > 0.45:
         return None  # a patterned or dark corner: a back or something on top of the card
     binary = _without_rules(binary)
-    # The outline fit may take in a sliver of table along the card's edge or at its rounded corner:
-    # the index never touches the edge, so clear a thin band there.
-    band = max(1, round(EDGE_BAND * w))
-    binary[:, :band] = 0
-    binary[:band, :] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     min_area = max(6, int(0.004 * h * w))
     blobs: list[tuple[int, int, int, int, int, int]] = []  # x, y, w, h, area, label
