@@ -28,6 +28,8 @@ MIN_AREA_FRACTION = 0.0015
 MAX_AREA_FRACTION = 0.6
 DETECT_WIDTH = 720
 MAX_LINES = 120
+_SIDE_STEPS = np.linspace(0.1, 0.9, 15, dtype=np.float32)
+_SIDE_OFFSETS = np.array([3.0, 5.0], np.float32)
 ROUGH_VARIANCE = 15.0**2
 
 
@@ -230,17 +232,13 @@ def _march(filled: Image, p: FloatArray, d: FloatArray, limit: float) -> FloatAr
 def _brighter_side(gray: Image, a: FloatArray, b: FloatArray, normal: FloatArray) -> int:
     """+1 or -1: the side of segment ab whose strip just beside it is brighter; 0 if no clear answer."""
     h, w = gray.shape
+    along = a[None, :] + (b - a)[None, :] * _SIDE_STEPS[:, None]
     values = []
     for sign in (1.0, -1.0):
-        samples = []
-        for t in np.linspace(0.1, 0.9, 15):
-            p = a + (b - a) * t
-            for off in (3.0, 5.0):
-                q = p + normal * sign * off
-                xi, yi = round(float(q[0])), round(float(q[1]))
-                if 0 <= xi < w and 0 <= yi < h:
-                    samples.append(float(gray[yi, xi]))
-        values.append(float(np.median(samples)) if samples else 0.0)
+        pts = (along[:, None, :] + normal[None, None, :] * sign * _SIDE_OFFSETS[None, :, None]).reshape(-1, 2)
+        xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+        ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+        values.append(float(np.median(gray[yi[ok], xi[ok]])) if ok.any() else 0.0)
     if abs(values[0] - values[1]) < 6:
         return 0
     return 1 if values[0] > values[1] else -1
