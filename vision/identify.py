@@ -32,6 +32,9 @@ FACE_SUIT_SCORE = 0.45
 _RIM = np.ones((3, 3), np.uint8)
 # A corner read this well is not checked against the opposite corner.
 SURE = 0.85
+# Below this card height in the frame (pixels), suits need SMALL_SUIT_MARGIN to be named.
+SMALL_CARD_PX = 115.0
+SMALL_SUIT_MARGIN = 0.15
 _WIDEN_X = np.ones((1, 3), np.uint8)
 _WIDEN_Y = np.ones((3, 1), np.uint8)
 SOFT_MASKS = False
@@ -70,9 +73,10 @@ class CornerReading:
         # A suit shape under a rank-like glyph is a face even when the deck's font is unknown.
         return self.suit_score >= FACE_SUIT_SCORE and self.rank_score >= FACE_RANK_SCORE - 0.35
 
-    def accepted(self, profile: DeckProfile) -> bool:
+    def accepted(self, profile: DeckProfile, suit_margin: float | None = None) -> bool:
         return (self.rank_score >= profile.min_rank_score and self.suit_score >= profile.min_suit_score
-                and self.rank_margin >= profile.min_margin and self.suit_margin >= profile.min_margin)
+                and self.rank_margin >= profile.min_margin
+                and self.suit_margin >= (profile.min_margin if suit_margin is None else suit_margin))
 
     @property
     def confidence(self) -> float:
@@ -229,14 +233,18 @@ def read_card(card: Image, profile: DeckProfile) -> CardReading:
     return read_corners(index_corners(card), profile)
 
 
-def read_corners(corners: list[Image], profile: DeckProfile) -> CardReading:
-    """Name a card from its two index corners (top-left, and bottom-right turned upright)."""
+def read_corners(corners: list[Image], profile: DeckProfile, *, small: bool = False) -> CardReading:
+    """Name a card from its two index corners (top-left, and bottom-right turned upright).
+
+    `small`: the card is small in the frame (its suit glyphs only a few pixels tall), where a club and a
+    spade blur into the same blob: the suit must then win by a wider margin."""
+    suit_margin = SMALL_SUIT_MARGIN if small else None
     readings: list[CornerReading] = []
     for corner in corners:
         reading = read_corner(corner, profile)
         if reading is not None:
             readings.append(reading)
-            if reading.accepted(profile) and reading.confidence >= SURE:
+            if reading.accepted(profile, suit_margin) and reading.confidence >= SURE:
                 break  # sure enough from one corner: the other would only agree
     faces = [r for r in readings if r.is_face()]
     if not faces:
@@ -244,9 +252,10 @@ def read_corners(corners: list[Image], profile: DeckProfile) -> CardReading:
     if len(faces) == 2 and faces[0].rank == faces[1].rank:
         # Both corners show the same rank: pool their evidence (it is the suit that one view may miss).
         both = _combined(faces[0], faces[1])
-        if both is not None and both.accepted(profile):
+        if both is not None and both.accepted(profile, suit_margin):
             return CardReading(card=both.rank + both.suit, face_up=True, confidence=round(both.confidence, 3))
-    accepted = sorted((r for r in faces if r.accepted(profile)), key=lambda r: r.confidence, reverse=True)
+    accepted = sorted((r for r in faces if r.accepted(profile, suit_margin)), key=lambda r: r.confidence,
+                      reverse=True)
     if len(accepted) == 2 and accepted[0].rank + accepted[0].suit != accepted[1].rank + accepted[1].suit \
             and accepted[0].confidence - accepted[1].confidence >= 0.15:
         # One corner clearly reads better: the other is most likely covered by the card on top.
