@@ -76,8 +76,8 @@ HAND_SIZE = 5
 DECK_SIZE = 52
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
-_SHOW_OR_MUCK = ("show", "muck")
-_SHOW_ONLY = ("show",)
+_SHOW_OR_MUCK: tuple[str, ...] = ("show", "muck")
+_SHOW_ONLY: tuple[str, ...] = ("show",)
 _CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))
 _CARD_OF: dict[str, Card] = {code: Card(c) for c, code in enumerate(_CODE_OF)}
 _CODE_SET = frozenset(_CODE_OF)
@@ -1714,8 +1714,15 @@ class Hand:
                                 min_to=2 * self._current, max_to=2 * self._current)
         if phase is Phase.DRAWING:  # max_discard(seat), inlined
             held = len(self._hands[i])
-            return LegalActions(phase=phase, seat=seat, acts=("announce", "draw"),
-                                max_discard=held if held < self._draw_top else self._draw_top)
+            top = held if held < self._draw_top else self._draw_top
+            view = _DRAW_VIEWS.get((seat, top))
+            if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
+                view = LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=top)
+                if type(seat) is int:
+                    if len(_DRAW_VIEWS) >= _VIEWS_KEPT:
+                        _DRAW_VIEWS.clear()
+                    _DRAW_VIEWS[seat, top] = view
+            return view
         if phase is Phase.PROVING:
             return LegalActions(phase=phase, seat=seat, acts=("show", "muck"))
         if phase is Phase.REOPENING:
@@ -1727,7 +1734,15 @@ class Hand:
             for j in self._show_queue:  # _unmucked_left(), inlined
                 if not mucked[j]:
                     unmucked += 1
-            return LegalActions(phase=phase, seat=seat, acts=_SHOW_OR_MUCK if unmucked > 1 else _SHOW_ONLY)
+            shown = _SHOW_OR_MUCK if unmucked > 1 else _SHOW_ONLY
+            view = _SHOW_VIEWS.get((seat, shown))
+            if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
+                view = LegalActions(phase=phase, seat=seat, acts=shown)
+                if type(seat) is int:
+                    if len(_SHOW_VIEWS) >= _VIEWS_KEPT:
+                        _SHOW_VIEWS.clear()
+                    _SHOW_VIEWS[seat, shown] = view
+            return view
         return self._legal_betting(i, phase)
 
     def _legal_betting(self, i: int, phase: Phase) -> LegalActions:
@@ -1739,30 +1754,28 @@ class Hand:
         unopened = first and not self._opened
         unopened_pass_out = unopened and self._pass_out_form  # _pass_and_out_unopened()
         blind_open = unopened and self._straddle_form  # _blind_entry_open()
-        acts: list[str] = []
-        if not owes and not unopened_pass_out:
-            acts.append("check")
+        acts = 0 if owes or unopened_pass_out else _CHECK  # the acts as bits of _BETTING_ACTS
         limits = self._raise_limits(i)
         lo = hi = 0
         if limits is not None:
-            kind = "bet" if (cur == 0 or blind_open) else "raise"
-            if not (kind == "bet" and unopened and self.requirement is not None and self._lacks_openers(i)):
-                acts.append(kind)
+            kind_bet = cur == 0 or blind_open
+            if not (kind_bet and unopened and self.requirement is not None and self._lacks_openers(i)):
+                acts |= _BET if kind_bet else _RAISE
                 self._legal_full, lo, hi = limits
         # _entry_pending(i), inlined
-        call = owes and not blind_open and not (self._entry > 0 and self._entry_seat in (None, i))
-        if call:
-            acts.append("call")
-        if owes or unopened_pass_out:
-            acts.append("fold")
-        if first and i == self._opener and self.requirement is not None:
-            acts.append("declare_no_openers")
-        if call:  # _to_call(i), inlined
+        call_amount = 0
+        if owes and not blind_open and not (self._entry > 0 and self._entry_seat in (None, i)):
+            acts |= _CALL
             stack = self._stack[i]
             owed = cur - bet
-            return LegalActions(phase=phase, seat=self._seat_no[i], acts=tuple(acts),
-                                call_amount=owed if owed < stack else stack, min_to=lo, max_to=hi)
-        return LegalActions(phase=phase, seat=self._seat_no[i], acts=tuple(acts), min_to=lo, max_to=hi)
+            call_amount = owed if owed < stack else stack  # _to_call(i), inlined
+        if owes or unopened_pass_out:
+            acts |= _FOLD
+        if first and i == self._opener and self.requirement is not None:
+            acts |= _DECLARE
+        key = (phase, self._seat_no[i], acts, call_amount, lo, hi)
+        view = _VIEWS.get(key)
+        return _betting_view(key) if view is None or type(key[1]) is not int else view
 
     # ------------------------------------------------------------------------------------------- results
 
@@ -1812,6 +1825,33 @@ class Hand:
             "deck": list(self._deck_codes),
             "actions": [dict(a) for a in self.actions],
         }
+
+
+# The betting acts in the order a legal view lists them, and the bit of each in _legal_betting's mask.
+_BETTING_ACTS = ("check", "bet", "raise", "call", "fold", "declare_no_openers")
+_CHECK, _BET, _RAISE, _CALL, _FOLD, _DECLARE = (1 << k for k in range(len(_BETTING_ACTS)))
+_ACTS_OF_MASK = tuple(tuple(a for k, a in enumerate(_BETTING_ACTS) if mask >> k & 1)
+                      for mask in range(1 << len(_BETTING_ACTS)))
+_VIEWS: dict[tuple[Phase, int, int, int, int, int], LegalActions] = {}
+_VIEWS_KEPT = 4096
+_DRAW_VIEWS: dict[tuple[int, int], LegalActions] = {}
+_SHOW_VIEWS: dict[tuple[int, tuple[str, ...]], LegalActions] = {}
+
+
+def _betting_view(key: tuple[Phase, int, int, int, int, int]) -> LegalActions:
+    """The betting view (phase, seat, acts as a mask, call amount, min_to, max_to), kept in ``_VIEWS``.
+
+    Views are frozen and compared by value, so one object serves every hand that reaches the same view (most
+    hands meet the same few dozen; the table is bounded). Only plain int seats are kept: ``True == 1``, and a
+    view must give back the seat exactly as the hand has it."""
+    phase, seat, acts, call_amount, min_to, max_to = key
+    view = LegalActions(phase=phase, seat=seat, acts=_ACTS_OF_MASK[acts], call_amount=call_amount, min_to=min_to,
+                        max_to=max_to)
+    if type(seat) is int:
+        if len(_VIEWS) >= _VIEWS_KEPT:
+            _VIEWS.clear()
+        _VIEWS[key] = view
+    return view
 
 
 @cache
