@@ -61,7 +61,8 @@ def register(sub: Any) -> None:
                       help="betting structure: fixed_limit, spread_limit, pot_limit, no_limit (default: fixed_limit)")
     demo.add_argument("--players", type=int, default=6, metavar="K", help="players seated, 2 to 8 (default: 6)")
     demo.add_argument("--pace", type=float, metavar="SECONDS",
-                      help="seconds between the simulated players' acts in the browser (default: 1.2)")
+                      help="seconds between the simulated players' acts (default: 1.2 in the browser; none with "
+                      "--hands)")
     demo.add_argument("--json", action="store_true", help="with --hands: print the summary as JSON")
     set_handler(demo, _demo)
 
@@ -125,7 +126,7 @@ async def _open(settings: Any, *, seed: int | None, fast: bool, camera: bool = T
     from table_controller.controller.runtime import open_table
 
     try:
-        return await open_table(settings, seed=seed, fast=fast, camera=camera)
+        return await open_table(settings, seed=seed, fast=fast, camera=camera, sim_process=True)
     except TableError as exc:
         raise CliError(exc.message, exit_code=EXIT_FINDING, code=exc.code) from exc
     except OSError as exc:
@@ -218,7 +219,8 @@ def _progress_line(played: int, total: int | None, table: Any) -> None:
     sys.stdout.flush()
 
 
-async def _headless(settings: Any, *, hands: int, seed: int | None, players: int, as_json: bool) -> int:
+async def _headless(settings: Any, *, hands: int, seed: int | None, players: int, as_json: bool,
+                    pace_s: float = 0.0) -> int:
     from table_controller.controller.demo import play_hands, seat_players
     from table_controller.controller.errors import TableError
     from table_controller.controller.players import SimPlayers
@@ -240,7 +242,7 @@ async def _headless(settings: Any, *, hands: int, seed: int | None, players: int
         await table.controller.resume()
         await seat_players(table.controller, players)
         summary = await play_hands(table.controller, SimPlayers(table.controller, rng=rng, truth=shoe_truth(table)),
-                                   hands=hands, pace_s=0.0, progress=progress)
+                                   hands=hands, pace_s=pace_s, progress=progress, between_hands_s=0.0)
     except TableError as exc:
         raise CliError(f"the demo stopped: {exc.message}", exit_code=EXIT_FINDING, code=exc.code) from exc
     finally:
@@ -273,7 +275,7 @@ def _demo(args: argparse.Namespace) -> int:
     settings = _settings(args, demo=True)
     if args.hands is not None:
         return asyncio.run(_headless(settings, hands=args.hands, seed=args.seed, players=args.players,
-                                     as_json=args.json))
+                                     as_json=args.json, pace_s=args.pace or 0.0))
     try:
         return asyncio.run(_serve(settings, seed=args.seed, players=args.players))
     except KeyboardInterrupt:

@@ -1,7 +1,8 @@
 """The demo table: simulated players seated, hands dealt one after another on the shoe.
 
 :func:`seat_players` fills the seats; :func:`play_hands` deals and lets the simulated players act until
-the number of hands asked for is played (or forever), topping up busted players between hands, and
+the number of hands asked for is played (or forever; a hand in progress recovered after a restart is
+played out first and counts), topping up busted players between hands, and
 returns a :class:`DemoSummary` whose checks the CLI prints: hands played, chips conserved, decks verified.
 """
 
@@ -83,8 +84,9 @@ async def play_hands(
     halted: str | None = None
     pause_after = between_hands_s if between_hands_s is not None else pace_s * 3
     while hands is None or played < hands:
-        await _top_up(table, stack)
-        await table.start_hand()
+        if not table.in_play():  # else a hand recovered after a restart: it is played out first
+            await _top_up(table, stack)
+            await table.start_hand()
         acts = 0
         while table.hand is not None or table._deal is not None:
             if table.halted or table.paused:

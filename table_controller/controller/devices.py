@@ -35,6 +35,7 @@ class DeckCheck:
     count: int
     missing: tuple[str, ...] = ()
     duplicates: tuple[str, ...] = ()
+    mark: int | None = None  # the shoe's event number for this check (a shoe that keeps a log), else None
 
     def describe(self) -> str:
         if self.ok:

@@ -1,16 +1,22 @@
 """Assembling a live table from its settings: the shoe (a device or the simulator), the journal, the
 controller, crash recovery. The CLI's ``run`` and ``demo`` and the tests use :func:`open_table`.
 
-With no ``--shoe``, a shoe simulator is started on a pty in this process and driven through the same
-firmware-bridge client a real shoe on ``/dev/ttyUSB0`` would use. After a restart the controller replays
-the journal; a hand that was in progress resumes where it stood on a real shoe (its stub is still in it),
-but a freshly started simulator has a new deck, so such a hand is voided, journaled, every chip returned.
+With no ``--shoe``, a shoe simulator on a pty is driven through the same firmware-bridge client a real
+shoe on ``/dev/ttyUSB0`` would use. With ``sim_process=True`` (what ``cardtable run`` and ``demo`` use) the
+simulator runs as a process of its own that outlives the controller, as a real shoe does
+(:mod:`table_controller.controller.sim_process`); otherwise it runs in this process (tests, benchmarks).
+
+After a restart the controller replays the journal; a hand that was in progress resumes where it stood on
+a shoe that kept its state (a real shoe, or the simulator process re-attached): the cards it dealt while
+the controller was down are taken from its log (:meth:`TableController.resume`). A freshly started
+simulator has a new deck, so such a hand is voided, journaled with the reason, every chip returned.
 """
 
 from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from firmware_bridge.driver import ShoeClient
@@ -18,6 +24,7 @@ from table_controller.controller.devices import ShoePort, VirtualShoe
 from table_controller.controller.durable import DurableJournal
 from table_controller.controller.journal_port import JournalPort, MemoryJournal
 from table_controller.controller.shoe_link import ShoeLink
+from table_controller.controller.sim_process import SimProcess, attach_or_start
 from table_controller.controller.table import TableController
 from table_controller.service.settings import TableSettings
 
@@ -34,12 +41,14 @@ class Table:
     simulator: Any | None = None
     camera: Any | None = None
     recovered: int = 0
+    sim_process: SimProcess | None = None
 
 
 async def open_table(settings: TableSettings, *, seed: int | None = None, fast: bool = False,
                      sim_speed: float = 4.0, memory_journal: bool = False, virtual_shoe: bool = False,
-                     camera: bool = True) -> Table:
+                     camera: bool = True, sim_process: bool = False) -> Table:
     simulator = None
+    process: SimProcess | None = None
     shoe: ShoePort
     if virtual_shoe:
         shoe = VirtualShoe(seed=seed, has_reader=settings.card_reader)
@@ -48,6 +57,19 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
         link = ShoeLink(ShoeClient(settings.shoe), has_reader=settings.card_reader, label=settings.shoe)
         await link.connect()
         shoe, label = link, f"shoe on {settings.shoe}"
+    elif sim_process:
+        process = attach_or_start(Path(settings.data), seed=seed, fast=fast, speed=1.0 if fast else sim_speed)
+        link = ShoeLink(ShoeClient(process.url), has_reader=settings.card_reader,
+                        label=f"simulator process {process.pid} on {process.url}")
+        try:
+            await link.connect()
+        except Exception:
+            await link.close()
+            if process.fresh:
+                process.stop()
+            raise
+        how = "started" if process.fresh else "re-attached"
+        shoe, label = link, f"simulated shoe, process {process.pid} ({how}), on {process.url}"
     else:
         from hardware_sim.shoe import ShoeSimulator, SimTimings, start_pty
 
@@ -70,23 +92,28 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
             await shoe.close()
             if simulator is not None:
                 simulator.stop()
+            if process is not None:
+                process.stop()
             raise
         journal, jlabel = durable, durable.description
     controller = TableController(settings, shoe=shoe, journal=journal)
     recovered = controller.recover()
     if recovered and simulator is not None and controller.in_play():
         await controller.void_in_play("the simulated shoe restarted with a new deck")
+    if recovered and process is not None and process.fresh and controller.in_play():
+        await controller.void_in_play("the shoe simulator was not running at this start (it was stopped or the "
+                                      "machine restarted), so a fresh one holds a new deck")
     table_camera = None
     if camera:
         try:
             table_camera = open_camera(settings, controller, seed=seed)
         except Exception:
             await close_table(Table(controller=controller, shoe=shoe, journal=journal, shoe_label=label,
-                                    journal_label=jlabel, simulator=simulator))
+                                    journal_label=jlabel, simulator=simulator, sim_process=process))
             raise
         controller.camera = table_camera
     return Table(controller=controller, shoe=shoe, journal=journal, shoe_label=label, journal_label=jlabel,
-                 simulator=simulator, camera=table_camera, recovered=recovered)
+                 simulator=simulator, camera=table_camera, recovered=recovered, sim_process=process)
 
 
 def open_camera(settings: TableSettings, controller: TableController, *, seed: int | None = None) -> Any:
@@ -120,6 +147,8 @@ async def close_table(table: Table) -> None:
         await table.shoe.close()
     if table.simulator is not None:
         table.simulator.stop()
+    if table.sim_process is not None:
+        table.sim_process.stop()
     with contextlib.suppress(Exception):
         table.journal.close()
 
@@ -135,4 +164,6 @@ def shoe_truth(table: Table) -> Any:
 
         control = table.simulator.control
         return lambda: [card_code(c.face) for c in control.cards_out()]
+    if table.sim_process is not None and isinstance(shoe, ShoeLink):
+        return lambda: list(shoe.faces)
     return None

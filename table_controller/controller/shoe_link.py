@@ -9,14 +9,17 @@ dealer taps Retry after fixing it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from firmware_bridge.cards import card_code
 from firmware_bridge.driver import ShoeClient
 from firmware_bridge.errors import BridgeError, CommandRefusedError, DeviceFaultError, LinkDownError
-from firmware_bridge.messages import FailCode
+from firmware_bridge.messages import CardDealt, DeckResult, FailCode, PowerRestored, ShuffleDone
+from firmware_bridge.states import BUSY_STATES, DeviceState
 from table_controller.controller.devices import UNKNOWN, DealtCard, DeckCheck, DeviceStatus
 from table_controller.controller.errors import DeviceError
 
@@ -34,6 +37,9 @@ class ShoeLink:
         self._detail = "not connected"
         self._left: int | None = None
         self._fault_latched = False
+        # The true faces dealt since the last deck check, as the shoe's scanner read them ("??" unread),
+        # kept even when ``has_reader`` is off: simulated players at a simulated shoe see their own cards.
+        self.faces: list[str] = []
 
     async def connect(self) -> None:
         info = await self._guard(self.client.connect)
@@ -82,15 +88,18 @@ class ShoeLink:
     async def verify(self) -> DeckCheck:
         result = await self._guard(self.client.verify_deck)
         self._left = result.count
+        self.faces = []
         return DeckCheck(ok=result.ok, count=result.count,
                          missing=tuple(card_code(n) for n in sorted(result.missing)),
-                         duplicates=tuple(card_code(n) for n in sorted(result.duplicate)))
+                         duplicates=tuple(card_code(n) for n in sorted(result.duplicate)),
+                         mark=result.number)
 
     async def _card(self, call: Callable[[], Awaitable[object]]) -> DealtCard:
         dealt = await self._guard(call)
         card = getattr(dealt, "card", None)
         left = int(getattr(dealt, "left", 0))
         self._left = left
+        self.faces.append(card if card is not None else UNKNOWN)
         return DealtCard(code=card if (card is not None and self.has_reader) else UNKNOWN, left=left)
 
     async def deal(self) -> DealtCard:
@@ -98,6 +107,56 @@ class ShoeLink:
 
     async def burn(self) -> DealtCard:
         return await self._card(self.client.burn)
+
+    async def dealt_since(self, mark: int, *, settle_s: float = 10.0) -> list[DealtCard]:
+        """The cards the shoe dealt after its event ``mark`` (a deck check), in order, from its log.
+
+        Waits (up to ``settle_s``) for an operation still running to end, so a deal in flight is counted.
+        Raises :class:`DeviceError` with code ``shoe_needs_shuffle`` when the shoe shuffled, checked the
+        deck again or lost an operation to a restart since ``mark``, or no longer holds that part of its log
+        (this deck is gone), and the usual device codes when the link fails."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + settle_s
+        while True:
+            status = await self._guard(self.client.status)
+            if status.state not in BUSY_STATES or loop.time() >= end:
+                break
+            await asyncio.sleep(0.05)
+        last = status.last_event
+        events: list[object] = []
+        first = mark + 1
+        while first <= last:
+            page = await self._guard(functools.partial(self.client.get_log, first, 16))
+            if not page:
+                break
+            if page[0].number != first:
+                raise DeviceError(f"the shoe's log no longer holds event {first}: the cards dealt since the deck "
+                                  "check cannot be accounted for", code="shoe_needs_shuffle")
+            events.extend(page)
+            first = page[-1].number + 1
+        if first <= last:
+            raise DeviceError(f"the shoe's log ends at event {first - 1}, not {last}", code="shoe_error")
+        cards: list[DealtCard] = []
+        faces: list[str] = []
+        for event in events:
+            if isinstance(event, ShuffleDone | DeckResult):
+                raise DeviceError("the shoe shuffled again since this hand's deck check: the hand must be void",
+                                  code="shoe_needs_shuffle")
+            if isinstance(event, PowerRestored) and event.cmd and self._lost_deck(event):
+                raise DeviceError("the shoe restarted while shuffling: the hand must be void",
+                                  code="shoe_needs_shuffle")
+            if isinstance(event, CardDealt):
+                face = event.code or UNKNOWN
+                faces.append(face)
+                cards.append(DealtCard(code=face if self.has_reader else UNKNOWN, left=event.left))
+        self.faces = faces
+        if cards:
+            self._left = cards[-1].left
+        return cards
+
+    @staticmethod
+    def _lost_deck(event: PowerRestored) -> bool:
+        return event.was in (DeviceState.SHUFFLING, DeviceState.VERIFYING)
 
     def status(self) -> DeviceStatus:
         if self._state == "ready" and not self.client.link_up:

@@ -167,6 +167,9 @@ class TableController:
         self._lock = asyncio.Lock()
         self._replaying = False
         self._note = ""
+        self._deck_mark: int | None = None  # the shoe's event number for this hand's deck check
+        self._hand_cards: list[str] = []  # every card the shoe delivered in this hand, in order
+        self._check_shoe_log = False  # after a restart: take in the cards the shoe dealt while we were down
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -506,6 +509,8 @@ class TableController:
         self.finished = None
         self.last_awards = ()
         self._start_stacks = {n: stack for n, _, stack in seats}
+        self._deck_mark = None
+        self._hand_cards = []
         order = EngineHand.deal_order([n for n, _, _ in seats], e["button"])
         self._deal = _Deal(seats=seats, button=e["button"], carried_pot=e["carried_pot"],
                            passed_deals=e["passed_deals"], order=order)
@@ -517,12 +522,16 @@ class TableController:
         """Have the shoe do what the hand waits for: shuffle and verify, deal, burn, serve a draw."""
         async with self._lock:
             try:
+                if self._check_shoe_log:
+                    await self._take_in_cards_dealt_while_down()
                 deal = self._deal
                 if deal is not None and not deal.verified and not self.halted and not self.paused:
                     await self.shoe.shuffle()
                     check = await self.shoe.verify()
                     entry = {"ok": check.ok, "count": check.count, "missing": list(check.missing),
                              "duplicates": list(check.duplicates), "text": check.describe()}
+                    if check.mark is not None:
+                        entry["mark"] = check.mark
                     self.journal.append("deck.check", entry, hand=self.hand_no)
                     self._apply_deck_check(entry)
                     if not check.ok:
@@ -579,6 +588,7 @@ class TableController:
     def _apply_deck_check(self, e: dict[str, Any]) -> None:
         assert self._deal is not None
         if e["ok"]:
+            self._deck_mark = e.get("mark")
             self._deal.verified = True
             self.decks_verified += 1
             self.phase = "dealing"
@@ -597,6 +607,7 @@ class TableController:
         if code != UNKNOWN_CODE:
             parse_card(code)  # a bad code from a device is a device error, caught before it is journaled
         self.cards_dealt += 1
+        self._hand_cards.append(code)
         if self._deal is not None:
             deal = self._deal
             deal.cards.append(code)
@@ -1068,6 +1079,7 @@ class TableController:
                     handler(item.data)
         finally:
             self._replaying = False
+        self._check_shoe_log = self._in_play() and self._deck_mark is not None
         if items:
             self.log(f"Recovered from the journal: {len(items)} entries replayed")
             self.message = (self.message + " (recovered after a restart)").strip()
@@ -1082,8 +1094,61 @@ class TableController:
     async def resume(self) -> None:
         """After :meth:`recover`: let the shoe deliver whatever the hand still waits for."""
         self.notify()
-        if self._owed() is not None or (self._deal is not None and not self._deal.verified):
+        if (self._check_shoe_log or self._owed() is not None
+                or (self._deal is not None and not self._deal.verified)):
             await self._run_shoe()
+
+    async def _take_in_cards_dealt_while_down(self) -> None:
+        """After a restart on a shoe that kept its state (a real shoe, or the simulator in its own process):
+        the cards it dealt in this hand, from its log, against the journal. A card it dealt that the journal
+        lacks (dealt while the controller was down, or its answer was in flight at the crash) is journaled and
+        taken in now, so nothing is dealt twice and nothing is lost. A shoe that disagrees with the journal
+        halts the table (security alert); a shoe that shuffled since raises ``shoe_needs_shuffle``."""
+        dealt_since = getattr(self.shoe, "dealt_since", None)
+        mark = self._deck_mark
+        if dealt_since is None or mark is None or not self._in_play():
+            self._check_shoe_log = False
+            return
+        dealt: list[Any] = await dealt_since(mark)
+        self._check_shoe_log = False
+        known = self._hand_cards
+        shoe_codes = [c.code for c in dealt]
+        differ = [k for k, (a, b) in enumerate(zip(known, shoe_codes, strict=False))
+                  if a != b and UNKNOWN_CODE not in (a, b)]
+        if len(shoe_codes) < len(known) or differ:
+            reason = (f"after the restart the shoe reports {len(shoe_codes)} cards dealt in this hand, the journal "
+                      f"{len(known)}" + (f"; they differ at card {differ[0] + 1}" if differ else ""))
+            self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
+            self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
+            self._apply_halt({"reason": reason})
+            return
+        extra = dealt[len(known):]
+        if not extra:
+            return
+        taken = 0
+        if self._deal is not None and self._deal.verified:
+            room = self._deal.needed - len(self._deal.cards)
+            codes = [c.code for c in extra[:room]]
+            if codes:
+                entry: dict[str, Any] = {"codes": codes, "from_shoe_log": True}
+                self.journal.append("deal", entry, hand=self.hand_no)
+                self._apply_deal(entry)
+                taken += len(codes)
+            extra = extra[room:]
+        for card in extra:
+            kind = self._owed()
+            if kind is None:
+                reason = "the shoe dealt a card the hand did not ask for while the controller was down"
+                self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
+                self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
+                self._apply_halt({"reason": reason})
+                break
+            entry = {"kind": kind, "code": card.code, "from_shoe_log": True}
+            self.journal.append("card", entry, hand=self.hand_no)
+            self._apply_card(entry)
+            taken += 1
+        if taken:
+            self.log(f"{taken} card(s) the shoe dealt while the controller was down were taken from its log")
 
 
 def _describe_act(action: dict[str, Any], hand: EngineHand) -> str:

@@ -1,8 +1,9 @@
-"""kill -9 in the middle of a demo, then a restart on the same data: the journal is replayed, the hand that
-was cut short is voided (the simulated shoe's deck did not survive), chips are conserved, play goes on."""
+"""kill -9 in the middle of a demo, then a restart on the same data: the journal is replayed, the shoe
+simulator (a process of its own) is re-attached, chips are conserved, play goes on."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from table_controller.controller.sim_process import STATE_NAME, process_alive
 from table_controller.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,6 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 def _demo(data: Path, hands: int, seed: int) -> list[str]:
     return [sys.executable, "-m", "table_controller.cli", "demo", "--hands", str(hands), "--seed", str(seed),
             "--data", str(data), "--json"]
+
+
+def _stop_simulator(data: Path) -> None:
+    """A failed run must not leave the shoe simulator process behind (a normal exit stops it)."""
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        pid = int(json.loads((data / STATE_NAME).read_text())["pid"])
+        if process_alive(pid):
+            os.kill(pid, signal.SIGTERM)
 
 
 def test_kill_9_mid_demo_then_restart(tmp_path: Path) -> None:
@@ -40,8 +50,11 @@ def test_kill_9_mid_demo_then_restart(tmp_path: Path) -> None:
         before = len(list(j.hand_records("t1")))
     assert before >= 2
 
-    done = subprocess.run(_demo(tmp_path, 2, 2), check=False, cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    try:
+        done = subprocess.run(_demo(tmp_path, 2, 2), check=False, cwd=ROOT, capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        _stop_simulator(tmp_path)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["hands"] == 2 and summary["chips_conserved"] and summary["ok"]
