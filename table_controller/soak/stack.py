@@ -273,7 +273,10 @@ class LiveStack:
             self.camera = TableCamera(self.source, calibration=self.source.calibration(), period_s=0.0)
             self.controller.camera = self.camera
         if self.controller.recover() and self.controller.in_play():
-            # A fresh simulator holds a new deck: the hand a killed process left is void (runtime.open_table).
+            # This simulator lives in the worker (the soak injects faults through its in-process control and
+            # timestamps each card), so it died with the killed worker: a fresh one holds a new deck and the
+            # hand the killed process left is void. `cardtable run` keeps its simulator in a process of its
+            # own, so there the hand resumes (runtime.open_table with sim_process=True).
             await self.controller.void_in_play("the simulated shoe restarted with a new deck")
             self.voided_at_start = True
         tokens = RoleTokens(dealer=self.dealer_token, floor=self.floor_token, broadcast=secrets.token_urlsafe(12))
