@@ -78,22 +78,31 @@ def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequenc
     _random_betting(hand, rng, legal, aggression)
 
 
+_SORTED_ACTS: dict[tuple[str, ...], tuple[bool, str | None, tuple[str, ...]]] = {}
+
+
+def _sort_acts(acts: tuple[str, ...]) -> tuple[bool, str | None, tuple[str, ...]]:
+    """Whether the opener may declare he lacks openers, the first of bet / raise listed (or None), and check /
+    call in the order listed: the same for every view with these acts, so kept (a few dozen at most)."""
+    aggressive = next((a for a in acts if a in _AGGRESSIVE), None)
+    sorts = ("declare_no_openers" in acts, aggressive, tuple(a for a in acts if a in _PASSIVE))
+    if len(_SORTED_ACTS) < 1024:
+        _SORTED_ACTS[acts] = sorts
+    return sorts
+
+
 def _random_betting(hand: Hand, rng: Chooser, legal: LegalActions, aggression: int) -> None:
     """A betting act: bet or raise with weight ``aggression``/10, else check or call, folding now and then."""
     acts = legal.acts
     seat = legal.seat
     assert seat is not None
-    if "declare_no_openers" in acts and rng.randrange(12) == 0:
+    sorts = _SORTED_ACTS.get(acts)
+    if sorts is None:
+        sorts = _sort_acts(acts)
+    declare, aggressive, passive = sorts
+    if declare and rng.randrange(12) == 0:
         hand.declare_no_openers(seat)
         return
-    aggressive: str | None = None  # the first of bet / raise listed
-    passive: list[str] = []  # check / call, in the order listed
-    for a in acts:  # one loop, no comprehension: this runs before most acts of a hand
-        if a in _AGGRESSIVE:
-            if aggressive is None:
-                aggressive = a
-        elif a in _PASSIVE:
-            passive.append(a)
     if aggressive is not None and rng.randrange(10) < aggression:
         to = legal.min_to + rng.randrange(legal.max_to - legal.min_to + 1)
         if aggressive == "bet":
