@@ -37,6 +37,7 @@ SMALL_CARD_PX = 115.0
 SMALL_SUIT_MARGIN = 0.15
 _WIDEN_X = np.ones((1, 3), np.uint8)
 _WIDEN_Y = np.ones((3, 1), np.uint8)
+_GAP_Y = np.ones((5, 1), np.uint8)
 SOFT_MASKS = False
 
 
@@ -180,8 +181,14 @@ def extract_glyphs(corner: Image) -> IndexGlyphs | None:
 def _without_rules(binary: Image) -> Image:
     """Remove long straight lines (a picture card's frame, the card's edge) that may touch the index."""
     h, w = binary.shape
-    vertical = cv2.morphologyEx(cv2.dilate(binary, _WIDEN_X), cv2.MORPH_OPEN,
+    widened = cv2.dilate(binary, _WIDEN_X)
+    vertical = cv2.morphologyEx(widened, cv2.MORPH_OPEN,
                                 cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(3, round(0.45 * h)))))
+    # A frame line seen small breaks into dashes (aliasing, noise): with short gaps closed, a longer
+    # straight run still counts (longer than a rank over its suit, which the closing may join).
+    dashed = cv2.morphologyEx(cv2.morphologyEx(widened, cv2.MORPH_CLOSE, _GAP_Y), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(3, round(0.62 * h)))))
+    vertical = cv2.bitwise_or(vertical, dashed)
     horizontal = cv2.morphologyEx(cv2.dilate(binary, _WIDEN_Y), cv2.MORPH_OPEN,
                                   cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, round(0.7 * w)), 1)))
     rules = np.asarray(cv2.dilate(cv2.bitwise_or(vertical, horizontal), _RIM), dtype=np.uint8)
