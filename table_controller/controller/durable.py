@@ -26,6 +26,7 @@ class DurableJournal:
     def __init__(self, journal: Journal, table_id: str, *, now: Callable[[], datetime] | None = None) -> None:
         self.journal = journal
         self.table_id = table_id
+        self._stored_hands: set[int] = set()  # hands with a stored record, as last read by entries()
         self._now = now or (lambda: datetime.now(UTC))
         try:
             self.writer: TableWriter = journal.writer(table_id)
@@ -66,16 +67,23 @@ class DurableJournal:
         try:
             self.writer.record_hand_completed(hand_id=f"h{hand:06d}", hand_number=hand, record=record, result=result,
                                               at=self._now())
+            self._stored_hands.add(hand)
         except JournalError as exc:
             raise DeviceError(f"journal write failed: {exc}", code="journal_unavailable") from exc
 
     def entries(self) -> list[PortEntry]:
         out: list[PortEntry] = []
         for entry in self.journal.read_all(self.table_id):
+            if entry.kind == KIND_HAND_COMPLETED and entry.hand_number is not None:
+                self._stored_hands.add(entry.hand_number)
             if entry.kind in _NOT_REPLAYED:
                 continue
             out.append(PortEntry(seq=entry.seq, kind=entry.kind, data=dict(entry.payload), hand=entry.hand_number))
         return out
+
+    def has_hand(self, hand: int) -> bool:
+        """Whether the hand's record is stored (as of the last :meth:`entries` and since)."""
+        return hand in self._stored_hands
 
     def close(self) -> None:
         self.writer.close()

@@ -62,6 +62,9 @@ class MemoryJournal:
     def entries(self) -> list[PortEntry]:
         return list(self.items)
 
+    def has_hand(self, hand: int) -> bool:
+        return hand in self.hands
+
     def close(self) -> None:
         return None
 

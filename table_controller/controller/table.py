@@ -170,6 +170,7 @@ class TableController:
         self._deck_mark: int | None = None  # the shoe's event number for this hand's deck check
         self._hand_cards: list[str] = []  # every card the shoe delivered in this hand, in order
         self._check_shoe_log = False  # after a restart: take in the cards the shoe dealt while we were down
+        self._last_ended: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # the last hand on record
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -380,13 +381,14 @@ class TableController:
         """A hand has begun and is not over (dealing, or in the engine)."""
         return self._in_play()
 
-    async def void_in_play(self, reason: str) -> None:
+    async def void_in_play(self, reason: str, *, by: str = "controller") -> None:
         """Void the hand in progress (journaled): every chip goes back to where it was when it began."""
         async with self._lock:
             if not self._in_play():
                 return
-            self.journal.append("void", {"reason": reason}, hand=self.hand_no)
-            self._apply_void({"reason": reason})
+            entry = {"reason": reason, "by": by}
+            self.journal.append("void", entry, hand=self.hand_no)
+            self._apply_void(entry)
         self.notify()
 
     def _between_hands(self, what: str) -> None:
@@ -808,14 +810,10 @@ class TableController:
         status = hand.status
         self.passed_deals = self.passed_deals + 1 if status == "passed_out" else 0
         self.last_awards = hand.awards()
-        record = hand.record()
-        result = hand.result()
-        self._records[self.hand_no] = record
+        self._store_record(hand)
         self._history.append(HandSummary(hand=self.hand_no, status=status, awards=self.last_awards,
                                          pot_total=sum(a.amount for a in self.last_awards)))
         self.hands_played += 1
-        if not self._replaying:
-            self.journal.store_hand(hand=self.hand_no, record=record, result=result)
         self.finished = hand
         self.hand = None
         self.phase = "complete"
@@ -862,7 +860,7 @@ class TableController:
         if prompt.kind == "device_fault":
             self.paused = False
             if e["choice"] == "void":
-                self._apply_void({"reason": "the dealer voided it after a device fault"})
+                self._apply_void({"reason": "the dealer voided it after a device fault", "by": "dealer"})
             elif e["choice"] == "continue":
                 self.message = f"Hand #{self.hand_no}: play goes on without the camera's cross-check."
             else:
@@ -871,6 +869,7 @@ class TableController:
     def _apply_void(self, e: dict[str, Any]) -> None:
         if not self._in_play():
             return
+        self._record_void(by=e.get("by") or "controller", reason=e.get("floor_reason") or e["reason"])
         for seat, stack in self._start_stacks.items():
             if seat in self.seats:
                 self.seats[seat].stack = stack
@@ -885,6 +884,46 @@ class TableController:
         self.phase = "waiting"
         self.message = f"Hand #{self.hand_no} void ({e['reason']}): every chip is back. Shuffle and deal again."
         self.log(self.message)
+
+    def _store_record(self, hand: EngineHand) -> None:
+        """Keep the ended hand's record (and journal it, unless replaying): every hand that ends has one."""
+        record = hand.record()
+        result = hand.result()
+        self._records[self.hand_no] = record
+        self._last_ended = (self.hand_no, record, result)
+        if not self._replaying:
+            self.journal.store_hand(hand=self.hand_no, record=record, result=result)
+
+    def _engine_for_record(self) -> EngineHand | None:
+        """The engine's hand to end on record: the live one, or, for a deal not finished, one built from the
+        cards dealt so far, the cards the deal never gave written as "??"."""
+        if self.hand is not None:
+            return self.hand
+        deal = self._deal
+        if deal is None:
+            return None
+        known = [c for c in deal.cards[:deal.needed]]
+        for deck in (known + [UNKNOWN_CODE] * (deal.needed - len(known)), [UNKNOWN_CODE] * deal.needed):
+            try:
+                return EngineHand(config=self.config, seats=deal.seats, button=deal.button,
+                                  carried_pot=deal.carried_pot, passed_deals=deal.passed_deals, deck=deck)
+            except TableError:
+                continue  # the shoe delivered a card twice (the table halted): the faces are not kept
+        return None
+
+    def _record_void(self, *, by: str, reason: str) -> None:
+        """The void as the engine's floor ruling ``void_hand`` (docs/irregularities.md): the record replays to
+        every chip put in this deal going back, the carried pot staying, status ``void``."""
+        try:
+            hand = self._engine_for_record()
+            if hand is None:
+                return
+            hand.act({"act": "floor_ruling", "report": {"kind": "void_hand", "by": by[:40] or "controller",
+                                                        "reason": reason[:500] or "void"}}, [])
+        except TableError as exc:
+            self.log(f"Hand #{self.hand_no}: the void could not be put on the hand's record: {exc}")
+            return
+        self._store_record(hand)
 
     # -- irregularities and rulings -------------------------------------------------------------------------
 
@@ -906,7 +945,7 @@ class TableController:
             if kind != "misdeal":
                 raise NotAllowedError("the deal is not complete yet: only a misdeal can be called now",
                                       code="dealing")
-            await self.void_in_play(f"misdeal called by the {by}" + (f": {note}" if note else ""))
+            await self.void_in_play(f"misdeal called by the {by}" + (f": {note}" if note else ""), by=by)
             return
         report: dict[str, Any] = {"kind": kind, "by": by}
         if seat is not None and irr.needs_seat:
@@ -956,7 +995,8 @@ class TableController:
         kind = e["kind"]
         detail = kind.replace("_", " ")
         if kind == "void_hand":
-            self._apply_void({"reason": f"floor ruling by {e['by']}"})
+            self._apply_void({"reason": f"floor ruling by {e['by']}: {e['reason']}", "by": e["by"],
+                              "floor_reason": e["reason"]})
             detail = f"hand #{self.hand_no} void"
         elif kind == "resume":
             self.halted = False
@@ -972,6 +1012,12 @@ class TableController:
                     if n in self.seats:
                         self.seats[n].stack = stack
                 self.seats[seat].stack += pot
+                try:
+                    self.hand.act({"act": "floor_ruling", "report": {"kind": "award_pot", "seats": [seat],
+                                                                     "by": e["by"], "reason": e["reason"]}}, [])
+                    self._store_record(self.hand)
+                except TableError as exc:
+                    self.log(f"Hand #{self.hand_no}: the award could not be put on the hand's record: {exc}")
                 self.finished = self.hand
                 self.hand = None
                 self._pending = None
@@ -1080,10 +1126,22 @@ class TableController:
         finally:
             self._replaying = False
         self._check_shoe_log = self._in_play() and self._deck_mark is not None
+        self._store_missing_record()
         if items:
             self.log(f"Recovered from the journal: {len(items)} entries replayed")
             self.message = (self.message + " (recovered after a restart)").strip()
         return len(items)
+
+    def _store_missing_record(self) -> None:
+        """A crash between the entry that ended a hand and the storing of its record leaves the hand without
+        one: the replay rebuilt it, so it is stored now (only the last hand can be in that state)."""
+        has_hand = getattr(self.journal, "has_hand", None)
+        if self._last_ended is None or has_hand is None:
+            return
+        number, record, result = self._last_ended
+        if not has_hand(number):
+            self.journal.store_hand(hand=number, record=record, result=result)
+            self.log(f"Hand #{number}'s record, missing after the crash, was stored from the replay")
 
     def _apply_replayed_act(self, e: dict[str, Any]) -> None:
         if e["action"].get("act") == "reshuffle":

@@ -1,7 +1,8 @@
 """Checks run on a table's data directory after play, through the same commands an auditor runs.
 
-``cardtable history verify`` must pass; ``cardtable history export --format record`` writes every completed
-hand, and ``cardtable replay`` of each file must give the result the table stored when the hand ended.
+``cardtable history verify`` must pass; ``cardtable history export --format record`` writes every hand that
+ended (a voided one too: its void is on its record), and ``cardtable replay`` of each file must give the
+result the table stored when the hand ended.
 Conservation is checked by replaying the whole journal into a fresh controller (as a restart does): every
 chip on the table was bought in, and each hand's cards were delivered once each.
 """
@@ -138,10 +139,16 @@ def _conservation(data: Path, table_id: str, game: dict[str, Any] | None, report
     report.hands_started = len(facts)
     statuses = {h.hand: h.status for h in replica.history()}
     for number, f in sorted(facts.items()):
-        if number in stored:
-            f.status = "complete"
-        elif statuses.get(number) == "void" or f.status == "void":
+        voided = statuses.get(number) == "void" or f.status == "void"
+        if voided:
             f.status = "void"
+            # Every hand that ends has a record, a voided one included (its void is the engine's floor ruling).
+            if number not in stored:
+                report.findings.append(f"hand {number} was voided but has no stored record")
+            elif stored[number].get("status") != "void":
+                report.findings.append(f"hand {number} was voided but its record ends {stored[number].get('status')}")
+        elif number in stored:
+            f.status = "complete"
         twice = [c for c, k in Counter(c for c in f.dealt if c != "??").items() if k > 1]
         if twice:
             report.findings.append(f"hand {number}: the shoe delivered {' '.join(sorted(twice))} twice")

@@ -240,6 +240,9 @@ async def _run_wiring_reattaches_to_the_simulator_process_or_voids_with_a_fresh_
         assert third.controller.hand is None
         assert third.controller.history()[-1].status == "void"
         assert "simulator was not running" in third.controller.message
+        record = third.controller.hand_record(hand)  # the voided hand is on record too
+        assert record["actions"][-1]["report"]["kind"] == "void_hand"
+        assert "not running" in record["actions"][-1]["report"]["reason"]
         third.controller.check_chips()
     finally:
         await close_table(third)
