@@ -47,55 +47,20 @@ class Table:
 async def open_table(settings: TableSettings, *, seed: int | None = None, fast: bool = False,
                      sim_speed: float = 4.0, memory_journal: bool = False, virtual_shoe: bool = False,
                      camera: bool = True, sim_process: bool = False) -> Table:
-    simulator = None
-    process: SimProcess | None = None
-    shoe: ShoePort
-    if virtual_shoe:
-        shoe = VirtualShoe(seed=seed, has_reader=settings.card_reader)
-        label = "virtual shoe (in memory)"
-    elif settings.shoe:
-        link = ShoeLink(ShoeClient(settings.shoe), has_reader=settings.card_reader, label=settings.shoe)
-        await link.connect()
-        shoe, label = link, f"shoe on {settings.shoe}"
-    elif sim_process:
-        process = attach_or_start(Path(settings.data), seed=seed, fast=fast, speed=1.0 if fast else sim_speed)
-        link = ShoeLink(ShoeClient(process.url), has_reader=settings.card_reader,
-                        label=f"simulator process {process.pid} on {process.url}")
-        try:
-            await link.connect()
-        except Exception:
-            await link.close()
-            if process.fresh:
-                process.stop()
-            raise
-        how = "started" if process.fresh else "re-attached"
-        shoe, label = link, f"simulated shoe, process {process.pid} ({how}), on {process.url}"
-    else:
-        from hardware_sim.shoe import ShoeSimulator, SimTimings, start_pty
-
-        timings = SimTimings.fast() if fast else SimTimings()
-        simulator = start_pty(ShoeSimulator(seed=seed, timings=timings), speed=1.0 if fast else sim_speed)
-        link = ShoeLink(ShoeClient(simulator.url), has_reader=settings.card_reader, label=f"simulator {simulator.url}")
-        try:
-            await link.connect()
-        except Exception:
-            simulator.stop()
-            raise
-        shoe, label = link, f"simulated shoe on {simulator.url}"
+    # The journal first: a second controller on the same data is refused by the journal's lock before it
+    # touches the shoe (or the simulator process the running controller uses).
     journal: JournalPort
     if memory_journal:
         journal, jlabel = MemoryJournal(), "in memory (not kept)"
     else:
-        try:
-            durable = DurableJournal.open(settings.table_id, data_dir=settings.data, url=settings.db)
-        except Exception:
-            await shoe.close()
-            if simulator is not None:
-                simulator.stop()
-            if process is not None:
-                process.stop()
-            raise
+        durable = DurableJournal.open(settings.table_id, data_dir=settings.data, url=settings.db)
         journal, jlabel = durable, durable.description
+    try:
+        shoe, label, simulator, process = await _open_shoe(settings, seed=seed, fast=fast, sim_speed=sim_speed,
+                                                           virtual_shoe=virtual_shoe, sim_process=sim_process)
+    except BaseException:
+        journal.close()
+        raise
     controller = TableController(settings, shoe=shoe, journal=journal)
     recovered = controller.recover()
     if recovered and simulator is not None and controller.in_play():
@@ -114,6 +79,40 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
         controller.camera = table_camera
     return Table(controller=controller, shoe=shoe, journal=journal, shoe_label=label, journal_label=jlabel,
                  simulator=simulator, camera=table_camera, recovered=recovered, sim_process=process)
+
+
+async def _open_shoe(settings: TableSettings, *, seed: int | None, fast: bool, sim_speed: float, virtual_shoe: bool,
+                     sim_process: bool) -> tuple[ShoePort, str, Any | None, SimProcess | None]:
+    if virtual_shoe:
+        return VirtualShoe(seed=seed, has_reader=settings.card_reader), "virtual shoe (in memory)", None, None
+    if settings.shoe:
+        link = ShoeLink(ShoeClient(settings.shoe), has_reader=settings.card_reader, label=settings.shoe)
+        await link.connect()
+        return link, f"shoe on {settings.shoe}", None, None
+    if sim_process:
+        process = attach_or_start(Path(settings.data), seed=seed, fast=fast, speed=1.0 if fast else sim_speed)
+        link = ShoeLink(ShoeClient(process.url), has_reader=settings.card_reader,
+                        label=f"simulator process {process.pid} on {process.url}")
+        try:
+            await link.connect()
+        except BaseException:
+            await link.close()
+            if process.fresh:
+                process.stop()
+            raise
+        how = "started" if process.fresh else "re-attached"
+        return link, f"simulated shoe, process {process.pid} ({how}), on {process.url}", None, process
+    from hardware_sim.shoe import ShoeSimulator, SimTimings, start_pty
+
+    timings = SimTimings.fast() if fast else SimTimings()
+    simulator = start_pty(ShoeSimulator(seed=seed, timings=timings), speed=1.0 if fast else sim_speed)
+    link = ShoeLink(ShoeClient(simulator.url), has_reader=settings.card_reader, label=f"simulator {simulator.url}")
+    try:
+        await link.connect()
+    except BaseException:
+        simulator.stop()
+        raise
+    return link, f"simulated shoe on {simulator.url}", simulator, None
 
 
 def open_camera(settings: TableSettings, controller: TableController, *, seed: int | None = None) -> Any:
