@@ -70,3 +70,15 @@ def test_port_in_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         port = s.getsockname()[1]
         assert main(["run", "--port", str(port), "--data", str(tmp_path)]) == 2
     assert "already in use" in capsys.readouterr().err
+
+
+def test_demo_at_a_shoe_without_a_reader(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The simulated players see their own cards (from the simulator process, through the shoe link) while
+    the table sees "??" until a hand is shown; the hands end and every record replays."""
+    code = main(["demo", "--hands", "3", "--seed", "4", "--no-reader", "--data", str(tmp_path), "--json"])
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert code == 0 and summary["hands"] == 3 and summary["ok"], summary
+    with Journal.open(data_dir=tmp_path) as journal:
+        cards = [c for e in journal.read_all("t1") if e.kind == "deal" for c in e.payload["codes"]]
+        assert cards and set(cards) == {"??"}
+        assert len(list(journal.hand_records("t1"))) == 3
