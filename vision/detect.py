@@ -355,9 +355,9 @@ def _split_cluster(contour: Contour, filled: Image, card_size: tuple[float, floa
 
 
 def _has_index(frame: Image, quad: FloatArray) -> bool:
-    from vision.identify import extract_glyphs, warp_index_corners
+    from vision.identify import extract_glyphs, iter_index_corners
 
-    return any(extract_glyphs(corner) is not None for corner in warp_index_corners(frame, quad))
+    return any(extract_glyphs(corner) is not None for corner in iter_index_corners(frame, quad))
 
 
 def _coverage(filled: Image, quad: FloatArray) -> float:

@@ -11,6 +11,7 @@ A card whose corners hold no index structure at all is a back: face down, never 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -222,15 +223,18 @@ def _combined(a: CornerReading, b: CornerReading) -> CornerReading | None:
 
 def warp_index_corners(image: Image, quad: npt.NDArray[np.float32]) -> list[Image]:
     """`index_corners(warp_card(image, quad))` without warping the rest of the card."""
+    return list(iter_index_corners(image, quad))
+
+
+def iter_index_corners(image: Image, quad: npt.NDArray[np.float32]) -> Iterator[Image]:
+    """The two index corners, warped one at a time: a reader sure of the first never pays for the second."""
     iw, ih = round(CARD_W * INDEX_W), round(CARD_H * INDEX_H)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical_corners(CARD_W, CARD_H)).astype(np.float64)
     shift = np.array([[1, 0, -(CARD_W - iw)], [0, 1, -(CARD_H - ih)], [0, 0, 1]], np.float64)
     turn = np.array([[-1, 0, iw - 1], [0, -1, ih - 1], [0, 0, 1]], np.float64)
-    out = []
     for mm in (m, turn @ shift @ m):
-        out.append(np.asarray(cv2.warpPerspective(image, mm, (iw, ih), flags=cv2.INTER_CUBIC,
-                                                  borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8))
-    return out
+        yield np.asarray(cv2.warpPerspective(image, mm, (iw, ih), flags=cv2.INTER_CUBIC,
+                                             borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
 
 
 def read_card(card: Image, profile: DeckProfile) -> CardReading:
@@ -240,7 +244,7 @@ def read_card(card: Image, profile: DeckProfile) -> CardReading:
     return read_corners(index_corners(card), profile)
 
 
-def read_corners(corners: list[Image], profile: DeckProfile, *, small: bool = False) -> CardReading:
+def read_corners(corners: Iterable[Image], profile: DeckProfile, *, small: bool = False) -> CardReading:
     """Name a card from its two index corners (top-left, and bottom-right turned upright).
 
     `small`: the card is small in the frame (its suit glyphs only a few pixels tall), where a club and a

@@ -13,7 +13,7 @@ from vision.cards import is_card
 from vision.detect import find_cards
 from vision.errors import VisionInputError
 from vision.geometry import side_lengths
-from vision.identify import SMALL_CARD_PX, read_corners, warp_index_corners
+from vision.identify import SMALL_CARD_PX, iter_index_corners, read_corners
 from vision.profile import DeckProfile, default_profile
 
 Image = npt.NDArray[np.uint8]
@@ -85,7 +85,7 @@ class Recognizer:
         out: list[Detection] = []
         for quad in find_cards(image, card_size=self.card_size):
             small = side_lengths(quad)[1] < SMALL_CARD_PX
-            reading = read_corners(warp_index_corners(image, quad), self.profile, small=small)
+            reading = read_corners(iter_index_corners(image, quad), self.profile, small=small)
             out.append(Detection(
                 card=reading.card, face="up" if reading.face_up else "down", confidence=reading.confidence,
                 corners=tuple((float(x), float(y)) for x, y in quad),
