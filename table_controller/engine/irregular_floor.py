@@ -96,6 +96,10 @@ def _move_chips(hand: Hand, report: Report, apply_it: bool) -> None:
         h._contrib[i] += amount
     else:
         own = min(amount, h._contrib[i] - h._bet[i])
+        # Beyond his own chips the amount comes from the carried pot, then from the dead antes: what it takes of
+        # these is no longer dead money (a later void must not hand it back to the button as well).
+        carried = max(h._pot + sum(h._bet) - sum(h._contrib) - h._dead, 0)
+        h._dead -= min(max(amount - own - carried, 0), h._dead)
         h._contrib[i] -= own
         h._pot -= amount
         h._stack[i] += amount
