@@ -99,6 +99,16 @@ class TemplateSet:
     @classmethod
     def from_arrays(cls, labels: list[str], masks: Image, aspects: npt.NDArray[np.float32],
                     shape: tuple[int, int]) -> TemplateSet:
+        # Fonts and sizes often give the very same template (a stroke weight lost in the resize): an
+        # exact duplicate never changes a score, only the time to compute it.
+        seen: set[tuple[str, bytes, float]] = set()
+        keep = []
+        for i, label in enumerate(labels):
+            key = (label, masks[i].tobytes(), float(aspects[i]))
+            if key not in seen:
+                seen.add(key)
+                keep.append(i)
+        labels, masks, aspects = [labels[i] for i in keep], masks[keep], aspects[keep]
         vectors = np.stack([glyph_vector(m, shape) for m in masks]) if len(masks) else \
             np.zeros((0, shape[0] * shape[1]), np.float32)
         solidity = np.array([glyph_solidity(m) for m in masks], np.float32)
