@@ -4,12 +4,16 @@ exits 2 with one line."""
 from __future__ import annotations
 
 import json
+import signal
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from table_controller.cli import main
+from table_controller.controller.sim_process import STATE_NAME, process_alive
 from table_controller.journal import Journal
 
 
@@ -82,3 +86,31 @@ def test_demo_at_a_shoe_without_a_reader(tmp_path: Path, capsys: pytest.CaptureF
         cards = [c for e in journal.read_all("t1") if e.kind == "deal" for c in e.payload["codes"]]
         assert cards and set(cards) == {"??"}
         assert len(list(journal.hand_records("t1"))) == 3
+
+
+def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data = tmp_path / "data"
+    proc = subprocess.Popen([sys.executable, "-m", "table_controller.cli", "run", "--data", str(data), "--port",
+                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        banner = []
+        for line in proc.stdout:
+            banner.append(line)
+            if "Ctrl-C stops" in line:
+                break
+        text = "".join(banner)
+        assert "simulated shoe, process" in text and "(started)" in text, text
+        pid = int(json.loads((data / STATE_NAME).read_text())["pid"])
+        assert pid != proc.pid and process_alive(pid)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert not process_alive(pid), "Ctrl-C stops the simulator with the controller"
+    assert not (data / STATE_NAME).exists()
