@@ -96,9 +96,19 @@ def _attach(data: Path) -> SimProcess | None:
         pid, link = int(state["pid"]), str(state["link"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not (process_alive(pid) and _is_shoe_sim(pid) and Path(link).exists()):
+    if not (process_alive(pid) and _is_shoe_sim(pid)):
         return None
-    return SimProcess(pid=pid, link=link, data=data, fresh=False)
+    found = SimProcess(pid=pid, link=link, data=data, fresh=False)
+    end = time.monotonic() + START_TIMEOUT_S
+    while not Path(link).exists():
+        # A controller killed while its simulator was still starting: no controller has used this one yet,
+        # so its deck is as new as a fresh simulator's.
+        found.fresh = True
+        if not process_alive(pid) or time.monotonic() > end:
+            found.stop()
+            return None
+        time.sleep(0.02)
+    return found
 
 
 def attach_or_start(data: Path, *, seed: int | None = None, fast: bool = False, speed: float = 1.0) -> SimProcess:
@@ -124,13 +134,14 @@ def attach_or_start(data: Path, *, seed: int | None = None, fast: bool = False, 
         popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                  start_new_session=True, close_fds=True)
     sim = SimProcess(pid=popen.pid, link=link, data=data, fresh=True, popen=popen)
+    # Noted at once, so a controller killed from here on leaves a simulator the next start finds.
+    tmp = data / f"{STATE_NAME}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps({"pid": popen.pid, "link": link, "started": int(time.time())}))
+    tmp.replace(data / STATE_NAME)
     end = time.monotonic() + START_TIMEOUT_S
     while not Path(link).exists():
         if popen.poll() is not None or time.monotonic() > end:
             sim.stop()
             raise DeviceError(f"the shoe simulator did not start (see {data / LOG_NAME})", code="shoe_unavailable")
         time.sleep(0.02)
-    tmp = data / f"{STATE_NAME}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps({"pid": popen.pid, "link": link, "started": int(time.time())}))
-    tmp.replace(data / STATE_NAME)
     return sim
