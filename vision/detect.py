@@ -26,11 +26,13 @@ Contour = npt.NDArray[Any]
 
 MIN_AREA_FRACTION = 0.0015
 MAX_AREA_FRACTION = 0.6
+BRIGHT_TABLE_FRACTION = 0.15  # a blob this big is no card or pile of cards on a table: a bright table top
 DETECT_WIDTH = 720
 MAX_LINES = 120
 _SIDE_STEPS = np.linspace(0.1, 0.9, 15, dtype=np.float32)
 _SIDE_OFFSETS = np.array([3.0, 5.0], np.float32)
 ROUGH_VARIANCE = 15.0**2
+_RIM3 = np.ones((3, 3), np.uint8)
 
 
 def card_mask(frame: Image, *, despeckle: bool = True) -> Image:
@@ -76,7 +78,10 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
         mask = card_mask(frame)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_FRACTION * h * w
-    contours = [c for c in contours if min_area <= cv2.contourArea(cv2.convexHull(c)) <= MAX_AREA_FRACTION * h * w]
+    hull_areas = [float(cv2.contourArea(cv2.convexHull(c))) for c in contours]
+    # Card paper merged with a bright table (white cloth, paper, marble) makes one huge blob.
+    bright_table = any(a > BRIGHT_TABLE_FRACTION * h * w for a in hull_areas)
+    contours = [c for c, a in zip(contours, hull_areas, strict=True) if min_area <= a <= MAX_AREA_FRACTION * h * w]
     filled = _fill_holes(mask, contours)
     singles: list[FloatArray] = []
     single_contours: list[Contour] = []
@@ -115,7 +120,37 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
         # A proposal that puts an index in one of its index corners is a face-up card lying that way.
         proposals = [(score + (0.5 if _has_index(frame, q) else 0.0), q) for score, q in proposals]
         found.extend(_suppress(proposals))
+    if bright_table:
+        found.extend(_outlined_cards(frame, found, min_area))
     return found
+
+
+def _outlined_cards(frame: Image, found: list[FloatArray], min_area: float) -> list[FloatArray]:
+    """Cards on a bright table, found by their outline in the image's edges rather than by their
+    paper. Only a face-up card with an index in a corner counts: an outline alone could be anything
+    rectangular (a book, a tile), so a back on a bright table stays unfound rather than invented."""
+    h, w = frame.shape[:2]
+    gray = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), _RIM3)
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    out: list[FloatArray] = []
+    for c in contours:
+        hull = cv2.convexHull(c)
+        area = float(cv2.contourArea(hull))
+        if not min_area <= area <= MAX_AREA_FRACTION * h * w:
+            continue
+        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float32)
+        if len(approx) != 4 or not 0.9 <= quad_area(approx) / area <= 1.1:
+            continue
+        short, long_ = side_lengths(approx)
+        if not 1.25 <= long_ / max(short, 1.0) <= 1.6:
+            continue
+        quad = order_quad(approx)
+        if any(quad_iou(quad, q) > 0.2 for q in found + out):
+            continue
+        if _has_index(frame, quad):
+            out.append(quad)
+    return out
 
 
 def _edge_support(contour: Contour, gray: Image, proposals: list[tuple[float, FloatArray]]
