@@ -26,6 +26,7 @@ Contour = npt.NDArray[Any]
 
 MIN_AREA_FRACTION = 0.0015
 MAX_AREA_FRACTION = 0.6
+ROUGH_TABLE_SPECKS = 25
 BRIGHT_TABLE_FRACTION = 0.15  # a blob this big is no card or pile of cards on a table: a bright table top
 DETECT_WIDTH = 720
 MAX_LINES = 120
@@ -81,6 +82,9 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
     hull_areas = [float(cv2.contourArea(cv2.convexHull(c))) for c in contours]
     # Card paper merged with a bright table (white cloth, paper, marble) makes one huge blob.
     bright_table = any(a > BRIGHT_TABLE_FRACTION * h * w for a in hull_areas)
+    # Many specks of "paper" are a rough, light table (carpet, grain) that breaks a card's outline
+    # in the mask or joins it to the table: there too, look for outlines.
+    rough_table = sum(1 for a in hull_areas if a < min_area) > ROUGH_TABLE_SPECKS
     contours = [c for c, a in zip(contours, hull_areas, strict=True) if min_area <= a <= MAX_AREA_FRACTION * h * w]
     filled = _fill_holes(mask, contours)
     singles: list[FloatArray] = []
@@ -120,13 +124,13 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
         # A proposal that puts an index in one of its index corners is a face-up card lying that way.
         proposals = [(score + (0.5 if _has_index(frame, q) else 0.0), q) for score, q in proposals]
         found.extend(_suppress(proposals))
-    if bright_table:
+    if bright_table or rough_table:
         found.extend(_outlined_cards(frame, found, min_area))
     return found
 
 
 def _outlined_cards(frame: Image, found: list[FloatArray], min_area: float) -> list[FloatArray]:
-    """Cards on a bright table, found by their outline in the image's edges rather than by their
+    """Cards on a bright or rough table, found by their outline in the image's edges rather than by their
     paper. Only a face-up card with an index in a corner counts: an outline alone could be anything
     rectangular (a book, a tile), so a back on a bright table stays unfound rather than invented."""
     h, w = frame.shape[:2]

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from hardware_sim.camera.art import draw_back, draw_face
 from vision.pipeline import Recognizer
 
 
-def _on_bright_table(art: np.ndarray, angle: float) -> np.ndarray:
-    frame = np.full((540, 960, 3), (214, 220, 224), np.uint8)
-    noise = np.random.default_rng(5).normal(0, 3, frame.shape)
-    frame = np.clip(frame.astype(np.float64) + noise, 0, 255).astype(np.uint8)
+def _on_bright_table(art: np.ndarray, angle: float, *, rough: bool = False) -> np.ndarray:
+    rng = np.random.default_rng(5)
+    frame = np.full((540, 960, 3), (150, 160, 165) if rough else (214, 220, 224), np.uint8)
+    frame = np.clip(frame.astype(np.float64) + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    if rough:
+        # A light carpet: bright tufts everywhere, some touching the card's edge.
+        for x, y in zip(rng.integers(0, 960, 900), rng.integers(0, 540, 900), strict=True):
+            cv2.circle(frame, (int(x), int(y)), 2, (235, 238, 240), -1)
     h, w = art.shape[:2]
     scale = 180 / h  # a card 180 pixels long
     m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
@@ -27,15 +32,17 @@ def _on_bright_table(art: np.ndarray, angle: float) -> np.ndarray:
     return np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), np.uint8)
 
 
-def test_face_up_card_on_a_bright_table_is_found() -> None:
+@pytest.mark.parametrize("rough", [False, True])
+def test_face_up_card_on_a_bright_table_is_found(rough: bool) -> None:
     recognizer = Recognizer()
     for angle in (0.0, 25.0, 70.0):
-        found = recognizer.identify(_on_bright_table(draw_face("Qh"), angle))
+        found = recognizer.identify(_on_bright_table(draw_face("Qh"), angle, rough=rough))
         near = [d for d in found if abs(d.center[0] - 480) < 20 and abs(d.center[1] - 270) < 20]
         assert len(near) == 1, (angle, found)
         assert near[0].face == "up" and near[0].card in ("Qh", None), angle
 
 
-def test_back_on_a_bright_table_is_never_named() -> None:
-    found = Recognizer().identify(_on_bright_table(draw_back(), 25.0))
+@pytest.mark.parametrize("rough", [False, True])
+def test_back_on_a_bright_table_is_never_named(rough: bool) -> None:
+    found = Recognizer().identify(_on_bright_table(draw_back(), 25.0, rough=rough))
     assert all(d.card is None for d in found)
