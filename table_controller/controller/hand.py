@@ -134,12 +134,14 @@ class EngineHand:
     """One hand in play on the engine, fed by the shoe (see the module docstring)."""
 
     def __init__(self, *, config: Any, seats: list[tuple[int, str, int]], button: int, carried_pot: int,
-                 passed_deals: int, deck: list[str], actions: list[dict[str, Any]] | None = None) -> None:
+                 passed_deals: int, deck: list[str], actions: list[dict[str, Any]] | None = None,
+                 ante_for_all: int | None = None) -> None:
         self.config = config
         self.specs = [SeatSpec(seat=n, name=name, stack=stack) for n, name, stack in seats]
         self.button = button
         self.carried_in = carried_pot
         self.passed_deals = passed_deals
+        self.ante_for_all = ante_for_all
         self.deck = list(deck)
         self._cache: dict[str, Any] | None = None
         self.hand = self._build(self.deck, actions or [])
@@ -154,7 +156,7 @@ class EngineHand:
     def _build(self, deck: list[str], actions: list[dict[str, Any]]) -> Hand:
         try:
             hand = Hand(self.config, self.specs, self.button, deck=deck, carried_pot=self.carried_in,
-                        passed_deals=self.passed_deals)
+                        passed_deals=self.passed_deals, ante_for_all=self.ante_for_all)
             for act in actions:
                 apply_action(hand, ActionModel.model_validate(act))
         except EngineError as exc:
@@ -387,6 +389,11 @@ class EngineHand:
 
     def chips_total(self) -> int:
         return sum(self.hand.stacks().values()) + self.hand.pot
+
+    def ante_for_all_next(self) -> int | None:
+        """The seat that antes for everyone on the next deal (003 False openers 2, house option), if any."""
+        seat = self.hand.result().get("next_deal", {}).get("antes_for_all")
+        return seat if isinstance(seat, int) else None
 
     def awards(self) -> tuple[Award, ...]:
         out: list[Award] = []

@@ -98,6 +98,7 @@ class _Deal:
     passed_deals: int
     order: list[int]
     verified: bool = False
+    ante_for_all: int | None = None  # 003 False openers 2 (house option): last deal's false opener antes for all
     cards: list[str] = field(default_factory=list)
 
     @property
@@ -138,6 +139,7 @@ class TableController:
         self.hand_no = 0
         self.carried_pot = 0
         self.passed_deals = 0
+        self.ante_for_all: int | None = None
         self.hand: EngineHand | None = None
         self.finished: EngineHand | None = None
         self._deal: _Deal | None = None
@@ -499,6 +501,8 @@ class TableController:
             entry = {"hand": self.hand_no + 1, "button": button,
                      "seats": [{"seat": n, "name": name, "stack": stack} for n, name, stack in players],
                      "carried_pot": self.carried_pot, "passed_deals": self.passed_deals}
+            if self.ante_for_all in {n for n, _, _ in players}:
+                entry["ante_for_all"] = self.ante_for_all
             self.journal.append("hand.start", entry, hand=self.hand_no + 1)
             self._apply_hand_start(entry)
         self.notify()
@@ -515,7 +519,7 @@ class TableController:
         self._hand_cards = []
         order = EngineHand.deal_order([n for n, _, _ in seats], e["button"])
         self._deal = _Deal(seats=seats, button=e["button"], carried_pot=e["carried_pot"],
-                           passed_deals=e["passed_deals"], order=order)
+                           passed_deals=e["passed_deals"], order=order, ante_for_all=e.get("ante_for_all"))
         self.phase = "shuffling"
         self.message = f"Hand #{self.hand_no}: the shoe shuffles and verifies the deck."
         self.log(f"Hand #{self.hand_no} begins; button at seat {self.button}")
@@ -617,7 +621,7 @@ class TableController:
                 self._deal = None
                 self.hand = EngineHand(config=self.config, seats=deal.seats, button=deal.button,
                                        carried_pot=deal.carried_pot, passed_deals=deal.passed_deals,
-                                       deck=deal.cards)
+                                       deck=deal.cards, ante_for_all=deal.ante_for_all)
                 self.phase = self.hand.phase()
                 self.message = f"Hand #{self.hand_no}: dealt. Betting."
                 self.log(f"Dealt five cards each to seats {', '.join(str(s) for s in deal.order)}")
@@ -809,6 +813,7 @@ class TableController:
         self.carried_pot = hand.carried_out
         status = hand.status
         self.passed_deals = self.passed_deals + 1 if status == "passed_out" else 0
+        self.ante_for_all = hand.ante_for_all_next()
         self.last_awards = hand.awards()
         self._store_record(hand)
         self._history.append(HandSummary(hand=self.hand_no, status=status, awards=self.last_awards,
@@ -906,7 +911,8 @@ class TableController:
         for deck in (known + [UNKNOWN_CODE] * (deal.needed - len(known)), [UNKNOWN_CODE] * deal.needed):
             try:
                 return EngineHand(config=self.config, seats=deal.seats, button=deal.button,
-                                  carried_pot=deal.carried_pot, passed_deals=deal.passed_deals, deck=deck)
+                                  carried_pot=deal.carried_pot, passed_deals=deal.passed_deals, deck=deck,
+                                  ante_for_all=deal.ante_for_all)
             except TableError:
                 continue  # the shoe delivered a card twice (the table halted): the faces are not kept
         return None

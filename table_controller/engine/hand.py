@@ -163,7 +163,8 @@ class Hand:
     )
 
     def __init__(self, config: GameConfig, seats: Sequence[SeatSpec], button: int, *,
-                 deck: Sequence[CardLike] | None = None, carried_pot: int = 0, passed_deals: int = 0) -> None:
+                 deck: Sequence[CardLike] | None = None, carried_pot: int = 0, passed_deals: int = 0,
+                 ante_for_all: int | None = None) -> None:
         self.config = config
         ordered = sorted(seats, key=_seat_number)
         numbers = [s.seat for s in ordered]
@@ -176,6 +177,10 @@ class Hand:
             raise ConfigError("stacks, carried pot and passed deals must not be negative")
         if button not in numbers:
             raise ConfigError(f"the button seat {button} is not one of the seats dealt in {numbers}")
+        if ante_for_all is not None and ante_for_all not in numbers:
+            raise ConfigError(f"the seat {ante_for_all} that antes for all is not one of the seats dealt in {numbers}")
+        # 003 False openers 2, house option: the false opener of the last deal antes for everyone in this one.
+        self.ante_for_all = ante_for_all
         self.seats = tuple(ordered)
         self._n = n = len(ordered)
         self._seat_no = numbers
@@ -212,6 +217,7 @@ class Hand:
         self._ante_paid = [0] * n
         self._pot = carried_pot
         self._dead = 0  # dealer's ante for all and the block-system ante: in the pot, nobody's live bet
+        self._dead_payer = self._button  # who put the dead money in (a misdeal may give it back)
         self._chips_total = sum(self._stack) + carried_pot
 
         # Cards, by position in the shoe's order.
@@ -336,7 +342,10 @@ class Hand:
         form = cfg.form
         left = (b + 1) % n
         if st.ante > 0:
-            if cfg.options.ante_mode is AnteMode.DEALER:
+            if self.ante_for_all is not None:
+                self._dead_payer = payer = self._index[self.ante_for_all]
+                self._post(payer, st.ante * n, "ante_for_all", live=False, as_bet=False)
+            elif cfg.options.ante_mode is AnteMode.DEALER:
                 self._post(b, st.ante * n, "dealer_ante", live=False, as_bet=False)
             else:  # each player antes, from the dealer's left (_post, inlined: this runs for every player)
                 stack, contrib, paid_in, seat_no, emit = self._stack, self._contrib, self._ante_paid, self._seat_no, \
@@ -1822,6 +1831,7 @@ class Hand:
             "button": self._seat_no[self._button],
             "carried_pot": self.carried_in,
             "passed_deals": self.passed_deals,
+            **({"ante_for_all": self.ante_for_all} if self.ante_for_all is not None else {}),
             "deck": list(self._deck_codes),
             "actions": [dict(a) for a in self.actions],
         }

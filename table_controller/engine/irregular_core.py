@@ -542,7 +542,7 @@ def _void(hand: Hand, report: Report, *, antes_back: bool, status: str, rule: st
         h._stack[j] += back
         h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=rule))
     if antes_back and h._dead:
-        b = h._button
+        b = h._dead_payer
         h._stack[b] += h._dead
         h._pot -= h._dead
         h._emit(BetReturned(seat=h._seat_no[b], amount=h._dead, reason=rule))

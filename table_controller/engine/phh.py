@@ -64,7 +64,7 @@ def to_phh(record: HandRecord | Mapping[str, Any]) -> str:
         e = event.to_json()
         kind = e["event"]
         if kind == "forced":
-            if e["what"] in ("ante", "dealer_ante", "block_ante"):
+            if e["what"] in ("ante", "dealer_ante", "ante_for_all", "block_ante"):
                 antes[e["seat"]] += e["amount"]
             else:
                 blinds[e["seat"]] += e["amount"]

@@ -164,6 +164,7 @@ class HandRecord(_Strict):
     button: int
     carried_pot: NonNeg = 0
     passed_deals: NonNeg = 0
+    ante_for_all: int | None = None  # 003 False openers 2 (house option): the seat that antes for everyone
     deck: Annotated[list[str], Field(max_length=52)] = Field(default_factory=list)
     actions: list[ActionModel] = Field(default_factory=list)
 
@@ -270,7 +271,7 @@ def start_hand(record: HandRecord) -> Hand:
         return Hand(config_from_model(record.game),
                     [SeatSpec(seat=s.seat, name=s.name, stack=s.stack) for s in record.seats],
                     record.button, deck=record.deck, carried_pot=record.carried_pot,
-                    passed_deals=record.passed_deals)
+                    passed_deals=record.passed_deals, ante_for_all=record.ante_for_all)
     except ConfigError as exc:
         raise InvalidRecordError([str(exc)]) from None
 

@@ -47,6 +47,7 @@ class NextDeal:
     carried_pot: int
     passed_deals: int
     stacks: dict[int, int]
+    ante_for_all: int | None = None  # 003 False openers 2, house option: the false opener antes for everyone
 
 
 def next_deal(hand: Hand, *, seats_next: Sequence[int] | None = None) -> NextDeal:
@@ -64,5 +65,6 @@ def next_deal(hand: Hand, *, seats_next: Sequence[int] | None = None) -> NextDea
         return NextDeal(button=button, carried_pot=hand.carried_pot, passed_deals=hand.passed_deals,
                         stacks=hand.stacks())
     passed = hand.passed_deals + 1 if hand.status == "passed_out" else 0
+    penalty = hand.result().get("next_deal", {}).get("antes_for_all")
     return NextDeal(button=next_button(seats, hand.button), carried_pot=hand.carried_pot, passed_deals=passed,
-                    stacks=hand.stacks())
+                    stacks=hand.stacks(), ante_for_all=penalty if penalty in seats else None)

@@ -7,7 +7,8 @@ from typing import Any
 
 from table_controller.engine.record import HandRecord, parse_record
 
-_FORCED = {"ante": "antes", "dealer_ante": "antes for everyone (dealer)", "blind": "posts the blind",
+_FORCED = {"ante": "antes", "dealer_ante": "antes for everyone (dealer)",
+           "ante_for_all": "antes for everyone (false-opener penalty)", "blind": "posts the blind",
            "straddle": "straddles", "blind_open": "opens blind", "block_ante": "antes for the block",
            "block_blind": "posts the block blind", "block_raise": "makes the compulsory raise"}
 
