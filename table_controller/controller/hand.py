@@ -38,7 +38,7 @@ from table_controller.engine.events import (
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.irregular_core import IrregularityRuled
 from table_controller.engine.machine import Phase
-from table_controller.engine.record import ActionModel, GameModel, apply_action, config_from_model
+from table_controller.engine.record import ActionModel, GameModel, apply_action, config_from_model, verify_action
 from table_controller.service.models import Award, DrawEntry, LegalAction, PotView, SeatStatus
 
 __all__ = ["IRREGULARITIES", "EngineHand", "Irregularity", "SeatInfo", "game_config"]
@@ -130,6 +130,11 @@ def _engine_error(exc: EngineError) -> NotAllowedError:
     return NotAllowedError(str(exc), code="engine_refused")
 
 
+# Acts the engine can check without playing them; the others are tried on a copy of the hand.
+_VERIFIED_IN_PLACE = frozenset({"check", "bet", "raise", "call", "fold", "straddle", "decline_straddle", "show",
+                                "muck"})
+
+
 class EngineHand:
     """One hand in play on the engine, fed by the shoe (see the module docstring)."""
 
@@ -204,28 +209,11 @@ class EngineHand:
             model = ActionModel.model_validate(act)
         except ValueError as exc:
             raise TableRequestError(f"bad act {act!r}: {exc}", code="bad_act") from exc
-        h, seat, name = self.hand, model.seat or 0, model.act
         try:
-            if name == "check":
-                h.verify_check(seat)
-            elif name == "bet":
-                h.verify_bet(seat, model.to or 0)
-            elif name == "raise":
-                h.verify_raise_to(seat, model.to or 0)
-            elif name == "call":
-                h.verify_call(seat)
-            elif name == "fold":
-                h.verify_fold(seat)
-            elif name == "straddle":
-                h.verify_straddle(seat)
-            elif name == "decline_straddle":
-                h.verify_decline_straddle(seat)
-            elif name == "show":
-                h.verify_show(seat, model.cards)
-            elif name == "muck":
-                h.verify_muck(seat)
-            else:
-                self._apply(copy.deepcopy(h), act)
+            if model.act in _VERIFIED_IN_PLACE:
+                verify_action(self.hand, model)
+            else:  # the draw and the reports: tried on a copy, whose stub lacks the cards the shoe will deal
+                self._apply(copy.deepcopy(self.hand), act)
         except EngineError as exc:
             raise _engine_error(exc) from exc
 

@@ -7,6 +7,7 @@ result object that ``cardtable replay`` prints. Field by field documentation: do
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import fields
 from enum import Enum
 from typing import Annotated, Any, Literal
@@ -276,46 +277,44 @@ def start_hand(record: HandRecord) -> Hand:
         raise InvalidRecordError([str(exc)]) from None
 
 
+def _seat(a: ActionModel) -> int:
+    return a.seat if a.seat is not None else 0
+
+
+# Each recorded act: the Hand method that does it (``verify_`` + the name checks it) and the arguments it
+# takes from the record. Replay, the live table and verify_action all read this one table.
+_ACTS: dict[str, tuple[str, Callable[[ActionModel], tuple[Any, ...]]]] = {
+    "check": ("check", lambda a: (_seat(a),)),
+    "bet": ("bet", lambda a: (_seat(a), a.to or 0)),
+    "call": ("call", lambda a: (_seat(a),)),
+    "raise": ("raise_to", lambda a: (_seat(a), a.to or 0)),
+    "fold": ("fold", lambda a: (_seat(a),)),
+    "pass": ("pass_", lambda a: (_seat(a),)),
+    "straddle": ("straddle", lambda a: (_seat(a),)),
+    "decline_straddle": ("decline_straddle", lambda a: (_seat(a),)),
+    "announce": ("announce", lambda a: (_seat(a), a.count or 0)),
+    "draw": ("draw", lambda a: (_seat(a), a.discard or [])),
+    "reshuffle": ("reshuffle", lambda a: (a.order or [],)),
+    "show": ("show", lambda a: (_seat(a), a.cards)),
+    "muck": ("muck", lambda a: (_seat(a),)),
+    "declare_no_openers": ("declare_no_openers", lambda a: (_seat(a),)),
+    "take_open": ("take_open", lambda a: (_seat(a),)),
+    "decline_open": ("decline_open", lambda a: (_seat(a),)),
+    "irregularity": ("irregularity", lambda a: (a.report,)),
+    "floor_ruling": ("floor_ruling", lambda a: (a.report,)),
+}
+
+
 def apply_action(hand: Hand, action: ActionModel) -> None:
     """Play one recorded act (raises :class:`IllegalActionError`)."""
-    seat = action.seat if action.seat is not None else 0
-    act = action.act
-    if act == "check":
-        hand.check(seat)
-    elif act == "bet":
-        hand.bet(seat, action.to or 0)
-    elif act == "call":
-        hand.call(seat)
-    elif act == "raise":
-        hand.raise_to(seat, action.to or 0)
-    elif act == "fold":
-        hand.fold(seat)
-    elif act == "pass":
-        hand.pass_(seat)
-    elif act == "straddle":
-        hand.straddle(seat)
-    elif act == "decline_straddle":
-        hand.decline_straddle(seat)
-    elif act == "announce":
-        hand.announce(seat, action.count or 0)
-    elif act == "draw":
-        hand.draw(seat, action.discard or [])
-    elif act == "reshuffle":
-        hand.reshuffle(action.order or [])
-    elif act == "show":
-        hand.show(seat, action.cards)
-    elif act == "declare_no_openers":
-        hand.declare_no_openers(seat)
-    elif act == "take_open":
-        hand.take_open(seat)
-    elif act == "decline_open":
-        hand.decline_open(seat)
-    elif act == "irregularity" and action.report is not None:
-        hand.irregularity(action.report)
-    elif act == "floor_ruling" and action.report is not None:
-        hand.floor_ruling(action.report)
-    else:
-        hand.muck(seat)
+    name, args = _ACTS[action.act]
+    getattr(hand, name)(*args(action))
+
+
+def verify_action(hand: Hand, action: ActionModel) -> None:
+    """Raise the error :func:`apply_action` would raise for this act, changing nothing."""
+    name, args = _ACTS[action.act]
+    getattr(hand, "verify_" + name)(*args(action))
 
 
 def play(record: HandRecord) -> Hand:
