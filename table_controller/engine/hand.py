@@ -1654,40 +1654,43 @@ class Hand:
 
     # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
 
+    def _verify_report(self, trigger: str, report: _irregular.Report) -> None:
+        """Irregularities and floor rulings are one family of reports; each trigger takes only its own kinds."""
+        self._require_phase(trigger)
+        own, other = ((_irregular.REPORT_KINDS, "a floor ruling, not an irregularity") if trigger == "irregularity"
+                      else (_irregular.FLOOR_KINDS, "an irregularity, not a floor ruling"))
+        if report.kind not in own:
+            raise IllegalActionError("bad_report", f"'{report.kind}' is {other}")
+        _irregular.verify(self, report)
+
+    def _apply_report(self, trigger: str, report: _irregular.Report) -> list[Event]:
+        self._verify_report(trigger, report)
+        before = len(self.events)
+        self._log({"act": trigger, "report": report.to_json()})
+        _irregular.apply(self, report)
+        return self._done(before)
+
     def verify_irregularity(self, report: _irregular.Report) -> None:
         """An irregularity reported by the dealer, the shoe or the camera (kinds: ``irregular.REPORT_KINDS``)."""
-        self._require_phase("irregularity")
-        if report.kind not in _irregular.REPORT_KINDS:
-            raise IllegalActionError("bad_report", f"'{report.kind}' is a floor ruling, not an irregularity")
-        _irregular.verify(self, report)
+        self._verify_report("irregularity", report)
 
     def can_irregularity(self, report: _irregular.Report) -> bool:
         return _can(self.verify_irregularity, report)
 
     def irregularity(self, report: _irregular.Report) -> list[Event]:
         """Apply the books' remedy; the events name the rule applied (book and paragraph)."""
-        self.verify_irregularity(report)
-        before = len(self.events)
-        self._log({"act": "irregularity", "report": report.to_json()})
-        _irregular.apply(self, report)
-        return self._done(before)
+        return self._apply_report("irregularity", report)
 
     def verify_floor_ruling(self, report: _irregular.Report) -> None:
         """A supervisor's ruling where the books are silent (kinds: ``irregular.FLOOR_KINDS``)."""
-        self._require_phase("floor_ruling")
-        if report.kind not in _irregular.FLOOR_KINDS:
-            raise IllegalActionError("bad_report", f"'{report.kind}' is an irregularity, not a floor ruling")
-        _irregular.verify(self, report)
+        self._verify_report("floor_ruling", report)
 
     def can_floor_ruling(self, report: _irregular.Report) -> bool:
         return _can(self.verify_floor_ruling, report)
 
     def floor_ruling(self, report: _irregular.Report) -> list[Event]:
-        self.verify_floor_ruling(report)
-        before = len(self.events)
-        self._log({"act": "floor_ruling", "report": report.to_json()})
-        _irregular.apply(self, report)
-        return self._done(before)
+        """Apply a supervisor's ruling; conservation still holds after it."""
+        return self._apply_report("floor_ruling", report)
 
     # ------------------------------------------------------------------------------------------ legal view
 
