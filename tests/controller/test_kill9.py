@@ -60,4 +60,9 @@ def test_kill_9_mid_demo_then_restart(tmp_path: Path) -> None:
     assert summary["hands"] == 2 and summary["chips_conserved"] and summary["ok"]
     with Journal.open(data_dir=tmp_path) as j:
         assert j.verify().ok
-        assert len(list(j.hand_records("t1"))) == before + 2
+        started = sorted(e.hand_number or 0 for e in j.read_all("t1") if e.kind == "hand.start")
+        recorded = sorted(r.hand_number or 0 for r in j.hand_records("t1"))
+        # Every hand started has exactly one record. A kill that lands after a hand ended but before its
+        # record was stored leaves that record to the restart, so the count may grow by three, not two.
+        assert recorded == started
+        assert len(recorded) >= before + 2
