@@ -7,6 +7,7 @@ import sys
 import time
 from typing import Any
 
+from table_controller.cli import vision_table
 from table_controller.cli._common import EXIT_OK, EXIT_USAGE, CliError, Parser, add_json_flag, print_json, set_handler
 
 
@@ -35,6 +36,7 @@ def register(sub: Any) -> None:
     watch.add_argument("--save-view", metavar="PATH", help="write the last annotated frame to this image file")
     add_json_flag(watch)
     set_handler(watch, _watch)
+    vision_table.register(vsub)
 
 
 def _vision_error(exc: Exception) -> CliError:
