@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from firmware_bridge.driver import ClientConfig, ShoeClient
@@ -71,3 +72,55 @@ async def settle(client: ShoeClient, sim: ShoeSimulator, timeout: float = 3.0) -
             break
         await asyncio.sleep(0.005)
     return client.drain_events()
+
+
+@dataclass
+class Session:
+    """One connected client and what it was told: the cards its deals returned and the events it drained."""
+
+    sim: ShoeSimulator
+    client: ShoeClient
+    cards: list[str | None] = field(default_factory=list)
+    events: list[ShoeEvent] = field(default_factory=list)
+
+    async def deal(self, n: int = 1) -> list[str | None]:
+        got = [(await self.client.deal_one()).card for _ in range(n)]
+        self.cards += got
+        return got
+
+    async def settle(self, timeout: float = 3.0) -> list[ShoeEvent]:
+        got = await settle(self.client, self.sim, timeout)
+        self.events += got
+        return got
+
+
+def session(sim: ShoeSimulator, body: Callable[[Session], Awaitable[object]], *, config: ClientConfig = FAST,
+            client: ShoeClient | None = None, shuffle: bool = True, settle_timeout: float = 3.0,
+            timeout: float = 60.0) -> Session:
+    """The scaffold of a fault test: connect (and shuffle), run `body`, wait for every event the shoe logged,
+    close, and check exactly-once over the whole session. `client` replaces the in-memory one (pty, TCP)."""
+
+    async def whole() -> Session:
+        s = Session(sim=sim, client=client or memory_client(sim, config))
+        await s.client.connect()
+        try:
+            if shuffle:
+                await s.client.shuffle()
+            await body(s)
+            await s.settle(settle_timeout)
+        finally:
+            await s.client.close()
+        assert_exactly_once(sim, s.cards, s.events)
+        return s
+
+    return run(whole(), timeout)
+
+
+def later(seconds: float, action: Callable[[], object]) -> asyncio.Task[None]:
+    """Run `action` after `seconds`, while the test goes on (a fault that ends, or starts, mid-command)."""
+
+    async def wait_then_act() -> None:
+        await asyncio.sleep(seconds)
+        action()
+
+    return asyncio.create_task(wait_then_act())

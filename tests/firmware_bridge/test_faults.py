@@ -37,33 +37,16 @@ from firmware_bridge.messages import (
 )
 from firmware_bridge.states import DeviceState
 from hardware_sim.shoe import ByteFaults, PhysicalCard, ShoeSimulator, standard_deck
-from tests.firmware_bridge._support import FAST, assert_exactly_once, memory_client, new_sim, run, settle
-
-
-async def deal_n(client: ShoeClient, n: int, cards: list[str | None]) -> None:
-    for _ in range(n):
-        cards.append((await client.deal_one()).card)
-
-
-def scenario(sim: ShoeSimulator, before: int, fault: str, after: int) -> list[str | None]:
-    """Shuffle, deal `before`, inject `fault` via the control, deal `after`; check exactly-once."""
-    cards: list[str | None] = []
-
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        try:
-            await client.shuffle()
-            await deal_n(client, before, cards)
-            getattr(sim.control, fault)()
-            await deal_n(client, after, cards)
-            events = await settle(client, sim)
-        finally:
-            await client.close()
-        assert_exactly_once(sim, cards, events)
-
-    run(body())
-    return cards
+from tests.firmware_bridge._support import (
+    FAST,
+    Session,
+    assert_exactly_once,
+    later,
+    memory_client,
+    new_sim,
+    run,
+    session,
+)
 
 
 async def when_state(sim: ShoeSimulator, state: DeviceState, action: str) -> None:
@@ -71,6 +54,17 @@ async def when_state(sim: ShoeSimulator, state: DeviceState, action: str) -> Non
     while sim.control.state() is not state:
         await asyncio.sleep(0.001)
     getattr(sim.control, action)()
+
+
+def scenario(sim: ShoeSimulator, before: int, fault: str, after: int) -> list[str | None]:
+    """Shuffle, deal `before`, inject `fault` via the control, deal `after`; check exactly-once."""
+
+    async def body(s: Session) -> None:
+        await s.deal(before)
+        getattr(sim.control, fault)()
+        await s.deal(after)
+
+    return session(sim, body).cards
 
 
 LINE_FAULTS = {
@@ -86,45 +80,30 @@ LINE_FAULTS = {
 @pytest.mark.parametrize("name", list(LINE_FAULTS))
 def test_byte_faults_each_direction(name: str, direction: str) -> None:
     sim = new_sim(seed=zlib.crc32(f"{name} {direction}".encode()) % 1000)
-    cards: list[str | None] = []
 
-    async def body() -> ShoeClient:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
+    async def body(s: Session) -> None:
         sim.control.set_byte_faults(LINE_FAULTS[name], direction=direction)
-        await deal_n(client, 12, cards)
+        await s.deal(12)
         sim.control.clean_line()
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-        return client
 
-    client = run(body())
-    assert len(cards) == 12 and len(set(cards)) == 12
+    s = session(sim, body)
+    assert len(s.cards) == 12 and len(set(s.cards)) == 12
     # The fault really bit, on one side or the other.
-    assert client.stats.garbled_frames + client.stats.retransmissions + len(sim.device.endpoint.frame_errors) > 0
+    stats = s.client.stats
+    assert stats.garbled_frames + stats.retransmissions + len(sim.device.endpoint.frame_errors) > 0
 
 
 @pytest.mark.parametrize("direction", ["to_host", "to_device"])
 @pytest.mark.parametrize("fault", ["drop_frames", "duplicate_frames", "reorder_frames"])
 def test_frame_faults_each_direction(fault: str, direction: str) -> None:
     sim = new_sim()
-    cards: list[str | None] = []
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
+    async def body(s: Session) -> None:
         for _ in range(10):
             getattr(sim.control, fault)(2, direction=direction)
-            await deal_n(client, 2, cards)
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
+            await s.deal(2)
 
-    run(body())
-    assert len(cards) == 20
+    assert len(session(sim, body).cards) == 20
 
 
 def test_split_and_merged_writes() -> None:
@@ -137,230 +116,154 @@ def test_split_and_merged_writes() -> None:
 def test_junk_burst_between_frames() -> None:
     sim = new_sim()
 
-    async def body() -> ShoeClient:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        cards: list[str | None] = []
+    async def body(s: Session) -> None:
         for _ in range(5):
             sim.control.junk_burst(40, with_zero=True)
-            await deal_n(client, 2, cards)
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-        return client
+            await s.deal(2)
 
-    client = run(body())
-    assert client.stats.garbled_frames >= 5
+    assert session(sim, body).client.stats.garbled_frames >= 5
 
 
 def test_reply_lost_after_the_deal_ran_deals_once() -> None:
     sim = new_sim()
 
-    async def body() -> ShoeClient:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        cards: list[str | None] = []
+    async def body(s: Session) -> None:
         for _ in range(3):
             sim.control.lose_next_reply()
             before = sim.control.cards_in_shoe()
-            cards.append((await client.deal_one()).card)
+            await s.deal()
             assert sim.control.cards_in_shoe() == before - 1  # the retry was answered from the reply cache
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-        return client
 
-    client = run(body())
-    assert client.stats.retransmissions >= 3
+    assert session(sim, body).client.stats.retransmissions >= 3
 
 
 def test_late_reply_is_not_taken_for_the_next_command() -> None:
     sim = new_sim()
 
-    async def body() -> ShoeClient:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
+    async def body(s: Session) -> None:
         sim.control.delay_replies(0.15, count=1)  # longer than one attempt's timeout
-        status = await client.status()
+        status = await s.client.status()
         assert status.state is DeviceState.READY
-        cards = [(await client.deal_one()).card for _ in range(4)]
+        await s.deal(4)
         await asyncio.sleep(0.2)
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-        return client
 
-    client = run(body())
-    assert client.stats.retransmissions >= 1
-    assert client.stats.stale_replies >= 1  # the late answer arrived and was recognised as stale
+    stats = session(sim, body).client.stats
+    assert stats.retransmissions >= 1
+    assert stats.stale_replies >= 1  # the late answer arrived and was recognised as stale
 
 
 def test_busy_is_retried_until_the_shoe_is_free() -> None:
     sim = new_sim()
 
-    async def body() -> ShoeClient:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
+    async def body(s: Session) -> None:
         sim.control.busy_for(0.1)
-        cards = [(await client.deal_one()).card]
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-        return client
+        await s.deal()
 
-    assert run(body()).stats.busy >= 1
+    assert session(sim, body).client.stats.busy >= 1
 
 
 def test_slow_operation_past_its_deadline_still_delivers_the_card_as_an_event() -> None:
     sim = new_sim()
-    config = replace(FAST, deal_deadline=0.05)
 
-    async def body() -> None:
-        client = memory_client(sim, config)
-        await client.connect()
-        await client.shuffle()
+    async def body(s: Session) -> None:
         sim.control.slow(250.0)  # a deal now takes 0.5 s
         with pytest.raises(DeadlineError):
-            await client.deal_one()
-        events: list[ShoeEvent] = []
-        while not any(isinstance(e, CardDealt) for e in events):
-            events.append(await asyncio.wait_for(anext(aiter(client.events())), 5))
-        events += await settle(client, sim)
-        dealt = [e for e in events if isinstance(e, CardDealt)]
+            await s.client.deal_one()
+        while not any(isinstance(e, CardDealt) for e in s.events):
+            s.events.append(await asyncio.wait_for(anext(aiter(s.client.events())), 5))
+        await s.settle()
+        dealt = [e for e in s.events if isinstance(e, CardDealt)]
         assert len(dealt) == 1  # the outcome was not lost: it came through events()
+        s.cards.append(dealt[0].code)
         sim.control.slow(1.0)
-        more = (await client.deal_one()).card
-        events += await settle(client, sim)
-        await client.close()
-        first = dealt[0].code
-        assert_exactly_once(sim, [first, more], events)
+        await s.deal()
 
-    run(body())
+    session(sim, body, config=replace(FAST, deal_deadline=0.05))
 
 
 def test_reboot_mid_session_resyncs_without_duplicate() -> None:
     sim = new_sim()
 
-    async def body() -> ShoeClient:
-        client = memory_client(sim)
-        info = await client.connect()
-        await client.shuffle()
-        cards: list[str | None] = []
-        await deal_n(client, 5, cards)
+    async def body(s: Session) -> None:
+        first = s.client.info
+        await s.deal(5)
         sim.control.reboot()
-        await deal_n(client, 5, cards)
-        events = await settle(client, sim)
-        assert client.info is not None and client.info.session != info.session
-        restarts = [e for e in events if isinstance(e, PowerRestored)]
-        assert len(restarts) == 1 and restarts[0].cmd == 0
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-        return client
+        await s.deal(5)
+        assert first is not None and s.client.info is not None and s.client.info.session != first.session
 
-    client = run(body())
-    assert client.stats.resyncs + client.stats.reconnects >= 1
+    s = session(sim, body)
+    assert s.client.stats.resyncs + s.client.stats.reconnects >= 1
+    restarts = [e for e in s.events if isinstance(e, PowerRestored)]
+    assert len(restarts) == 1 and restarts[0].cmd == 0
 
 
 def test_reboot_with_a_reply_lost_then_retry_in_the_new_session_deals_once() -> None:
     sim = new_sim()
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        cards: list[str | None] = []
+    async def body(s: Session) -> None:
         sim.control.lose_next_reply()
         sim.control.drop_frames(3, direction="to_host")  # and the CARD_DEALT event's first sendings
+        rebooted = later(0.01, sim.control.reboot)
+        await s.deal()
+        await rebooted
+        await s.deal(2)
 
-        async def reboot_soon() -> None:
-            await asyncio.sleep(0.01)
-            sim.control.reboot()
-
-        task = asyncio.create_task(reboot_soon())
-        cards.append((await client.deal_one()).card)
-        await task
-        await deal_n(client, 2, cards)
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-
-    run(body())
+    session(sim, body)
 
 
 def test_power_loss_mid_shuffle() -> None:
     sim = new_sim()
     sim.device.timings = replace(sim.device.timings, shuffle=30.0)
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
+    async def body(s: Session) -> None:
         task = asyncio.create_task(when_state(sim, DeviceState.SHUFFLING, "power_loss"))
         with pytest.raises(DeviceFaultError):
-            await client.shuffle()
+            await s.client.shuffle()
         await task
-        status = await client.status()
+        status = await s.client.status()
         assert status.state in (DeviceState.IDLE, DeviceState.BOOT, DeviceState.SELF_TEST)
         with pytest.raises(CommandRefusedError):
-            await client.deal_one()  # a half-shuffled deck is never dealt from
+            await s.client.deal_one()  # a half-shuffled deck is never dealt from
         sim.device.timings = replace(sim.device.timings, shuffle=0.005)
-        await client.shuffle()
-        cards = [(await client.deal_one()).card for _ in range(3)]
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
+        await s.client.shuffle()
+        await s.deal(3)
 
-    run(body())
+    session(sim, body, shuffle=False)
 
 
 def test_power_loss_mid_deal_the_card_stays_in_the_shoe() -> None:
     sim = new_sim()
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        cards = [(await client.deal_one()).card for _ in range(2)]
+    async def body(s: Session) -> None:
+        await s.deal(2)
         sim.device.timings = replace(sim.device.timings, deal=30.0)
         task = asyncio.create_task(when_state(sim, DeviceState.DEALING, "power_loss"))
         with pytest.raises(DeviceFaultError):
-            await client.deal_one()
+            await s.client.deal_one()
         await task
         assert sim.control.cards_in_shoe() == 50
         sim.device.timings = replace(sim.device.timings, deal=0.002)
-        cards += [(await client.deal_one()).card for _ in range(3)]
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-        assert any(isinstance(e, PowerRestored) and e.was is DeviceState.DEALING for e in events)
+        await s.deal(3)
 
-    run(body())
+    s = session(sim, body)
+    assert any(isinstance(e, PowerRestored) and e.was is DeviceState.DEALING for e in s.events)
 
 
 def test_silent_link_is_detected_and_recovers() -> None:
     sim = new_sim()
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        cards = [(await client.deal_one()).card]
+    async def body(s: Session) -> None:
+        await s.deal()
         sim.control.silent(True)
         await asyncio.sleep(FAST.link_down_after + 0.2)
-        assert not client.link_up
+        assert not s.client.link_up
         with pytest.raises(LinkDownError):
-            await _status_within(client, 0.1)
+            await _status_within(s.client, 0.1)
         sim.control.silent(False)
-        cards += [(await client.deal_one()).card for _ in range(3)]
-        assert client.link_up
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
+        await s.deal(3)
+        assert s.client.link_up
 
-    run(body())
+    session(sim, body)
 
 
 async def _status_within(client: ShoeClient, seconds: float) -> None:
@@ -374,145 +277,97 @@ async def _status_within(client: ShoeClient, seconds: float) -> None:
 def test_deal_across_a_silence_completes_once() -> None:
     sim = new_sim()
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
+    async def body(s: Session) -> None:
         sim.control.silent(True)
+        speaking = later(0.5, lambda: sim.control.silent(False))
+        await s.deal()
+        await speaking
 
-        async def speak_again() -> None:
-            await asyncio.sleep(0.5)
-            sim.control.silent(False)
-
-        task = asyncio.create_task(speak_again())
-        cards = [(await client.deal_one()).card]
-        await task
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-
-    run(body())
+    session(sim, body)
 
 
 def test_port_vanishes_and_returns() -> None:
     sim = new_sim()
 
-    async def body() -> ShoeClient:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        cards = [(await client.deal_one()).card for _ in range(3)]
+    async def body(s: Session) -> None:
+        await s.deal(3)
         sim.control.vanish()
         await asyncio.sleep(0.1)
-        assert not client.link_up
+        assert not s.client.link_up
+        back = later(0.2, sim.control.reappear)
+        await s.deal(3)
+        await back
 
-        async def back() -> None:
-            await asyncio.sleep(0.2)
-            sim.control.reappear()
-
-        task = asyncio.create_task(back())
-        cards += [(await client.deal_one()).card for _ in range(3)]
-        await task
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-        return client
-
-    assert run(body()).stats.reconnects >= 1
+    assert session(sim, body).client.stats.reconnects >= 1
 
 
 def test_jam_that_recovers() -> None:
     sim = new_sim()
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
+    async def body(s: Session) -> None:
         sim.control.jam_next(recovers=True)
-        dealt = await client.deal_one()
-        events = await settle(client, sim)
-        kinds = [type(e) for e in events]
-        assert kinds[-3:] == [Jam, Cleared, CardDealt]
-        await client.close()
-        assert_exactly_once(sim, [dealt.card], events)
+        await s.deal()
 
-    run(body())
+    kinds = [type(e) for e in session(sim, body).events]
+    assert kinds[-3:] == [Jam, Cleared, CardDealt]
 
 
 def test_jam_that_does_not_recover_latches_until_cleared() -> None:
     sim = new_sim()
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        cards = [(await client.deal_one()).card]
+    async def body(s: Session) -> None:
+        await s.deal()
         sim.control.jam_next(recovers=False)
         with pytest.raises(DeviceFaultError, match="JAM"):
-            await client.deal_one()
-        assert (await client.status()).state is DeviceState.FAULT
+            await s.client.deal_one()
+        assert (await s.client.status()).state is DeviceState.FAULT
         with pytest.raises(CommandRefusedError, match="FAULT_LATCHED"):
-            await client.deal_one()
-        cleared = await client.clear_fault()
+            await s.client.deal_one()
+        cleared = await s.client.clear_fault()
         assert cleared.fault is FailCode.JAM
         assert sim.control.cards_in_shoe() == 51  # the jammed card never left
         with pytest.raises(CommandRefusedError, match="NOT_SHUFFLED"):
-            await client.deal_one()
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
+            await s.client.deal_one()
 
-    run(body())
+    session(sim, body)
 
 
 def test_door_opened_mid_deal() -> None:
     sim = new_sim()
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        cards = [(await client.deal_one()).card]
+    async def body(s: Session) -> None:
+        await s.deal()
         sim.device.timings = replace(sim.device.timings, deal=30.0)
         task = asyncio.create_task(when_state(sim, DeviceState.DEALING, "open_door"))
         with pytest.raises(DeviceFaultError, match="DOOR"):
-            await client.deal_one()
+            await s.client.deal_one()
         await task
         with pytest.raises(CommandRefusedError, match="DOOR_OPEN"):
-            await client.clear_fault()
+            await s.client.clear_fault()
         sim.control.close_door()
-        await client.clear_fault()
+        await s.client.clear_fault()
         sim.device.timings = replace(sim.device.timings, deal=0.002)
-        await client.shuffle()
-        cards = [(await client.deal_one()).card]
-        events = await settle(client, sim)
-        await client.close()
-        doors = [e.open for e in events if isinstance(e, Door)]
-        assert doors == [True, False]
-        assert any(isinstance(e, Fault) and e.fault is FailCode.DOOR for e in events)
-        assert_exactly_once(sim, cards, events)
+        await s.client.shuffle()
+        s.cards.clear()  # the shuffle took back the card dealt before the door opened: the count starts anew
+        await s.deal()
 
-    run(body())
+    s = session(sim, body)
+    assert [e.open for e in s.events if isinstance(e, Door)] == [True, False]
+    assert any(isinstance(e, Fault) and e.fault is FailCode.DOOR for e in s.events)
 
 
 def test_empty_shoe() -> None:
     sim = new_sim()
     sim.control.load_deck(standard_deck()[:3])
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        dealt = [await client.deal_one() for _ in range(3)]
+    async def body(s: Session) -> None:
+        dealt = [await s.client.deal_one() for _ in range(3)]
+        s.cards += [d.card for d in dealt]
         assert [d.left for d in dealt] == [2, 1, 0]
         with pytest.raises(CommandRefusedError, match="SHOE_EMPTY"):
-            await client.deal_one()
-        events = await settle(client, sim)
-        assert isinstance(events[-1], Empty)
-        await client.close()
-        assert_exactly_once(sim, [d.card for d in dealt], events)
+            await s.client.deal_one()
 
-    run(body())
+    assert isinstance(session(sim, body).events[-1], Empty)
 
 
 def test_missing_extra_duplicate_unreadable_and_misread_cards() -> None:
@@ -525,23 +380,18 @@ def test_missing_extra_duplicate_unreadable_and_misread_cards() -> None:
     sim = new_sim()
     sim.control.load_deck(deck)
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        result = await client.verify_deck()
+    async def body(s: Session) -> None:
+        result = await s.client.verify_deck()
         assert isinstance(result, DeckResult) and not result.ok
         assert result.count == 53 and result.unreadable == 1
         assert result.missing == frozenset({0, 6, 10})
         assert result.duplicate == frozenset({51, 8})
         assert result.extra == (12,)
-        cards = [(await client.deal_one()).card for _ in range(53)]
+        cards = await s.deal(53)
         assert cards.count(None) == 1  # the unreadable card is reported as such, not guessed
         assert cards.count("4c") == 2 and "4h" not in cards
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
 
-    run(body())
+    session(sim, body, shuffle=False)
 
 
 def test_version_mismatch_is_a_clear_error() -> None:
@@ -561,39 +411,25 @@ def test_version_mismatch_is_a_clear_error() -> None:
 def test_valid_crc_but_bad_length_or_unknown_type(fault: str) -> None:
     sim = new_sim()
 
-    async def body() -> ShoeClient:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        cards: list[str | None] = []
+    async def body(s: Session) -> None:
         for _ in range(3):
             getattr(sim.control, fault)()
-            await deal_n(client, 2, cards)
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
-        return client
+            await s.deal(2)
 
-    assert run(body()).stats.garbled_frames >= 3
+    assert session(sim, body).client.stats.garbled_frames >= 3
 
 
 def test_event_flood_every_event_once_in_order() -> None:
     sim = new_sim()
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
+    async def body(s: Session) -> None:
         sim.control.flood(600)
-        cards = [(await client.deal_one()).card for _ in range(2)]
-        events = await settle(client, sim, timeout=20)
-        await client.close()
-        assert sum(isinstance(e, Jam) for e in events) == 600
-        assert sum(isinstance(e, Cleared) for e in events) == 600
-        assert_exactly_once(sim, cards, events)
-        assert sim.device.memory.unacked == 0
+        await s.deal(2)
 
-    run(body())
+    s = session(sim, body, settle_timeout=20)
+    assert sum(isinstance(e, Jam) for e in s.events) == 600
+    assert sum(isinstance(e, Cleared) for e in s.events) == 600
+    assert sim.device.memory.unacked == 0
 
 
 def test_events_iterator_burn_config_log_and_refusals() -> None:
@@ -650,19 +486,15 @@ def test_unsupported_command() -> None:
 def test_two_callers_at_once_each_get_their_own_card() -> None:
     sim = new_sim()
 
-    async def body() -> None:
-        client = memory_client(sim)
-        await client.connect()
-        await client.shuffle()
-        dealt, status = await asyncio.gather(asyncio.gather(*(client.deal_one() for _ in range(6))), client.status())
+    async def body(s: Session) -> None:
+        dealt, status = await asyncio.gather(asyncio.gather(*(s.client.deal_one() for _ in range(6))),
+                                             s.client.status())
         assert isinstance(status, StatusInfo)
         cards = [d.card for d in dealt]
-        events = await settle(client, sim)
-        await client.close()
         assert len(set(cards)) == 6
         # gather() keeps call order, the shoe keeps dealing order: compare as sets, then the log's order.
-        assert sorted(c or "" for c in cards) == sorted(
-            c for c in (card_code(p.face) for p in sim.device.out))
-        assert_exactly_once(sim, [e.code for e in events if isinstance(e, CardDealt)], events)
+        assert sorted(c or "" for c in cards) == sorted(card_code(p.face) for p in sim.device.out)
+        await s.settle()
+        s.cards += [e.code for e in s.events if isinstance(e, CardDealt)]
 
-    run(body())
+    session(sim, body)

@@ -7,38 +7,37 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from firmware_bridge.driver import ShoeClient
+from firmware_bridge.driver import ClientConfig, ShoeClient
 from hardware_sim.shoe import ShoeSimulator, SimTimings, start_pty, start_tcp
-from tests.firmware_bridge._support import FAST, assert_exactly_once, memory_client, new_sim, run, settle
+from tests.firmware_bridge._support import FAST, Session, later, new_sim, session
 
 
-async def shuffle_and_deal(client: ShoeClient, sim: ShoeSimulator, decks: int = 1) -> list[str | None]:
-    """Deal `decks` whole decks one card at a time; check each deck comes out exactly once."""
+async def deal_decks(s: Session, decks: int = 1) -> list[str | None]:
+    """Shuffle and deal `decks` whole decks one card at a time; check each deck comes out exactly once. Returns
+    every card; `s.cards` keeps the last deck, the one still out of the shoe."""
     everything: list[str | None] = []
     for _ in range(decks):
-        await client.shuffle()
-        deck = [(await client.deal_one()).card for _ in range(52)]
+        await s.client.shuffle()
+        s.cards.clear()  # the shuffle took the previous deck back
+        deck = await s.deal(52)
         assert sorted(c or "?" for c in deck) == sorted({c or "?" for c in deck}) and len(deck) == 52
         everything += deck
     return everything
 
 
 def _serve_and_deal(sim: ShoeSimulator, running_url: str) -> None:
-    async def body() -> None:
-        client = ShoeClient(running_url, config=FAST)
-        info = await client.connect()
-        assert info.model == "CT-SHOE-1" and info.version == 1
-        cards = await shuffle_and_deal(client, sim)
-        events = await settle(client, sim)
-        await client.close()
-        assert_exactly_once(sim, cards, events)
+    async def body(s: Session) -> None:
+        info = s.client.info
+        assert info is not None and info.model == "CT-SHOE-1" and info.version == 1
+        await deal_decks(s)
 
-    run(body())
+    session(sim, body, client=ShoeClient(running_url, config=FAST), shuffle=False)
 
 
 def test_through_a_real_pty_opened_by_pyserial() -> None:
@@ -58,24 +57,25 @@ def test_through_socket_url() -> None:
 def test_ten_decks_through_a_cable_garbling_one_percent_both_ways() -> None:
     sim = ShoeSimulator(seed=2026, timings=SimTimings.fast())
     sim.control.garble(0.01, direction="both", drop_share=0.5)  # half the hits drop a byte, half flip a bit
+    cards: list[str | None] = []
 
-    async def body() -> ShoeClient:
-        # The in-memory cable has no baud rate: time out attempts as on a 1 Mbit/s line.
-        client = memory_client(sim, replace(FAST, baudrate=1_000_000, turnaround=0.005))
-        await client.connect()
-        cards = await shuffle_and_deal(client, sim, decks=10)
+    async def body(s: Session) -> None:
+        cards.extend(await deal_decks(s, decks=10))
         sim.control.clean_line()
-        events = await settle(client, sim, timeout=10)
-        await client.close()
-        assert len(cards) == 520
-        for d in range(10):
-            assert len(set(cards[d * 52:(d + 1) * 52])) == 52  # every card of each deck exactly once
-        # The last deck is the one still out of the shoe: the host saw exactly those cards, in order.
-        assert_exactly_once(sim, cards[-52:], events)
-        return client
 
-    client = run(body(), timeout=110)
-    assert client.stats.garbled_frames > 50 and client.stats.retransmissions > 50
+    # The in-memory cable has no baud rate: time out attempts as on a 1 Mbit/s line.
+    config = replace(FAST, baudrate=1_000_000, turnaround=0.005)
+    s = run_session_long(sim, body, config)
+    assert len(cards) == 520
+    for d in range(10):
+        assert len(set(cards[d * 52:(d + 1) * 52])) == 52  # every card of each deck exactly once
+    assert s.client.stats.garbled_frames > 50 and s.client.stats.retransmissions > 50
+
+
+def run_session_long(sim: ShoeSimulator, body: Callable[[Session], Awaitable[object]],
+                     config: ClientConfig) -> Session:
+    """`session` with room for ten garbled decks (the default one-minute bound is for one deck)."""
+    return session(sim, body, config=config, shuffle=False, settle_timeout=10, timeout=110)
 
 
 def test_one_deck_through_a_garbling_pty() -> None:
@@ -83,72 +83,41 @@ def test_one_deck_through_a_garbling_pty() -> None:
     with start_pty(sim) as shoe:
         sim.control.garble(0.01)
 
-        async def body() -> None:
-            client = ShoeClient(shoe.url, config=FAST)
-            await client.connect()
-            cards = await shuffle_and_deal(client, sim)
+        async def body(s: Session) -> None:
+            await deal_decks(s)
             sim.control.clean_line()
-            events = await settle(client, sim)
-            await client.close()
-            assert_exactly_once(sim, cards, events)
 
-        run(body())
+        session(sim, body, client=ShoeClient(shoe.url, config=FAST), shuffle=False)
 
 
 def test_pty_vanishes_and_returns_under_the_same_name(tmp_path: Path) -> None:
     sim = new_sim()
     link = str(tmp_path / "ttyUSB-shoe")
     with start_pty(sim, link_path=link) as shoe:
-        async def body() -> ShoeClient:
-            client = ShoeClient(link, config=FAST)
-            await client.connect()
-            await client.shuffle()
-            cards = [(await client.deal_one()).card for _ in range(3)]
+        async def body(s: Session) -> None:
+            await s.deal(3)
             sim.control.vanish()
             assert not Path(link).exists()
-            import asyncio
+            back = later(0.4, sim.control.reappear)
+            await s.deal(3)
+            await back
 
-            async def back() -> None:
-                await asyncio.sleep(0.4)
-                sim.control.reappear()
-
-            task = asyncio.create_task(back())
-            cards += [(await client.deal_one()).card for _ in range(3)]
-            await task
-            events = await settle(client, sim)
-            await client.close()
-            assert_exactly_once(sim, cards, events)
-            return client
-
-        client = run(body())
-        assert client.stats.reconnects >= 1
+        s = session(sim, body, client=ShoeClient(link, config=FAST))
+        assert s.client.stats.reconnects >= 1
         assert shoe.tty_path.startswith("/dev/pts/")
 
 
 def test_tcp_server_vanishes_and_returns() -> None:
     sim = new_sim()
     with start_tcp(sim) as shoe:
-        async def body() -> None:
-            import asyncio
-
-            client = ShoeClient(shoe.url, config=FAST)
-            await client.connect()
-            await client.shuffle()
-            cards = [(await client.deal_one()).card]
+        async def body(s: Session) -> None:
+            await s.deal()
             sim.control.vanish()
+            back = later(0.3, sim.control.reappear)
+            await s.deal()
+            await back
 
-            async def back() -> None:
-                await asyncio.sleep(0.3)
-                sim.control.reappear()
-
-            task = asyncio.create_task(back())
-            cards.append((await client.deal_one()).card)
-            await task
-            events = await settle(client, sim)
-            await client.close()
-            assert_exactly_once(sim, cards, events)
-
-        run(body())
+        session(sim, body, client=ShoeClient(shoe.url, config=FAST))
 
 
 def _free_port() -> int:
