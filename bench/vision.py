@@ -24,12 +24,10 @@ import numpy as np
 from bench._report import OURS, BenchRow, to_markdown
 from hardware_sim.camera import RenderOptions, load_face_set, random_scene, render_with_truth
 from vision.deck import calibrate_deck
-from vision.detect import find_cards
-from vision.geometry import warp_card
-from vision.identify import extract_glyphs, index_corners, read_corner
 from vision.images import load_image
+from vision.labelled import calibrate_ranks, read_labels
 from vision.pipeline import Detection, Recognizer
-from vision.profile import DeckProfile, default_profile
+from vision.profile import DeckProfile
 
 AREA = "vision"
 DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
@@ -152,12 +150,12 @@ def real_photo_ranks(recognizer: Recognizer, folder: Path, *, holdout: bool = Tr
         detections = recognizer.identify(load_image(folder / name))
         for rank, x0, y0, x1, y1 in boxes:
             inside = [d for d in detections if x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1]
-            named = [d for d in inside if d.card is not None]
+            named = [d for d in inside if d.rank is not None]
             if not inside:
                 score.missed += 1
             elif not named:
                 score.unknown += 1
-            elif any(d.card is not None and d.card[0] == rank for d in named):
+            elif any(d.rank == rank for d in named):
                 score.right += 1
             else:
                 score.wrong += 1
@@ -175,30 +173,12 @@ def _labelled(folder: Path) -> dict[str, list[tuple[str, float, float, float, fl
 
 
 def tuned_real_profile(folder: Path) -> DeckProfile:
-    """The default profile plus rank glyphs cut from the tuning three quarters of the real photographs
-    (their deck's index font), as a technician would calibrate ranks for a house deck. The labels give
-    no suits: suit glyphs that the default profile reads very surely are added under that reading."""
-    base = default_profile()
-    ranks: list[tuple[str, np.ndarray]] = []
-    suits: list[tuple[str, np.ndarray]] = []
-    for name, boxes in sorted(_labelled(folder).items()):
-        if held_out(name):
-            continue
-        image = load_image(folder / name)
-        quads = find_cards(image)
-        for rank, x0, y0, x1, y1 in boxes:
-            inside = [q for q in quads if x0 <= q[:, 0].mean() <= x1 and y0 <= q[:, 1].mean() <= y1]
-            if len(inside) != 1:
-                continue
-            for corner in index_corners(warp_card(image, inside[0])):
-                glyphs = extract_glyphs(corner)
-                if glyphs is not None:
-                    ranks.append((rank, glyphs.rank))
-                    # Suits are not labelled: keep the suit glyphs the default profile reads very surely.
-                    reading = read_corner(corner, base)
-                    if reading is not None and reading.suit_score >= 0.8 and reading.suit_margin >= 0.1:
-                        suits.append((reading.suit, glyphs.suit))
-    return base.with_templates(ranks, suits, name="real-photos tuning split")
+    """The rank-only calibration (`vision.labelled.calibrate_ranks`) from the tuning three quarters of
+    the real photographs (their labels: box and rank, no suit), as a technician would calibrate ranks
+    for a house deck; the reject rule is cross-validated on those photographs only."""
+    labels = read_labels(folder / "labels.csv")
+    tuning = {folder / name: cards for name, cards in sorted(labels.items()) if not held_out(name)}
+    return calibrate_ranks(tuning, name="real-photos tuning split").profile
 
 
 def card_faces_profile(folder: Path) -> DeckProfile:

@@ -11,7 +11,7 @@ A card whose corners hold no index structure at all is a back: face down, never 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -75,9 +75,11 @@ class CornerReading:
         # A suit shape under a rank-like glyph is a face even when the deck's font is unknown.
         return self.suit_score >= FACE_SUIT_SCORE and self.rank_score >= FACE_RANK_SCORE - 0.35
 
+    def rank_accepted(self, profile: DeckProfile) -> bool:
+        return self.rank_score >= profile.min_rank_score and self.rank_margin >= profile.rank_margin
+
     def accepted(self, profile: DeckProfile, suit_margin: float | None = None) -> bool:
-        return (self.rank_score >= profile.min_rank_score and self.suit_score >= profile.min_suit_score
-                and self.rank_margin >= profile.min_margin
+        return (self.rank_accepted(profile) and self.suit_score >= profile.min_suit_score
                 and self.suit_margin >= (profile.min_margin if suit_margin is None else suit_margin))
 
     @property
@@ -90,6 +92,9 @@ class CardReading:
     card: str | None
     face_up: bool
     confidence: float
+    # The rank alone, when it is sure but the suit is not (a club and a spade blur together sooner than
+    # a "Q" and a "K"); equal to card[0] when the card is named, None when the rank is not sure either.
+    rank: str | None = None
 
 
 def index_corners(card: Image) -> list[Image]:
@@ -260,21 +265,43 @@ def read_corners(corners: Iterable[Image], profile: DeckProfile, *, small: bool 
     faces = [r for r in readings if r.is_face()]
     if not faces:
         return CardReading(card=None, face_up=False, confidence=0.0)
+    rank = _sure_rank(faces, profile)
     if len(faces) == 2 and faces[0].rank == faces[1].rank:
         # Both corners show the same rank: pool their evidence (it is the suit that one view may miss).
         both = _combined(faces[0], faces[1])
         if both is not None and both.accepted(profile, suit_margin):
-            return CardReading(card=both.rank + both.suit, face_up=True, confidence=round(both.confidence, 3))
-    accepted = sorted((r for r in faces if r.accepted(profile, suit_margin)), key=lambda r: r.confidence,
-                      reverse=True)
-    if len(accepted) == 2 and accepted[0].rank + accepted[0].suit != accepted[1].rank + accepted[1].suit \
-            and accepted[0].confidence - accepted[1].confidence >= 0.15:
-        # One corner clearly reads better: the other is most likely covered by the card on top.
-        accepted = accepted[:1]
+            return CardReading(card=both.rank + both.suit, face_up=True, confidence=round(both.confidence, 3),
+                               rank=both.rank)
+    accepted = _one_reading(faces, lambda r: r.accepted(profile, suit_margin), lambda r: r.confidence,
+                            lambda r: r.rank + r.suit)
     names = {r.rank + r.suit for r in accepted}
     if len(names) != 1:
         # Nothing sure enough, or the two corners disagree: unknown, never a guess.
         best = max(faces, key=lambda r: r.confidence)
-        return CardReading(card=None, face_up=True, confidence=round(best.confidence, 3))
+        return CardReading(card=None, face_up=True, confidence=round(best.confidence, 3), rank=rank)
     best = max(accepted, key=lambda r: r.confidence)
-    return CardReading(card=best.rank + best.suit, face_up=True, confidence=round(best.confidence, 3))
+    return CardReading(card=best.rank + best.suit, face_up=True, confidence=round(best.confidence, 3), rank=best.rank)
+
+
+def _one_reading(faces: list[CornerReading], sure: Callable[[CornerReading], bool],
+                 strength: Callable[[CornerReading], float],
+                 name: Callable[[CornerReading], str]) -> list[CornerReading]:
+    """The corners read surely; when the two disagree, the clearly better one alone (by 0.15): the other
+    is most likely covered by the card on top."""
+    accepted = sorted((r for r in faces if sure(r)), key=strength, reverse=True)
+    if len(accepted) == 2 and name(accepted[0]) != name(accepted[1]) \
+            and strength(accepted[0]) - strength(accepted[1]) >= 0.15:
+        accepted = accepted[:1]
+    return accepted
+
+
+def _sure_rank(faces: list[CornerReading], profile: DeckProfile) -> str | None:
+    """The card's rank when the rank alone passes the reject rule (pooled over both corners when they
+    agree), whatever the suit; None when unsure or when the corners disagree."""
+    if len(faces) == 2 and faces[0].rank == faces[1].rank:
+        both = _combined(faces[0], faces[1])
+        if both is not None and both.rank_accepted(profile):
+            return both.rank
+    accepted = _one_reading(faces, lambda r: r.rank_accepted(profile), lambda r: r.rank_score, lambda r: r.rank)
+    ranks = {r.rank for r in accepted}
+    return ranks.pop() if len(ranks) == 1 else None

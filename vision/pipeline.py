@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import is_card
+from vision.cards import RANKS, is_card
 from vision.detect import find_cards
 from vision.errors import VisionInputError
 from vision.geometry import side_lengths
@@ -28,12 +28,21 @@ class Detection:
     face: Face
     confidence: float
     corners: tuple[tuple[float, float], ...]  # 4 image points, clockwise, first edge a short side
+    # The rank when it is read surely, even if the suit is not (then `card` stays None); always
+    # card[0] for a named card (filled in when not given).
+    rank: str | None = None
 
     def __post_init__(self) -> None:
         if self.card is not None and not is_card(self.card):
             raise ValueError(f"not a card code: {self.card!r}")
-        if self.face == "down" and self.card is not None:
+        if self.face == "down" and (self.card is not None or self.rank is not None):
             raise ValueError("a face-down card cannot be named")
+        if self.card is not None and self.rank is None:
+            object.__setattr__(self, "rank", self.card[0])
+        if self.rank is not None and (len(self.rank) != 1 or self.rank not in RANKS):
+            raise ValueError(f"not a rank: {self.rank!r}")
+        if self.card is not None and self.rank != self.card[0]:
+            raise ValueError(f"rank {self.rank!r} is not the rank of {self.card!r}")
         if len(self.corners) != 4:
             raise ValueError("a detection has 4 corners")
         if not 0.0 <= self.confidence <= 1.0:
@@ -46,7 +55,7 @@ class Detection:
         return sum(xs) / 4, sum(ys) / 4
 
     def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "face": self.face, "confidence": round(self.confidence, 3),
+        return {"card": self.card, "rank": self.rank, "face": self.face, "confidence": round(self.confidence, 3),
                 "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners]}
 
 
@@ -88,6 +97,7 @@ class Recognizer:
             reading = read_corners(iter_index_corners(image, quad), self.profile, small=small)
             out.append(Detection(
                 card=reading.card, face="up" if reading.face_up else "down", confidence=reading.confidence,
+                rank=reading.rank,
                 corners=tuple((float(x), float(y)) for x, y in quad),
             ))
         return out

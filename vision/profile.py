@@ -156,10 +156,19 @@ class DeckProfile:
     min_rank_score: float = 0.72
     min_suit_score: float = 0.72
     min_margin: float = 0.04
+    # A rank-only calibration (labelled photographs) sets its own rank margin from cross-validation;
+    # None: the shared `min_margin`.
+    min_rank_margin: float | None = None
+
+    @property
+    def rank_margin(self) -> float:
+        return self.min_margin if self.min_rank_margin is None else self.min_rank_margin
 
     def save(self, path: str | Path) -> None:
         meta = {"format": FORMAT, "version": VERSION, "name": self.name, "min_rank_score": self.min_rank_score,
                 "min_suit_score": self.min_suit_score, "min_margin": self.min_margin}
+        if self.min_rank_margin is not None:
+            meta["min_rank_margin"] = self.min_rank_margin
         buf = io.BytesIO()
         np.savez_compressed(
             buf, meta=np.array(json.dumps(meta)),
@@ -194,14 +203,15 @@ class DeckProfile:
             raise VisionInputError(f"{path}: deck profile has no templates or unknown labels {bad[:3]}")
         return cls(name=str(meta.get("name", "deck")), ranks=ranks, suits=suits,
                    min_rank_score=float(meta["min_rank_score"]), min_suit_score=float(meta["min_suit_score"]),
-                   min_margin=float(meta["min_margin"]))
+                   min_margin=float(meta["min_margin"]),
+                   min_rank_margin=None if meta.get("min_rank_margin") is None else float(meta["min_rank_margin"]))
 
     def with_templates(self, ranks: list[tuple[str, Image]], suits: list[tuple[str, Image]],
                        name: str | None = None) -> DeckProfile:
         return DeckProfile(name=name or self.name, ranks=self.ranks.merged(TemplateSet.build(ranks, RANK_SHAPE)),
                            suits=self.suits.merged(TemplateSet.build(suits, SUIT_SHAPE)),
                            min_rank_score=self.min_rank_score, min_suit_score=self.min_suit_score,
-                           min_margin=self.min_margin)
+                           min_margin=self.min_margin, min_rank_margin=self.min_rank_margin)
 
 
 @lru_cache(maxsize=1)

@@ -24,6 +24,9 @@ def register(sub: Any) -> None:
     cal.add_argument("images", nargs="+", metavar="IMAGE", help="one face-up card per image, named like Qs.jpg")
     cal.add_argument("--name", default="calibrated", help="the deck's name, stored in the profile")
     cal.add_argument("--no-default", action="store_true", help="keep only this deck's templates")
+    cal.add_argument("--labels", metavar="FILE",
+                     help="rank-only calibration: the images are photographs labelled by card box and rank in "
+                          "this CSV or Pascal VOC XML file (or folder of XML files); see docs/vision.md")
     add_json_flag(cal)
     set_handler(cal, _calibrate_deck)
     watch = vsub.add_parser("watch", help="live card events from a camera source")
@@ -89,6 +92,8 @@ def _calibrate_deck(args: argparse.Namespace) -> int:
     from vision.deck import calibrate_deck
     from vision.errors import VisionError
 
+    if args.labels is not None:
+        return _calibrate_ranks(args)
     try:
         profile = calibrate_deck(args.images, name=args.name, keep_default=not args.no_default)
         profile.save(args.out)
@@ -102,6 +107,38 @@ def _calibrate_deck(args: argparse.Namespace) -> int:
                     "suit_templates": len(profile.suits.labels)})
     else:
         sys.stdout.write(f"wrote {args.out}: {len(args.images)} image(s), ranks {''.join(cards)}\n")
+    return EXIT_OK
+
+
+def _calibrate_ranks(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision.errors import VisionError
+    from vision.labelled import calibrate_ranks, read_labels
+
+    if args.no_default:
+        raise CliError("--no-default does not apply to --labels: the suits still come from the built-in profile")
+    try:
+        labels = read_labels(args.labels)
+        unlabelled = [p for p in args.images if Path(p).name not in labels]
+        if unlabelled:
+            raise CliError(f"{unlabelled[0]}: no labels for this image in {args.labels}")
+        cal = calibrate_ranks({p: labels[Path(p).name] for p in args.images}, name=args.name)
+        cal.profile.save(args.out)
+    except VisionError as exc:
+        raise _vision_error(exc) from exc
+    except OSError as exc:
+        raise CliError(f"{args.out}: cannot write profile ({exc.strerror})") from exc
+    p = cal.profile
+    if args.json:
+        print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(p.ranks.labels),
+                    "suit_templates": len(p.suits.labels), "glyphs": cal.glyphs, "kept": cal.kept,
+                    "min_rank_score": p.min_rank_score, "min_rank_margin": p.rank_margin,
+                    "cross_validation": {"read": cal.cv_read, "right": cal.cv_right, "wrong": cal.cv_wrong}})
+    else:
+        sys.stdout.write(f"wrote {args.out}: {len(args.images)} photo(s), {cal.kept} of {cal.glyphs} rank glyphs "
+                         f"kept; reject below rank score {p.min_rank_score:.2f} or margin {p.rank_margin:.2f} "
+                         f"(cross-validated: {cal.cv_right} right, {cal.cv_wrong} wrong of {cal.glyphs})\n")
     return EXIT_OK
 
 
