@@ -7,7 +7,8 @@ clean image per card. `calibrate_ranks` learns the deck's rank glyphs from them:
    at least `MIN_MATCH`); both index corners of that outline give a rank glyph labelled with the rank.
    Cards not found, or found only in part, give nothing (their corners may show another card's index).
 2. Editing (a nearest-neighbour classifier's classic clean-up): a glyph is dropped unless its three
-   nearest glyphs from the *other* photographs all carry its rank. This removes glyphs that were cut wrongly (a
+   nearest glyphs from the *other* photographs all carry its rank (fewer when its rank appears in
+   fewer other photographs). This removes glyphs that were cut wrongly (a
    piece of a pip, a "10" missing its "1"), which would otherwise name anything that looks like them.
 3. The reject rule is set by cross-validation over photographs: every glyph (edited out or not) is read
    with the templates learnt from the other folds, and the lowest rank score and margin are chosen
@@ -93,6 +94,9 @@ class RankCalibration:
     cv_read: int
     cv_right: int
     cv_wrong: int
+    # Ranks of which no glyph was kept: the profile cannot read them and may take them for a learnt
+    # rank that looks alike (a "4" for an "A"), so a deck is calibrated from photos of every rank.
+    missing: str
 
 
 def rank_from_label(label: str) -> str:
@@ -251,8 +255,12 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
     # Editing: each glyph's nearest glyph from the other photographs must carry its rank.
     sim = _similarity(every, every)
     sim[photo[:, None] == photo[None, :]] = -9.0
-    nearest = np.argsort(-sim, axis=1)[:, :EDIT_K]
-    keep = np.array([all(ranks[j] == ranks[i] for j in row) for i, row in enumerate(nearest)])
+    order = np.argsort(-sim, axis=1)
+    rank_arr = np.array(ranks)
+    # A rank seen in few other photographs can only be vouched for by as many glyphs as there are.
+    peers = [int(((rank_arr == ranks[i]) & (photo != photo[i])).sum()) for i in range(len(glyphs))]
+    keep = np.array([peers[i] > 0 and all(ranks[j] == ranks[i] for j in order[i, :min(EDIT_K, peers[i])])
+                     for i in range(len(glyphs))])
     # Cross-validation by photograph: read every glyph with what the other folds taught.
     folds = np.array([_fold(p) for p in photo])
     read_as: list[str] = [""] * len(glyphs)
@@ -286,8 +294,10 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
     profile = DeckProfile(name=name, ranks=learnt.ranks, suits=learnt.suits, min_rank_score=float(min_score),
                           min_suit_score=base.min_suit_score, min_margin=base.min_margin,
                           min_rank_margin=float(min_margin))
+    learnt_ranks = {r for r, k in zip(ranks, keep, strict=True) if k}
     return RankCalibration(profile=profile, glyphs=len(glyphs), kept=int(keep.sum()), cv_read=read_total,
-                           cv_right=max(cv_right, 0), cv_wrong=cv_wrong)
+                           cv_right=max(cv_right, 0), cv_wrong=cv_wrong,
+                           missing="".join(r for r in RANKS if r not in learnt_ranks))
 
 
 def _subset(templates: TemplateSet, index: npt.NDArray[np.intp]) -> TemplateSet:
