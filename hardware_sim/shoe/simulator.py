@@ -71,6 +71,7 @@ class ShoeControl:
         self.set_byte_faults(faults, direction=direction)
 
     def set_byte_faults(self, faults: ByteFaults, *, direction: str = "both") -> None:
+        _check_direction(direction, ("both", "to_device", "to_host"))
         with self._sim.lock:
             if direction in ("both", "to_device"):
                 self.faults.to_device = ByteFaults(**vars(faults))
@@ -91,16 +92,19 @@ class ShoeControl:
             return bytes(junk)
 
     def drop_frames(self, count: int = 1, *, direction: str = "to_host", only: FrameType | None = None) -> None:
+        _check_direction(direction, ("to_device", "to_host"))
         with self._sim.lock:
             side = self.faults.outgoing if direction == "to_host" else self.faults.incoming
             side.drop += count
             side.only = only
 
     def duplicate_frames(self, count: int = 1, *, direction: str = "to_host") -> None:
+        _check_direction(direction, ("to_device", "to_host"))
         with self._sim.lock:
             (self.faults.outgoing if direction == "to_host" else self.faults.incoming).duplicate += count
 
     def reorder_frames(self, count: int = 1, *, direction: str = "to_host") -> None:
+        _check_direction(direction, ("to_device", "to_host"))
         with self._sim.lock:
             (self.faults.outgoing if direction == "to_host" else self.faults.incoming).reorder += count
 
@@ -218,3 +222,9 @@ class ShoeControl:
     def cards_in_shoe(self) -> int:
         with self._sim.lock:
             return len(self.device.shoe)
+
+
+def _check_direction(direction: str, allowed: tuple[str, ...]) -> None:
+    # A misspelt direction would otherwise inject nothing, and a test would pass without its fault.
+    if direction not in allowed:
+        raise ValueError(f"direction must be {' or '.join(allowed)}, not {direction!r}")

@@ -23,6 +23,9 @@ def register(sub: Any) -> None:
     shoe.add_argument("--speed", type=float, default=1.0, metavar="X",
                       help="run the device's virtual clock X times faster than real time (default: 1)")
     shoe.add_argument("--link", metavar="PATH", help="with --pty: also keep a symlink PATH to the tty")
+    shoe.add_argument("--control", type=int, metavar="PORT",
+                      help="also serve the fault control on 127.0.0.1:PORT (0: any free port); the second line "
+                      "printed is its address, tcp://127.0.0.1:PORT (docs/protocol.md, 'Simulator control')")
     set_handler(shoe, _serve)
 
 
@@ -31,8 +34,9 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.speed <= 0:
         raise CliError("--speed must be positive", exit_code=EXIT_USAGE)
-    if args.tcp is not None and not 0 <= args.tcp <= 65535:
-        raise CliError(f"--tcp {args.tcp} is not a TCP port", exit_code=EXIT_USAGE)
+    for flag, port in (("--tcp", args.tcp), ("--control", args.control)):
+        if port is not None and not 0 <= port <= 65535:
+            raise CliError(f"{flag} {port} is not a TCP port", exit_code=EXIT_USAGE)
     sim = ShoeSimulator(seed=args.seed, timings=SimTimings.fast() if args.fast else None)
     try:
         if args.pty:
@@ -43,7 +47,16 @@ def _serve(args: argparse.Namespace) -> int:
             first_line = running.url
     except OSError as exc:
         raise CliError(f"cannot serve the shoe: {exc}", exit_code=EXIT_USAGE) from None
-    sys.stdout.write(first_line + "\n")
+    control = None
+    if args.control is not None:
+        from hardware_sim.shoe.remote import serve_control
+
+        try:
+            control = serve_control(sim, port=args.control)
+        except OSError as exc:
+            running.stop()
+            raise CliError(f"cannot serve the control on port {args.control}: {exc}", exit_code=EXIT_USAGE) from None
+    sys.stdout.write(first_line + "\n" + (f"control {control.url}\n" if control is not None else ""))
     sys.stdout.flush()
     stop = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -52,5 +65,7 @@ def _serve(args: argparse.Namespace) -> int:
         while not stop.wait(0.5):
             pass
     finally:
+        if control is not None:
+            control.stop()
         running.stop()
     return EXIT_OK

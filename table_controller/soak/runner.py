@@ -5,7 +5,9 @@ directory and reads the line it prints after each hand. Before the run it draws,
 counts after which it will kill the process and, for each, a random extra delay (so the kill lands at any
 point: mid-shuffle, mid-deal, mid-draw, between a journal write and the act it records, between hands). It
 sends SIGKILL, waits for the process to die, and starts a new one on the same data, which replays the
-journal and voids the hand the dead one left (its simulated shoe died with it). When the table's history
+journal and resumes the hand the dead one left: the simulated shoe is a process of its own
+(:mod:`table_controller.soak.shoe`), started once for the whole soak, which keeps its deck and its log
+across the kills as a real shoe does, and takes its faults through its control channel. When the table's history
 holds the hands asked for, the worker exits by itself and the soak audits the data directory
 (:func:`table_controller.soak.checks.audit_data`): the journal verifies, every exported record replays to
 its stored result, chips are conserved, every hand but the last completed or was voided, and no hand's
@@ -31,6 +33,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from table_controller.soak.checks import audit_data
+from table_controller.soak.shoe import start_shoe_process
 from table_controller.soak.stack import game_for
 
 __all__ = ["SoakSummary", "run_soak"]
@@ -44,6 +47,7 @@ class SoakSummary:
     kills: int = 0
     starts: int = 0
     voided_at_restart: int = 0
+    resumed_at_restart: int = 0  # hands a killed controller left in play that the next one finished
     completed: int = 0
     voided: int = 0
     faults: dict[str, int] = field(default_factory=dict)
@@ -80,10 +84,10 @@ def _reader(stream: IO[str], lines: queue.Queue[str | None]) -> None:
 
 
 def _worker_cmd(data: Path, *, until: int, seed: int, garble: float, fault_rate: float, camera: bool,
-                camera_dropout: float) -> list[str]:
+                camera_dropout: float, shoe_state: Path) -> list[str]:
     cmd = [sys.executable, "-m", "table_controller.soak.worker", "--data", str(data), "--until", str(until),
            "--seed", str(seed), "--garble", str(garble), "--fault-rate", str(fault_rate),
-           "--camera-dropout", str(camera_dropout)]
+           "--camera-dropout", str(camera_dropout), "--shoe-state", str(shoe_state)]
     if not camera:
         cmd.append("--no-camera")
     return cmd
@@ -117,67 +121,79 @@ def run_soak(*, hands: int, kills: int, data: Path, seed: int | None = None, gar
     say = progress or (lambda text: None)
     done = False
     history = 0
-    while not done:
-        summary.starts += 1
-        cmd = _worker_cmd(data, until=hands, seed=base_seed + summary.starts, garble=garble, fault_rate=fault_rate,
-                          camera=camera, camera_dropout=camera_dropout)
-        err_path = data / f"worker-{summary.starts}.stderr"
-        data.mkdir(parents=True, exist_ok=True)
-        with open(err_path, "w", encoding="utf-8") as err:
-            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
-            assert proc.stdout is not None
-            lines: queue.Queue[str | None] = queue.Queue()
-            threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
-            kill_at: float | None = None
-            last_stats: dict[str, Any] = {}
-            last_line = time.monotonic()
-            killed = False
-            while True:
-                if kill_at is None and plan and history >= plan[0]:
-                    plan.pop(0)
-                    kill_at = time.monotonic() + delays.pop(0)
-                if kill_at is not None and time.monotonic() >= kill_at:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(proc.pid, signal.SIGKILL)
-                    killed = True
-                    break
-                timeout = 0.05 if kill_at is not None else 1.0
-                try:
-                    line = lines.get(timeout=timeout)
-                except queue.Empty:
-                    if time.monotonic() - last_line > STALL_S:
-                        summary.findings.append(f"worker {summary.starts} stalled for {STALL_S:.0f} s")
-                        proc.kill()
-                        done = True
-                        break
-                    continue
-                if line is None:
-                    break
+    data.mkdir(parents=True, exist_ok=True)
+    shoe_state = data / "soak-shoe.json"
+    shoe = start_shoe_process(shoe_state, seed=base_seed, log=data / "soak-shoe.log")
+    try:
+        while not done:
+            summary.starts += 1
+            cmd = _worker_cmd(data, until=hands, seed=base_seed + summary.starts, garble=garble, fault_rate=fault_rate,
+                              camera=camera, camera_dropout=camera_dropout, shoe_state=shoe_state)
+            err_path = data / f"worker-{summary.starts}.stderr"
+            data.mkdir(parents=True, exist_ok=True)
+            with open(err_path, "w", encoding="utf-8") as err:
+                proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
+                assert proc.stdout is not None
+                lines: queue.Queue[str | None] = queue.Queue()
+                threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
+                kill_at: float | None = None
+                last_stats: dict[str, Any] = {}
                 last_line = time.monotonic()
-                try:
-                    msg = json.loads(line)
-                except ValueError:
-                    continue
-                if msg.get("started"):
-                    summary.voided_at_restart += bool(msg.get("recovered_void"))
-                    history = int(msg.get("history", history))
-                if "stats" in msg:
-                    last_stats = msg["stats"]
-                if "hand" in msg:
-                    history = int(msg["history"])
-                    say(f"hand {history}/{hands}: {msg.get('status')}")
-                if msg.get("done"):
-                    done = True
-            code = proc.wait()
-        _add_stats(summary, last_stats)
-        if killed:
-            summary.kills += 1
-            say(f"kill -9 #{summary.kills} of the controller (pid {proc.pid}) after {history} hands")
-            continue
-        if not done:
-            tail = err_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-5:]
-            summary.findings.append(f"worker {summary.starts} exited with {code}: {' | '.join(tail)}")
-            done = True
+                killed = False
+                while True:
+                    if kill_at is None and plan and history >= plan[0]:
+                        plan.pop(0)
+                        kill_at = time.monotonic() + delays.pop(0)
+                    if kill_at is not None and time.monotonic() >= kill_at:
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(proc.pid, signal.SIGKILL)
+                        killed = True
+                        break
+                    timeout = 0.05 if kill_at is not None else 1.0
+                    try:
+                        line = lines.get(timeout=timeout)
+                    except queue.Empty:
+                        if time.monotonic() - last_line > STALL_S:
+                            summary.findings.append(f"worker {summary.starts} stalled for {STALL_S:.0f} s")
+                            proc.kill()
+                            done = True
+                            break
+                        continue
+                    if line is None:
+                        break
+                    last_line = time.monotonic()
+                    try:
+                        msg = json.loads(line)
+                    except ValueError:
+                        continue
+                    if msg.get("started"):
+                        summary.voided_at_restart += bool(msg.get("recovered_void"))
+                        summary.resumed_at_restart += msg.get("resumed") is not None
+                        history = int(msg.get("history", history))
+                    if "stats" in msg:
+                        last_stats = msg["stats"]
+                    if "hand" in msg:
+                        history = int(msg["history"])
+                        say(f"hand {history}/{hands}: {msg.get('status')}")
+                    if msg.get("done"):
+                        done = True
+                code = proc.wait()
+            _add_stats(summary, last_stats)
+            if killed:
+                summary.kills += 1
+                say(f"kill -9 #{summary.kills} of the controller (pid {proc.pid}) after {history} hands")
+                continue
+            if not done:
+                tail = err_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-5:]
+                summary.findings.append(f"worker {summary.starts} exited with {code}: {' | '.join(tail)}")
+                done = True
+    finally:
+        shoe.terminate()
+        try:
+            shoe.wait(10)
+        except subprocess.TimeoutExpired:
+            shoe.kill()
+            shoe.wait(10)
     say("auditing the data directory")
     report = audit_data(data, game=game_for("jackpots", "fixed_limit"))
     summary.findings.extend(report.findings)

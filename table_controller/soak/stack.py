@@ -27,14 +27,15 @@ from typing import Any
 
 import httpx
 
-from firmware_bridge.cards import card_code
 from firmware_bridge.driver import ShoeClient
-from hardware_sim.shoe import RunningShoe, ShoeSimulator, SimTimings, start_pty
+from hardware_sim.shoe import RunningShoe, SimTimings, start_pty
 from table_controller.controller.durable import DurableJournal
 from table_controller.controller.players import SimPlayers
 from table_controller.controller.shoe_link import ShoeLink
 from table_controller.controller.table import TableController
 from table_controller.service.settings import GameSettings, TableSettings
+from table_controller.soak.shoe import LocalSoakShoe, RemoteSoakShoe, SoakShoe
+from table_controller.soak.timed_sim import TimedShoeSimulator
 
 __all__ = ["STAKES", "HandFacts", "LiveStack", "ShowdownSource", "StackOptions", "TimedShoeSimulator", "game_for",
            "hand_facts", "showdown_layout"]
@@ -55,35 +56,6 @@ def game_for(form: str, betting: str) -> dict[str, Any]:
     stakes = dict(STAKES[betting])
     stakes.update(BLINDS.get(form, {}))
     return {"form": form, "betting": betting, "stakes": stakes}
-
-
-class TimedShoeSimulator(ShoeSimulator):
-    """The shoe simulator, noting when each card leaves the shoe (the moment its event goes on the wire)
-    and keeping the cards each deck dealt, in order, so a test can compare them with the journal."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.last_out: dict[str, float] = {}
-        self.decks: list[list[str]] = []
-        self._shuffles = 0
-        self._seen = 0
-
-    def process(self, dt: float) -> list[bytes]:
-        chunks = super().process(dt)
-        with self.lock:
-            device = self.device
-            if device.shuffles != self._shuffles:
-                self._shuffles = device.shuffles
-                self._seen = 0
-            now = time.perf_counter()
-            for card in device.out[self._seen:]:
-                code = card_code(card.face)
-                self.last_out[code] = now
-                if self._seen == 0:
-                    self.decks.append([])
-                self.decks[-1].append(code)
-                self._seen += 1
-        return chunks
 
 
 def showdown_layout() -> Any:
@@ -170,6 +142,8 @@ class StackOptions:
     camera_dropout: float = 0.0
     table_id: str = "t1"
     reader: bool = True  # False: a shoe without a card reader (hole cards "??" until shown)
+    # The state file of a shoe process that outlives this one (the long soak's); None: a simulator in-process.
+    shoe_state: Path | None = None
 
 
 @dataclass
@@ -200,7 +174,8 @@ class LiveStack:
         self.options = options
         self.dealer_token = secrets.token_urlsafe(12)
         self.floor_token = secrets.token_urlsafe(12)
-        self.sim: TimedShoeSimulator | None = None
+        self.sim: TimedShoeSimulator | None = None  # the in-process simulator, when there is one
+        self.shoe: SoakShoe | None = None  # the simulator, in-process or not, through its control calls
         self.running: RunningShoe | None = None
         self.controller: TableController | None = None
         self.camera: Any | None = None
@@ -211,6 +186,7 @@ class LiveStack:
         self.base_url = ""
         self.stream = _StreamState()
         self.voided_at_start = False
+        self.resumed_at_start: int | None = None  # the hand a killed predecessor left, resumed at this start
         self.camera_reads = 0
         self.camera_misreads = 0
         self.camera_dropouts = 0
@@ -259,9 +235,14 @@ class LiveStack:
 
         o = self.options
         settings = self.settings()
-        self.sim = TimedShoeSimulator(seed=o.seed, timings=SimTimings.fast())
-        self.running = start_pty(self.sim, speed=1.0)
-        link = ShoeLink(ShoeClient(self.running.url), has_reader=o.reader, label=f"simulator {self.running.url}")
+        if o.shoe_state is not None:
+            self.shoe = RemoteSoakShoe(o.shoe_state)
+        else:
+            self.sim = TimedShoeSimulator(seed=o.seed, timings=SimTimings.fast())
+            self.running = start_pty(self.sim, speed=1.0)
+            self.shoe = LocalSoakShoe(self.sim, self.running.url)
+        url = self.shoe.url
+        link = ShoeLink(ShoeClient(url), has_reader=o.reader, label=f"simulator {url}")
         self._link = link
         await link.connect()
         self.journal = DurableJournal.open(o.table_id, data_dir=o.data)
@@ -273,12 +254,16 @@ class LiveStack:
             self.camera = TableCamera(self.source, calibration=self.source.calibration(), period_s=0.0)
             self.controller.camera = self.camera
         if self.controller.recover() and self.controller.in_play():
-            # This simulator lives in the worker (the soak injects faults through its in-process control and
-            # timestamps each card), so it died with the killed worker: a fresh one holds a new deck and the
-            # hand the killed process left is void. `cardtable run` keeps its simulator in a process of its
-            # own, so there the hand resumes (runtime.open_table with sim_process=True).
-            await self.controller.void_in_play("the simulated shoe restarted with a new deck")
-            self.voided_at_start = True
+            if self.sim is not None:
+                # A simulator in this process died with the killed one: a fresh one holds a new deck, so the
+                # hand the killed process left is void.
+                await self.controller.void_in_play("the simulated shoe restarted with a new deck")
+                self.voided_at_start = True
+            else:
+                # The shoe process kept its deck and its log, as a real shoe does: the hand goes on, with the
+                # cards dealt while the controller was down taken from the shoe's log.
+                self.resumed_at_start = self.controller.hand_no
+                await self.controller.resume()
         tokens = RoleTokens(dealer=self.dealer_token, floor=self.floor_token, broadcast=secrets.token_urlsafe(12))
         registry = TableRegistry([self.controller], tokens=tokens, broadcast_delay_s=0)
         app = create_app(registry)
@@ -326,7 +311,7 @@ class LiveStack:
             return
         seen = st.seen.setdefault(hand, set())
         dealt_before = bool(seen)
-        sim = self.sim
+        shoe = self.shoe
         placed = [c for seat in seats for c in dict.fromkeys([*seat.get("hole", ()), *seat.get("shown", ())])
                   if c != "??"]
         if len(placed) != len(set(placed)):
@@ -336,7 +321,7 @@ class LiveStack:
                 if code == "??" or code in seen:
                     continue
                 seen.add(code)
-                out_at = sim.last_out.get(code) if sim is not None else None
+                out_at = shoe.call("out_at", code=code) if shoe is not None else None
                 if out_at is not None and arrived >= out_at:
                     st.latencies.append(arrived - out_at)
                     if dealt_before:
@@ -359,6 +344,8 @@ class LiveStack:
                 await self._link.close()
         if self.running is not None:
             self.running.stop()
+        if isinstance(self.shoe, RemoteSoakShoe):
+            self.shoe.close()  # only the connection: the shoe process outlives this one, as a real shoe does
         if self.journal is not None:
             with contextlib.suppress(Exception):
                 self.journal.close()
@@ -475,12 +462,10 @@ class LiveStack:
     def new_players(self) -> SimPlayers:
         """The demo's simulated players. At a shoe without a reader they still see their own cards: the
         faces the simulated shoe dealt, in order (the table does not)."""
-        sim = self.sim
-        if self.options.reader or sim is None:
+        shoe = self.shoe
+        if self.options.reader or shoe is None:
             return SimPlayers(self.table, rng=self._players_rng)
-        control = sim.control
-        return SimPlayers(self.table, rng=self._players_rng,
-                          truth=lambda: [card_code(c.face) for c in control.cards_out()])
+        return SimPlayers(self.table, rng=self._players_rng, truth=lambda: list(shoe.call("cards_out")))
 
     async def play_hand(self, players: SimPlayers) -> int:
         """Start a hand over HTTP and play it to its end; returns its number. A paused or halted table

@@ -53,24 +53,23 @@ class SoakTable:
         self._planned: tuple[int, str] | None = None
         self._fault_hands: set[int] = set()
 
-    @property
-    def control(self) -> Any:
-        assert self.stack.sim is not None
-        return self.stack.sim.control
+    def control(self, name: str, **args: Any) -> Any:
+        """A call on the shoe simulator's control (in this process or in the shoe's own)."""
+        assert self.stack.shoe is not None
+        return self.stack.shoe.call(name, **args)
 
     def _inject(self, fault: str) -> None:
         self.stats.faults[fault] += 1
         t = self.stack.table
         self._fault_hands.add(t.hand_no if t.in_play() else t.hand_no + 1)
-        c = self.control
         if fault == "jam_recovers":
-            c.jam_next(recovers=True)
+            self.control("jam_next", recovers=True)
         elif fault == "jam_stuck":
-            c.jam_next(recovers=False)
+            self.control("jam_next", recovers=False)
         elif fault == "door":
-            c.open_door()
+            self.control("open_door")
         elif fault == "power_loss":
-            c.power_loss()
+            self.control("power_loss")
 
     async def _answer_prompts(self, retries: list[int]) -> None:
         """The dealer at a paused hand: fix the device, then Retry (or Void, sometimes or after many tries)."""
@@ -80,9 +79,8 @@ class SoakTable:
             if prompt.kind != "device_fault":
                 continue
             self.stats.prompts += 1
-            door_open = self.control.device.door_open
-            if door_open:
-                self.control.close_door()
+            if self.control("door_open"):
+                self.control("close_door")
             retries[0] += 1
             wants_void = retries[0] > MAX_RETRIES or self.rng.random() < self.void_rate
             choice = "void" if wants_void or "retry" not in prompt.options else "retry"
@@ -100,7 +98,6 @@ class SoakTable:
     async def play_hand(self) -> None:
         stack = self.stack
         t = stack.table
-        players = self._players
         await stack.top_up()
         # A fault may be planned for this hand: at which step (0: before the shuffle) and which one. One the
         # hand ends before carries over to the next hand.
@@ -111,12 +108,38 @@ class SoakTable:
         if planned is not None and planned[0] == 0:
             self._inject(planned[1])
             planned = None
-        assert stack.sim is not None
-        first_deck = len(stack.sim.decks)
+        first_deck = int(self.control("deck_count"))
         r = await stack.start_hand()
         if r.status_code != 201:
             raise RuntimeError(f"start hand: {r.status_code} {r.text[:200]}")
         number = t.hand_no
+        self._planned = await self._play_out(planned)
+        self._ended(number, first_deck)
+
+    async def finish_resumed_hand(self) -> None:
+        """A hand a killed predecessor left in play, resumed at this start: play it to its end. The kill is this
+        hand's fault, so a void of it is expected; its cards are checked from the deck it started with."""
+        t = self.stack.table
+        if not t.in_play():
+            return
+        number = t.hand_no
+        self._fault_hands.add(number)
+        await self._play_out(None)
+        facts = hand_facts(self.stack.journal.entries() if self.stack.journal else []).get(number)
+        decks: list[list[str]] = self.control("decks")
+        dealt = facts.dealt if facts is not None else []
+        # The deck it started with is the last one whose cards open the hand's (a hand voided before its
+        # first card has none).
+        first = len(decks) if not dealt else next(
+            (k for k in range(len(decks) - 1, -1, -1) if decks[k][:len(dealt)] == dealt[:len(decks[k])]), 0)
+        self._ended(number, first)
+
+    async def _play_out(self, planned: tuple[int, str] | None) -> tuple[int, str] | None:
+        """Play the hand in progress to its end, injecting `planned` at its step; returns it if not yet due."""
+        stack = self.stack
+        t = stack.table
+        number = t.hand_no
+        players = self._players
         retries = [0]
         steps = 0
         while t.in_play():
@@ -135,7 +158,10 @@ class SoakTable:
                 continue
             if not await stack.step(players):
                 await asyncio.sleep(0.005)
-        self._planned = planned
+        return planned
+
+    def _ended(self, number: int, first_deck: int) -> None:
+        t = self.stack.table
         self.stats.hands += 1
         self._check_cards(number, first_deck)
         status = t.history()[-1].status if t.history() else "?"
@@ -148,9 +174,9 @@ class SoakTable:
     def _check_cards(self, number: int, first_deck: int) -> None:
         """The cards the journal holds for this hand are the ones that left the shoe, in order, once each."""
         stack = self.stack
-        assert stack.journal is not None and stack.sim is not None
+        assert stack.journal is not None
         facts = hand_facts(stack.journal.entries()).get(number)
-        physical = [c for deck in stack.sim.decks[first_deck:] for c in deck]
+        physical = [c for deck in self.control("decks", first=first_deck) for c in deck]
         if facts is None:
             self.stats.findings.append(f"hand {number}: not in the journal")
             return
@@ -162,6 +188,7 @@ class SoakTable:
     async def run(self, until: int) -> None:
         stack = self.stack
         await stack.seat_players()
+        await self.finish_resumed_hand()
         while len(stack.table.history()) < until:
             await self.play_hand()
             self.stats.camera_dropouts = stack.camera_dropouts
@@ -177,14 +204,16 @@ def _emit(obj: dict[str, Any]) -> None:
 
 async def _main(args: argparse.Namespace) -> int:
     options = StackOptions(data=Path(args.data), seed=args.seed, players=args.players, camera=not args.no_camera,
-                           camera_dropout=args.camera_dropout)
+                           camera_dropout=args.camera_dropout,
+                           shoe_state=Path(args.shoe_state) if args.shoe_state else None)
     stack = LiveStack(options)
     await stack.start()
     try:
         if args.garble:
-            assert stack.sim is not None
-            stack.sim.control.garble(args.garble)
-        _emit({"started": True, "recovered_void": stack.voided_at_start, "history": len(stack.table.history())})
+            assert stack.shoe is not None
+            stack.shoe.call("garble", rate=args.garble)
+        _emit({"started": True, "recovered_void": stack.voided_at_start, "resumed": stack.resumed_at_start,
+               "history": len(stack.table.history())})
         queue = [f for f in args.faults.split(",") if f] if args.faults else []
         soak = SoakTable(stack, rng=random.Random(args.seed), fault_rate=args.fault_rate, void_rate=args.void_rate,
                          queue=queue)
@@ -206,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--void-rate", type=float, default=0.1)
     p.add_argument("--camera-dropout", type=float, default=0.2)
     p.add_argument("--no-camera", action="store_true")
+    p.add_argument("--shoe-state", help="state file of the soak's shoe process (default: a simulator in-process)")
     p.add_argument("--faults", default="", help=f"faults to inject first, one a hand: {','.join(FAULTS)}")
     args = p.parse_args(argv)
     return asyncio.run(_main(args))
