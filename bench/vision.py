@@ -84,7 +84,7 @@ def rendered_accuracy(recognizer: Recognizer, seeds: range, options: RenderOptio
             found = _nearest(detections, np.mean(np.array(truth.corners), axis=0))
             if not truth.face_up:
                 score.backs += 1
-                score.backs_named += found is not None and found.card is not None
+                score.backs_named += found is not None and (found.card is not None or found.rank is not None)
                 continue
             if truth.visible < 0.999:
                 continue
@@ -125,7 +125,7 @@ def fanned_hands(seeds: range) -> Score:
             found = _nearest(detections, np.mean(np.array(truth.corners), axis=0), 25.0)
             if not truth.face_up:
                 score.backs += 1
-                score.backs_named += found is not None and found.card is not None
+                score.backs_named += found is not None and (found.card is not None or found.rank is not None)
                 continue
             if not truth.index_visible:
                 continue

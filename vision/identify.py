@@ -40,6 +40,15 @@ _WIDEN_X = np.ones((1, 3), np.uint8)
 _WIDEN_Y = np.ones((3, 1), np.uint8)
 _GAP_Y = np.ones((5, 1), np.uint8)
 SOFT_MASKS = False
+# A corner with no index at the fixed ink threshold is cut again at this share of its strongest ink,
+# when that is at least FAINT_MIN (below it there is no ink worth the name: blank paper, a back's tint).
+FAINT_SHARE = 0.5
+FAINT_MIN = 0.2
+# ... and only when no ink in the corner is strong: a corner with strong ink that still shows no index
+# is not faint but something else (a back's lattice, whose cut at a lower threshold can look like one).
+FAINT_MAX = 0.75
+# ... and only on light paper: a corner whose 85th percentile of lightness is dim is mostly a card back.
+FAINT_PAPER = 150.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,14 +121,26 @@ def extract_glyphs(corner: Image) -> IndexGlyphs | None:
         low = cv2.min(cv2.min(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2]).astype(np.float32)
     else:
         low = corner.astype(np.float32)
-    h, w = low.shape
     flat = low.ravel()
     k = int(0.85 * (flat.size - 1))
     paper = float(np.partition(flat, k)[k])
     if paper < 50:
         return None
     ink = (paper - low) / paper
-    binary = (ink > INK_THRESHOLD).astype(np.uint8)
+    found = _cut_glyphs(corner, ink, INK_THRESHOLD)
+    if found is None:
+        # Faint ink (a washed-out red, a grey photo): the index may still be there, only lighter than
+        # the fixed threshold; cut again at a share of this corner's own strongest ink.
+        strongest = float(np.percentile(ink, 99.5))
+        faint = FAINT_SHARE * strongest
+        if faint >= FAINT_MIN and strongest < FAINT_MAX and paper >= FAINT_PAPER:
+            found = _cut_glyphs(corner, ink, faint)
+    return found
+
+
+def _cut_glyphs(corner: Image, ink: npt.NDArray[np.float32], threshold: float) -> IndexGlyphs | None:
+    h, w = ink.shape
+    binary = (ink > threshold).astype(np.uint8)
     if binary.mean() > 0.45:
         return None  # a patterned or dark corner: a back or something on top of the card
     binary = _without_rules(binary)
@@ -262,7 +283,9 @@ def read_corners(corners: Iterable[Image], profile: DeckProfile, *, small: bool 
             readings.append(reading)
             if reading.accepted(profile, suit_margin) and reading.confidence >= SURE:
                 break  # sure enough from one corner: the other would only agree
-    faces = [r for r in readings if r.is_face()]
+    # A rank read surely is a face too, whatever its suit scored (a deck whose suit shapes are not
+    # learnt, a faint suit): a back's mesh never passes the rank test.
+    faces = [r for r in readings if r.is_face() or r.rank_accepted(profile)]
     if not faces:
         return CardReading(card=None, face_up=False, confidence=0.0)
     rank = _sure_rank(faces, profile)

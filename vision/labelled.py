@@ -8,7 +8,9 @@ clean image per card. `calibrate_ranks` learns the deck's rank glyphs from them:
    Cards not found, or found only in part, give nothing (their corners may show another card's index).
 2. Editing (a nearest-neighbour classifier's classic clean-up): a glyph is dropped unless its three
    nearest glyphs from the *other* photographs all carry its rank (fewer when its rank appears in
-   fewer other photographs). This removes glyphs that were cut wrongly (a
+   fewer other photographs), and a blob much more solid than its rank's glyphs usually are (a wedge of
+   table, a piece of pip) is dropped too.
+   This removes glyphs that were cut wrongly (a
    piece of a pip, a "10" missing its "1"), which would otherwise name anything that looks like them.
 3. The reject rule is set by cross-validation over photographs: every glyph (edited out or not) is read
    with the templates learnt from the other folds, and the lowest rank score and margin are chosen
@@ -58,6 +60,11 @@ MIN_MATCH = 0.6
 # One neighbour is not enough: junk cut from a card's edge (a staircase) recurs across photographs and
 # would vouch for itself under whatever rank its card had.
 EDIT_K = 3
+# An index rank is drawn in strokes; a blob filling much more of its convex hull than that rank's glyphs
+# usually do is a piece of a pip or of the table beyond a card edge cut diagonally by a loose outline
+# (real photographs' tuning split: "K" glyphs have a median solidity of 0.45, such slashes and wedges
+# 0.8-0.9). Relative to the rank's median, because glyphs only a few pixels tall are solid blobs anyway.
+SOLID_EXCESS = 0.2
 # Cross-validation folds (by photograph) and the searched reject thresholds.
 FOLDS = 5
 # The search starts at the thresholds of a profile calibrated from clean card images (0.72 and 0.04, as
@@ -259,8 +266,9 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
     rank_arr = np.array(ranks)
     # A rank seen in few other photographs can only be vouched for by as many glyphs as there are.
     peers = [int(((rank_arr == ranks[i]) & (photo != photo[i])).sum()) for i in range(len(glyphs))]
+    typical = {r: float(np.median(every.solidity[rank_arr == r])) for r in set(ranks)}
     keep = np.array([peers[i] > 0 and all(ranks[j] == ranks[i] for j in order[i, :min(EDIT_K, peers[i])])
-                     for i in range(len(glyphs))])
+                     and every.solidity[i] <= typical[ranks[i]] + SOLID_EXCESS for i in range(len(glyphs))])
     # Cross-validation by photograph: read every glyph with what the other folds taught.
     folds = np.array([_fold(p) for p in photo])
     read_as: list[str] = [""] * len(glyphs)
