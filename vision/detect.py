@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
+from vision.outline import edge_distance, edge_evidence, threshold_proposals, whiteness
 
 Image = npt.NDArray[np.uint8]
 Contour = npt.NDArray[Any]
@@ -30,6 +31,8 @@ ROUGH_TABLE_SPECKS = 25
 BRIGHT_TABLE_FRACTION = 0.15  # a blob this big is no card or pile of cards on a table: a bright table top
 DETECT_WIDTH = 720
 MAX_LINES = 120
+CONTAINED = 0.75
+TOO_BIG_FOR_SURE = 2.0
 _SIDE_STEPS = np.linspace(0.1, 0.9, 15, dtype=np.float32)
 _SIDE_OFFSETS = np.array([3.0, 5.0], np.float32)
 ROUGH_VARIANCE = 15.0**2
@@ -69,6 +72,7 @@ def _fill_holes(mask: Image, contours: list[Contour]) -> Image:
 def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) -> list[FloatArray]:
     """Ordered quadrilaterals (see `order_quad`) of the cards in a BGR frame."""
     h, w = frame.shape[:2]
+    given_size = card_size
     if w > DETECT_WIDTH * 1.4:
         # Outlines are found on a half-size frame (4x fewer pixels); the index is read at full size.
         small = cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
@@ -125,8 +129,114 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
         proposals = [(score + (0.5 if _has_index(frame, q) else 0.0), q) for score, q in proposals]
         found.extend(_suppress(proposals))
     if bright_table or rough_table:
+        # On such a table the mask's blobs are as often the table's own light patches as cards (on the
+        # tuning photos, 180 of 200 blobs without an index matched no card): only a face-up card with
+        # an index counts there, as for the outline search. A back there stays unfound, never invented.
+        found = [q for q in found if _has_index(frame, q)]
         found.extend(_outlined_cards(frame, found, min_area))
+        return _with_threshold_cards(frame, found, min_area, given_size)
+    if clusters or not found:
+        # Blobs the mask could not cut into cards (cards touching or overlapping, or joined to something
+        # light beside them), or nothing found at all: look there again at other whiteness levels.
+        return _with_threshold_cards(frame, found, min_area, given_size, clusters if found else None)
     return found
+
+
+def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float,
+                          card_size: tuple[float, float] | None, clusters: list[Contour] | None = None
+                          ) -> list[FloatArray]:
+    """`found` plus the cards that a whiteness threshold of their own cuts out (`vision.outline`), in the
+    whole frame or, when `clusters` are given, around those blobs only (a frame whose other cards the
+    mask explained: this keeps a 1280 x 720 frame's time down).
+
+    Such a card must show an index in both index corners (on the tuning photos: 247 proposals on a card
+    against 8 elsewhere; with one corner, 106 against 63). Among quads that contradict each other, the
+    one whose outline is most like a card's edge all round wins, whether the mask or a threshold gave
+    it; the mask's other quads stay where no sure card contradicts them."""
+    h, w = frame.shape[:2]
+    scale = 2 if w > DETECT_WIDTH * 1.4 else 1
+    work = frame if scale == 1 else np.asarray(cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
+                                               np.uint8)
+    wh, ww = work.shape[:2]
+    rois = [(0, 0, ww, wh)] if clusters is None else [_padded_box(c, scale, ww, wh) for c in clusters]
+    sure: list[tuple[float, FloatArray]] = []
+    for x0, y0, x1, y1 in rois:
+        roi = np.ascontiguousarray(work[y0:y1, x0:x1])
+        if min(roi.shape[:2]) < 16:
+            continue
+        score = whiteness(roi)
+        dist = edge_distance(np.asarray(cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY), np.uint8))
+        for q in threshold_proposals(score, min_area / scale**2, MAX_AREA_FRACTION * h * w / scale**2):
+            if _cut_by_roi(q, (x0, y0, x1, y1), ww, wh):
+                continue
+            quad = np.asarray((q + np.array([x0, y0], np.float32)) * scale, np.float32)
+            if card_size is not None and not 0.6 <= quad_area(quad) / (card_size[0] * card_size[1]) <= 1.5:
+                continue  # not one card of the size the table's calibration gives
+            if _index_count(frame, quad) == 2:
+                sure.append((edge_evidence(score, dist, q)[0], quad))
+    if not sure:
+        return found
+    # The mask's own quads that show both indices compete on the same terms: a threshold blob can be a
+    # card with a sliver of its neighbour, still "sure" but with a worse outline.
+    # (Only those that some sure card contradicts need the test: the others stay anyway.)
+    rivals = [q for q in found if any(_contradicts(q, k) for _, k in sure)]
+    sure.extend((_evidence(work, np.asarray(q / scale, np.float32)), q) for q in rivals if _index_count(frame, q) == 2)
+    sure.sort(key=lambda sq: sq[0], reverse=True)
+    kept: list[FloatArray] = []
+    for _, q in sure:
+        if not any(_contradicts(q, k) for k in kept):
+            kept.append(q)
+    # The mask's quads may overlap one another (a fan, a pile): they are only tested against sure cards.
+    # The sure cards also tell the cards' size in this frame: a "card" twice as big is a sheet of paper
+    # or a light patch of the table, or a merge of several.
+    sure_cards = list(kept)
+    largest = TOO_BIG_FOR_SURE * float(np.median([quad_area(q) for q in sure_cards]))
+    kept.extend(q for q in found if quad_area(q) <= largest and not any(q is k or _contradicts(q, k)
+                                                                         for k in sure_cards))
+    return kept
+
+
+def _padded_box(contour: Contour, scale: int, w: int, h: int) -> tuple[int, int, int, int]:
+    x, y, bw, bh = (v / scale for v in cv2.boundingRect(contour))
+    pad = max(8.0, 0.15 * max(bw, bh))
+    return max(0, int(x - pad)), max(0, int(y - pad)), min(w, int(x + bw + pad) + 1), min(h, int(y + bh + pad) + 1)
+
+
+def _cut_by_roi(quad: FloatArray, roi: tuple[int, int, int, int], w: int, h: int) -> bool:
+    """A blob that runs into the region's edge (not the frame's) is cut there, not a card's outline."""
+    x0, y0, x1, y1 = roi
+    qx0, qy0 = quad.min(axis=0)
+    qx1, qy1 = quad.max(axis=0)
+    return bool((x0 > 0 and qx0 <= 1) or (y0 > 0 and qy0 <= 1) or (x1 < w and qx1 >= x1 - x0 - 2)
+                or (y1 < h and qy1 >= y1 - y0 - 2))
+
+
+def _evidence(work: Image, quad: FloatArray) -> float:
+    """`outline.edge_evidence` of a quad in `work` image coordinates, measured around the quad only."""
+    h, w = work.shape[:2]
+    x0, y0 = (max(0, int(v) - 8) for v in quad.min(axis=0))
+    x1, y1 = (int(v) + 9 for v in quad.max(axis=0))
+    roi = np.ascontiguousarray(work[y0:min(h, y1), x0:min(w, x1)])
+    if min(roi.shape[:2]) < 4:
+        return 0.0
+    dist = edge_distance(np.asarray(cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY), np.uint8))
+    return edge_evidence(whiteness(roi), dist, np.asarray(quad - np.array([x0, y0], np.float32), np.float32))[0]
+
+
+def _contradicts(a: FloatArray, b: FloatArray) -> bool:
+    """Two quads that cannot both be cards: much the same place, or one (nearly) inside the other, which
+    makes it a piece of the card or the other a merge of several. (Cards in a pile or a fan overlap
+    each other, but none lies inside another.)"""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    area_a, area_b = quad_area(a), quad_area(b)
+    union = area_a + area_b - inter
+    return inter > 0.3 * union or inter > CONTAINED * min(area_a, area_b)
+
+
+def _index_count(frame: Image, quad: FloatArray) -> int:
+    from vision.identify import extract_glyphs, iter_index_corners
+
+    return sum(extract_glyphs(corner) is not None for corner in iter_index_corners(frame, quad))
 
 
 def _outlined_cards(frame: Image, found: list[FloatArray], min_area: float) -> list[FloatArray]:

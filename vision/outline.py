@@ -1,0 +1,127 @@
+"""Card outlines that the paper mask cannot give: proposals from several whiteness thresholds, and a
+test of any proposed quadrilateral against the image (does it look like a card's edge all round?).
+
+One global threshold cannot separate a white card from a cream folder, a tiled floor or a light
+carpet, and it breaks the white border of a picture card into pieces. But at some threshold between
+the card's paper and its surroundings the card is a blob of its own. So the whiteness score is cut
+at several levels, every blob whose hull is close to a quadrilateral is a proposal, and a proposal is
+kept only when its outline is a card's edge nearly all round: the strip just inside is card paper
+(bright, little coloured) and brighter than the strip just outside, or an image edge runs along it
+(a card touching another card or lying on white paper shows only a thin shadow line there).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import FloatArray, order_quad, quad_area, quad_iou, side_lengths
+
+Image = npt.NDArray[np.uint8]
+Contour = npt.NDArray[Any]
+
+LEVELS = tuple(range(40, 251, 12))
+MIN_EVIDENCE = 0.75
+MIN_SIDE_EVIDENCE = 0.5
+_STEPS = np.linspace(0.12, 0.88, 12, dtype=np.float32)
+
+
+def whiteness(frame: Image) -> Image:
+    """Value minus saturation (HSV), lightly blurred: high on white card paper, low on colour and shade."""
+    hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+    score = np.clip(hsv[:, :, 2].astype(np.int16) - hsv[:, :, 1].astype(np.int16), 0, 255).astype(np.uint8)
+    return np.asarray(cv2.GaussianBlur(score, (3, 3), 0), np.uint8)
+
+
+def quad_of(contour: Contour, *, min_fill: float = 0.6) -> FloatArray | None:
+    """The quadrilateral of a blob whose hull is close to one, else None."""
+    hull = cv2.convexHull(contour)
+    hull_area = float(cv2.contourArea(hull))
+    if hull_area <= 0:
+        return None
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * peri, True).reshape(-1, 2).astype(np.float32)
+        if len(approx) < 4:
+            return None
+        if len(approx) != 4:
+            continue
+        qa = quad_area(approx)
+        if not 0.88 <= qa / hull_area <= 1.12:
+            return None
+        if float(cv2.contourArea(contour)) < min_fill * qa:
+            return None
+        short, long_ = side_lengths(approx)
+        if not 1.0 <= long_ / max(short, 1.0) <= 2.3:
+            return None
+        return order_quad(approx)
+    return None
+
+
+def threshold_proposals(score: Image, min_area: float, max_area: float) -> list[FloatArray]:
+    """Quadrilateral blobs of the whiteness score cut at each of several levels."""
+    out: list[FloatArray] = []
+    rim = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+    for level in LEVELS:
+        binary = np.asarray((score >= level).astype(np.uint8) * 255, np.uint8)
+        binary = np.asarray(cv2.morphologyEx(binary, cv2.MORPH_OPEN, rim), np.uint8)
+        contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            _, _, bw, bh = cv2.boundingRect(c)
+            if bw * bh < min_area or bw * bh > 2.5 * max_area:
+                continue
+            quad = quad_of(c)
+            if quad is None or not min_area <= quad_area(quad) <= max_area:
+                continue
+            if all(quad_iou(quad, q) < 0.85 for q in out):
+                out.append(quad)
+    return out
+
+
+def edge_distance(gray: Image) -> npt.NDArray[np.float32]:
+    """Distance (pixels) to the nearest image edge."""
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 30, 90)
+    return np.asarray(cv2.distanceTransform((edges == 0).astype(np.uint8), cv2.DIST_L2, 3), np.float32)
+
+
+def _sample(image: npt.NDArray[Any], pts: FloatArray) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+    h, w = image.shape[:2]
+    xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+    values = np.zeros(len(pts), image.dtype)
+    values[ok] = image[yi[ok], xi[ok]]
+    return values, ok
+
+
+def edge_evidence(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray) -> tuple[float, float]:
+    """(mean, weakest side): the fraction of each side's length that looks like a card's edge."""
+    short, _ = side_lengths(quad)
+    d_in = max(2.5, 0.05 * short)
+    d_out = max(2.0, 0.03 * short)
+    center = quad.mean(axis=0)
+    fractions = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = a[None, :] + (b - a)[None, :] * _STEPS[:, None]
+        d = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        normal = np.array([-d[1], d[0]], np.float32)
+        if float(np.dot(center - (a + b) / 2, normal)) < 0:
+            normal = -normal  # pointing into the card
+        inside, in_ok = _sample(score, along + normal * d_in)
+        outside, out_ok = _sample(score, along - normal * d_out)
+        near, near_ok = _sample(dist, along)
+        contrast = inside.astype(np.int16) - outside.astype(np.int16) >= 12
+        edge = near_ok & (near <= 1.5) & (inside.astype(np.int16) >= outside.astype(np.int16) - 8)
+        # A card cut by the frame's edge: the part beyond the frame is no evidence against it.
+        beyond = ~out_ok | ~near_ok
+        good = in_ok & (contrast | edge | beyond)
+        fractions.append(float(good.mean()))
+    return float(np.mean(fractions)), float(min(fractions))
+
+
+def is_card_outline(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray) -> bool:
+    mean, weakest = edge_evidence(score, dist, quad)
+    return mean >= MIN_EVIDENCE and weakest >= MIN_SIDE_EVIDENCE
