@@ -142,6 +142,22 @@ CardLike = Card | int | str | None
 _frozen_init.install(SeatSpec)
 _frozen_init.install(LegalActions)
 
+# The events of the common acts, built positionally (fields in order) with the same checks: frozen_init.builder.
+_forced_bet_posted = _frozen_init.builder(ForcedBetPosted)
+_cards_dealt = _frozen_init.builder(CardsDealt)
+_checked = _frozen_init.builder(Checked)
+_called = _frozen_init.builder(Called)
+_bet_made = _frozen_init.builder(BetMade)
+_raised = _frozen_init.builder(Raised)
+_folded = _frozen_init.builder(Folded)
+_bet_returned = _frozen_init.builder(BetReturned)
+_interval_closed = _frozen_init.builder(IntervalClosed)
+_burned = _frozen_init.builder(Burned)
+_draw_served = _frozen_init.builder(DrawServed)
+_shown = _frozen_init.builder(Shown)
+_pot_awarded = _frozen_init.builder(PotAwarded)
+_hand_ended = _frozen_init.builder(HandEnded)
+
 
 class Hand:
     """One deal. See the module docstring for how to drive it."""
@@ -184,7 +200,7 @@ class Hand:
         self.seats = tuple(ordered)
         self._n = n = len(ordered)
         self._seat_no = numbers
-        self._index = {s: i for i, s in enumerate(numbers)}
+        self._index = dict(zip(numbers, range(n), strict=True))
         self._button = self._index[button]
         self.carried_in = carried_pot
         self.passed_deals = passed_deals
@@ -226,10 +242,10 @@ class Hand:
         self._openers_cache: dict[tuple[int, tuple[int, ...]], bool] = {}
         self._ident: list[Card | None] = list(map(_CARD_OF.get, self._deck_codes))
         self._stub = list(_FULL_STUB)  # top of the stub at the end
-        self._hands: list[list[int]] = [[] for _ in range(n)]
-        self._original: list[frozenset[int]] = [frozenset()] * n
-        self._held: list[list[int]] = [[] for _ in range(n)]
-        self._discards: list[list[int]] = [[] for _ in range(n)]
+        self._hands: list[list[int]] = []  # dealt by _deal, in seat order
+        self._original: list[frozenset[int]] = []  # each hand as dealt (by _deal), for proving openers
+        self._held: list[list[int]] = [[] for _ in ordered]
+        self._discards: list[list[int]] = [[] for _ in ordered]
         self._burn: list[int] = []
         self._muck: list[int] = []
         self._checked_layout: tuple[Any, ...] = ()  # copies of the piles at the last full card check
@@ -357,7 +373,7 @@ class Hand:
                     self._pot += paid
                     contrib[i] += paid
                     paid_in[i] = paid
-                    emit(ForcedBetPosted(seat=seat_no[i], amount=paid, what="ante", all_in=stack[i] == 0))
+                    emit(_forced_bet_posted(seat_no[i], paid, "ante", stack[i] == 0))
         first = left
         if form is GameForm.BLOCK_SYSTEM:
             self._post(b, st.block_ante, "block_ante", live=False, as_bet=False)
@@ -404,17 +420,19 @@ class Hand:
     def _deal(self) -> None:
         n, left = self._n, (self._button + 1) % self._n
         order = _deal_order(n, left)
-        hands, stub = self._hands, self._stub
+        stub = self._stub
         # One card at a time from the dealer's left, five rounds: the k-th card off the top of the stub goes to
         # order[k % n]. Taken in one slice per player rather than card by card.
         top = len(stub)
         dealt = stub[top - HAND_SIZE * n:][::-1]
         del stub[top - HAND_SIZE * n:]
+        hands: list[list[int]] = [[] for _ in order]
         for k, i in enumerate(order):
-            hands[i] += dealt[k::n]
-        for i in range(n):
-            self._original[i] = frozenset(self._hands[i])
-        self._emit(CardsDealt(order=tuple(self._seat_no[i] for i in order), cards_each=HAND_SIZE))
+            hands[i] = dealt[k::n]
+        self._hands = hands
+        self._original = list(map(frozenset, hands))
+        seat_no = self._seat_no
+        self.events.append(_cards_dealt(tuple([seat_no[i] for i in order]), HAND_SIZE))
 
     # ------------------------------------------------------------------------------------------ invariants
 
@@ -435,12 +453,15 @@ class Hand:
             places = [*stub, *burn, *muck, *_chain(*hands, *held, *discards)]
             if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
                 raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
-            self._checked_layout = (stub[:], burn[:], muck[:], [h[:] for h in hands], [h[:] for h in held],
-                                    [d[:] for d in discards])
+            copy = list.copy
+            self._checked_layout = (stub[:], burn[:], muck[:], list(map(copy, hands)), list(map(copy, held)),
+                                    list(map(copy, discards)))
         if self._learnt:  # identities change only when cards are learnt: check them then
             self._learnt = False
-            known = [c for c in self._ident if c is not None]
-            if len(set(known)) != len(known):
+            ident = self._ident
+            distinct = set(ident)  # counted in C: the known cards distinct, plus None once if any is unknown
+            unknown = ident.count(None)
+            if len(distinct) - (unknown > 0) != DECK_SIZE - unknown:
                 raise InvariantError("one card identified in two places")
 
     # ---------------------------------------------------------------------------------------------- helpers
@@ -700,7 +721,7 @@ class Hand:
         events = self.events
         before = len(events)
         i = self._index[seat]
-        events.append(Checked(seat=seat))  # _emit and _log, inlined: the commonest acts
+        events.append(_checked(seat))  # _emit and _log, inlined: the commonest acts
         self._legal = None
         self.actions.append({"seat": seat, "act": "check"})
         self._after_act(i, "check")
@@ -739,7 +760,7 @@ class Hand:
             self._opener = i
         amount = to - self._bet[i]
         full = self._apply_raise(i, to, minimum_full=minimum_full)
-        self._emit(BetMade(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, opens=opens, full=full))
+        self.events.append(_bet_made(seat, to, amount, self._stack[i] == 0, opens, full))
         self._log({"seat": seat, "act": "bet", "to": to})
         self._after_act(i, "bet")
         return self._done(before)
@@ -839,7 +860,7 @@ class Hand:
         stack[i] -= amount
         self._bet[i] += amount
         self._contrib[i] += amount
-        events.append(Called(seat=seat, amount=amount, all_in=stack[i] == 0))
+        events.append(_called(seat, amount, stack[i] == 0))
         self._legal = None
         self.actions.append({"seat": seat, "act": "call"})
         self._after_act(i, "call")
@@ -869,7 +890,7 @@ class Hand:
         i = self._index[seat]
         amount = to - self._bet[i]
         full = self._apply_raise(i, to, minimum_full=minimum_full)
-        self._emit(Raised(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, full=full))
+        self.events.append(_raised(seat, to, amount, self._stack[i] == 0, full))
         self._log({"seat": seat, "act": "raise", "to": to})
         self._after_act(i, "raise")
         return self._done(before)
@@ -893,7 +914,7 @@ class Hand:
     def _fold(self, i: int, act: str) -> None:
         seat = self._seat_no[i]
         self._folded[i] = True
-        self._emit(Folded(seat=seat))
+        self.events.append(_folded(seat))
         if i == self._opener and self.requirement is not None:
             # 003 Final betting interval: a dropping opener shows his openers; his cards are kept apart.
             self._held[i] += self._hands[i]
@@ -1068,7 +1089,7 @@ class Hand:
             self._bet[top] -= excess
             self._contrib[top] -= excess
             self._stack[top] += excess
-            self._emit(BetReturned(seat=self._seat_no[top], amount=excess, reason="uncalled"))
+            self.events.append(_bet_returned(self._seat_no[top], excess, "uncalled"))
 
     def _collect(self) -> None:
         self._pot += sum(self._bet)
@@ -1089,13 +1110,13 @@ class Hand:
             self._return_uncalled()
             self._predraw_level = max(self._bet)
             self._collect()
-            self._emit(IntervalClosed(interval="first", pot=self._pot))
+            self.events.append(_interval_closed("first", self._pot))
             self._move(Phase.DRAWING, trigger)
             self._begin_draw()
             return
         self._return_uncalled()
         self._collect()
-        self._emit(IntervalClosed(interval="final", pot=self._pot))
+        self.events.append(_interval_closed("final", self._pot))
         self._move(Phase.SHOWDOWN, trigger)
         self._begin_showdown()
 
@@ -1255,7 +1276,7 @@ class Hand:
             if len(self._stub) > self._reserve():
                 pos = self._stub.pop()
                 self._burn.append(pos)
-                self._emit(Burned(card=self._code(pos)))
+                self.events.append(_burned(_NAME_OF[self._ident[pos]]))  # _code(pos)
         owed = len(thrown) if self.irregular_state is None else len(thrown) + _irregular.owed_with_draw(self, i)
         self._serve(i, owed, [], list(thrown), "draw", thrown_codes=codes)
         return self._done(before)
@@ -1283,9 +1304,9 @@ class Hand:
             return
         self._pending_serve = None
         ident, name, seat = self._ident, _NAME_OF, self._seat_no[i]
-        self.events.append(DrawServed(
-            seat=seat, discards=tuple([name[ident[p]] for p in thrown]) if thrown_codes is None else thrown_codes,
-            served=tuple([name[ident[p]] for p in served]), held_out=bool(thrown) and thrown[0] in self._held[i]))
+        self.events.append(_draw_served(
+            seat, tuple([name[ident[p]] for p in thrown]) if thrown_codes is None else thrown_codes,
+            tuple([name[ident[p]] for p in served]), bool(thrown) and thrown[0] in self._held[i]))
         if self._announced:
             self._announced.pop(seat, None)
         self._draw_pos += 1
@@ -1421,8 +1442,7 @@ class Hand:
         amount = self._pot
         self._stack[w] += amount
         self._pot = 0
-        self._emit(PotAwarded(pot_index=0, amount=amount, seats=(self._seat_no[w],), shares=(amount,),
-                              hand="uncontested"))
+        self.events.append(_pot_awarded(0, amount, (self._seat_no[w],), (amount,), "uncontested"))
         self.status = "complete"
         self._end()
 
@@ -1536,7 +1556,7 @@ class Hand:
         self._shown[i] = True
         value = _evaluate5(*held)  # type: ignore[arg-type]  # five distinct known cards (the invariants)
         self._values[i] = value
-        self._emit(Shown(seat=seat, cards=tuple([_NAME_OF[c] for c in held]), description=describe(value)))
+        self.events.append(_shown(seat, tuple([_NAME_OF[c] for c in held]), describe(value)))
         if i == self._opener and self.requirement is not None:
             verdict = self._judge_and_emit(i, final=True)
             if not verdict:
@@ -1636,8 +1656,8 @@ class Hand:
                 self._stack[j] += s
             self._pot -= sum(shares)
             seat_no = self._seat_no
-            self._emit(PotAwarded(pot_index=index, amount=sum(shares), seats=tuple([seat_no[j] for j in winners]),
-                                  shares=tuple(shares), hand=describe(best)))
+            self.events.append(_pot_awarded(index, sum(shares), tuple([seat_no[j] for j in winners]), tuple(shares),
+                                            describe(best)))
         if self._pot != carried:
             raise InvariantError(f"pot {self._pot} left after the awards, {carried} expected to carry")
         if carried:
@@ -1650,7 +1670,7 @@ class Hand:
 
     def _end(self) -> None:
         self.to_act = None
-        self._emit(HandEnded(status=self.status, carried_pot=self._pot))
+        self.events.append(_hand_ended(self.status, self._pot))
 
     # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
 

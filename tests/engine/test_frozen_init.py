@@ -127,3 +127,37 @@ def test_the_engine_classes_have_it() -> None:
         events.Called(seat=1, amount=1)  # type: ignore[call-arg]
     assert events.Called(seat=1, amount=2, all_in=True).to_json() == {"event": "call", "seat": 1, "amount": 2,
                                                                       "all_in": True}
+
+
+MAKE_FAST_SAMPLE = frozen_init.builder(FastSample)
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=st.lists(st.one_of(st.integers(-3, 3), st.booleans(), st.text(max_size=2),
+                                 st.tuples(st.text(max_size=2))), min_size=2, max_size=5))
+def test_the_builder_builds_and_refuses_exactly_as_the_class_does(values: list[Any]) -> None:
+    names = [f.name for f in dataclasses.fields(FastSample)][: len(values)]
+    by_class = _build(FastSample, dict(zip(names, values, strict=True)))
+    try:
+        by_builder: Any = MAKE_FAST_SAMPLE(*values)
+    except ValueError as exc:
+        by_builder = (ValueError, str(exc).replace("FastSample", "C"))
+    if isinstance(by_class, tuple):
+        assert by_builder == by_class
+    else:
+        assert type(by_builder) is FastSample
+        assert by_builder == by_class and repr(by_builder) == repr(by_class)
+        assert by_builder.__dict__ == by_class.__dict__  # the same fields in the same order (to_json relies on it)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            by_builder.seat = 2
+
+
+def test_the_builder_is_only_for_classes_with_the_non_negative_check() -> None:
+    with pytest.raises(ValueError, match="no fast __init__"):
+        frozen_init.builder(Checked)  # its own __post_init__ would be skipped
+    with pytest.raises(ValueError, match="no fast __init__"):
+        frozen_init.builder(Sample)
+    make = frozen_init.builder(events.Called)
+    assert make(3, 4, False) == events.Called(seat=3, amount=4, all_in=False)
+    with pytest.raises(ValueError, match=r"Called.amount must not be negative"):
+        make(1, -1, False)
