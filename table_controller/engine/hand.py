@@ -67,7 +67,7 @@ from table_controller.engine.events import (
     Shown,
     StraddleDeclined,
 )
-from table_controller.engine.machine import TARGETS, TERMINAL, Phase, accepts, check_transition
+from table_controller.engine.machine import STAYS, TARGETS, TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import meets_requirement
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
@@ -166,16 +166,16 @@ class Hand:
     # fast attribute access; as slots every read and write of a field is a fixed-offset load. ``__dict__`` stays
     # for anything else a caller hangs on a hand.
     __slots__ = (
-        "__dict__", "_acted_full", "_aggressor", "_announced", "_ante_paid", "_bet", "_big_bet", "_burn",
+        "__dict__", "_acted_full", "_after", "_aggressor", "_announced", "_ante_paid", "_bet", "_big_bet", "_burn",
         "_burned_for_draw", "_button", "_cap", "_checked_layout", "_chips_total", "_contrib", "_current", "_dead",
         "_deck_codes", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat", "_final_first",
         "_fixed_limit", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_interval",
         "_last_inc", "_learnt", "_legal", "_legal_full", "_muck", "_mucked", "_n", "_needs", "_opened", "_opener",
-        "_openers_cache", "_original", "_pass_out_form", "_pending_serve", "_pot", "_predraw_level", "_raises",
-        "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos", "_show_queue",
-        "_shown", "_small_bet", "_stack", "_straddle_form", "_straddles", "_stub", "_values", "actions", "carried_in",
-        "config", "events", "false_opener_case", "irregular_state", "openers_proved", "passed_deals", "phase",
-        "requirement", "seats", "status", "to_act",
+        "_openers_cache", "_original", "_others", "_pass_out_form", "_pending_serve", "_pot", "_predraw_level",
+        "_raises", "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos",
+        "_show_queue", "_shown", "_small_bet", "_stack", "_straddle_form", "_straddles", "_stub", "_values",
+        "actions", "carried_in", "config", "events", "false_opener_case", "irregular_state", "openers_proved",
+        "passed_deals", "phase", "requirement", "seats", "status", "to_act",
     )
 
     def __init__(self, config: GameConfig, seats: Sequence[SeatSpec], button: int, *,
@@ -201,6 +201,7 @@ class Hand:
         self._n = n = len(ordered)
         self._seat_no = numbers
         self._index = dict(zip(numbers, range(n), strict=True))
+        self._after, self._others = _rotations(n)
         self._button = self._index[button]
         self.carried_in = carried_pot
         self.passed_deals = passed_deals
@@ -438,9 +439,9 @@ class Hand:
 
     def _check_invariants(self) -> None:
         # Every chip and every card place is looked at after every act, with built-in sums and comparisons
-        # (no Python loop). The cards: where every pile and hand holds exactly what it held at the last full
-        # check (a copy kept then), the 52 places are the ones that check proved; any difference at all, in
-        # any pile, hand or order, is checked in full again.
+        # (no Python loop). The cards: where every pile and hand holds exactly what it held at the last proof
+        # (a copy kept then), the 52 places are the ones that proof established; any difference at all, in any
+        # pile, hand or order, is proved again by _check_cards.
         stack, bet, pot = self._stack, self._bet, self._pot
         chips = sum(stack) + sum(bet) + pot
         if chips != self._chips_total or min(stack) < 0 or min(bet) < 0 or pot < 0:
@@ -449,13 +450,7 @@ class Hand:
             raise InvariantError("a negative stack, bet or pot")
         layout = (self._stub, self._burn, self._muck, self._hands, self._held, self._discards)
         if layout != self._checked_layout:
-            stub, burn, muck, hands, held, discards = layout
-            places = [*stub, *burn, *muck, *_chain(*hands, *held, *discards)]
-            if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
-                raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
-            copy = list.copy
-            self._checked_layout = (stub[:], burn[:], muck[:], list(map(copy, hands)), list(map(copy, held)),
-                                    list(map(copy, discards)))
+            self._check_cards(layout)
         if self._learnt:  # identities change only when cards are learnt: check them then
             self._learnt = False
             ident = self._ident
@@ -463,6 +458,25 @@ class Hand:
             unknown = ident.count(None)
             if len(distinct) - (unknown > 0) != DECK_SIZE - unknown:
                 raise InvariantError("one card identified in two places")
+
+    def _check_cards(self, layout: tuple[Any, ...]) -> None:
+        """Count the 52 places again, and keep a copy of the piles for the next check's comparison.
+
+        The copy of a pile or a group of piles (the hands, the held-out cards, the discards) that still equals
+        its last copy is that copy: the compare runs in C, where a new copy is a dozen list allocations (most
+        acts that move cards change two or three piles of the six). The copies are never the live lists, which
+        the next act may change in place."""
+        stub, burn, muck, hands, held, discards = layout
+        places = [*stub, *burn, *muck, *_chain(*hands, *held, *discards)]
+        if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
+            raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
+        copy = list.copy
+        kept = self._checked_layout or ((), (), (), (), (), ())
+        self._checked_layout = (
+            kept[0] if stub == kept[0] else stub[:], kept[1] if burn == kept[1] else burn[:],
+            kept[2] if muck == kept[2] else muck[:], kept[3] if hands == kept[3] else list(map(copy, hands)),
+            kept[4] if held == kept[4] else list(map(copy, held)),
+            kept[5] if discards == kept[5] else list(map(copy, discards)))
 
     # ---------------------------------------------------------------------------------------------- helpers
 
@@ -612,10 +626,12 @@ class Hand:
     def _open_interval(self, first: int) -> None:
         """Start a betting interval with the first player from ``first`` who can act; none: close it at once."""
         n, folded, stack, bet, cur = self._n, self._folded, self._stack, self._bet, self._current
-        can_bet = [not folded[i] and stack[i] > 0 for i in range(n)]  # _can_bet_chips of each
-        bettors = can_bet.count(True)
+        can_bet = [not f and s > 0 for f, s in zip(folded, stack, strict=True)]  # _can_bet_chips of each
         # A player acts only if someone else could answer him, or he has a bet to meet.
-        self._needs = [can_bet[i] and (bettors >= 2 or bet[i] < cur) for i in range(n)]
+        if can_bet.count(True) >= 2:
+            self._needs = can_bet
+        else:
+            self._needs = [c and b < cur for c, b in zip(can_bet, bet, strict=True)]
         self._acted_full = [False] * n
         self._aggressor = None
         self.to_act = None
@@ -624,9 +640,11 @@ class Hand:
             self._close_interval("no_action")
 
     def _set_next(self, start: int, *, inclusive: bool) -> None:
-        n, needs, folded, stack = self._n, self._needs, self._folded, self._stack
-        for k in range(0 if inclusive else 1, n + 1):
-            j = (start + k) % n
+        needs, folded, stack = self._needs, self._folded, self._stack
+        if inclusive and needs[start] and not folded[start] and stack[start] > 0:
+            self.to_act = start
+            return
+        for j in self._after[start]:
             if needs[j] and not folded[j] and stack[j] > 0:  # _can_bet_chips, inlined: this runs after every act
                 self.to_act = j
                 return
@@ -657,8 +675,8 @@ class Hand:
         cur = self._current
         if all_in_to <= cur or self._acted_full[i]:
             return None
-        for j in range(self._n):
-            if j != i and not folded[j] and stack[j] + bet[j] > cur:
+        for j in self._others[i]:
+            if not folded[j] and stack[j] + bet[j] > cur:
                 break
         else:
             return None  # common practice: nobody is left who could call a raise
@@ -1065,16 +1083,15 @@ class Hand:
         if folded.count(False) == 1:
             self._finish_uncontested(folded.index(False), trigger)
             return
-        n, stack = self._n, self._stack
-        for k in range(1, n + 1):  # _set_next(i, inclusive=False), inlined: this runs after every betting act
-            j = (i + k) % n
+        stack = self._stack
+        for j in self._after[i]:  # _set_next(i, inclusive=False), inlined: this runs after every betting act
             if needs[j] and not folded[j] and stack[j] > 0:
                 self.to_act = j
-                phase = self.phase or Phase.FIRST_BETTING
-                targets = TARGETS.get((self.phase, trigger))  # _move(phase, trigger), inlined
-                if targets is None or phase not in targets:
-                    check_transition(self.phase, trigger, phase)
-                self.phase = phase
+                phase = self.phase
+                if (phase, trigger) not in STAYS:  # _move(phase, trigger), inlined: the phase stays
+                    stay = phase or Phase.FIRST_BETTING
+                    check_transition(phase, trigger, stay)  # raises, naming the move
+                    self.phase = stay
                 return
         self.to_act = None
         self._close_interval(trigger)
@@ -1787,18 +1804,31 @@ class Hand:
         unopened_pass_out = unopened and self._pass_out_form  # _pass_and_out_unopened()
         blind_open = unopened and self._straddle_form  # _blind_entry_open()
         acts = 0 if owes or unopened_pass_out else _CHECK  # the acts as bits of _BETTING_ACTS
-        limits = self._raise_limits(i)
+        entry = self._entry > 0 and self._entry_seat in (None, i)  # _entry_pending(i), inlined
+        stacks = self._stack
+        stack = stacks[i]
+        limits: tuple[int, int, int] | None = None
+        if self._fixed_limit and not entry:  # _raise_limits(i) in the common case, inlined: the unit, cap allowing
+            all_in_to = bet + stack
+            if all_in_to > cur and not self._acted_full[i] and not (self._cap and self._raises >= self._cap):
+                folded, bets = self._folded, self._bet
+                for j in self._others[i]:
+                    if not folded[j] and stacks[j] + bets[j] > cur:  # someone is left who could call a raise
+                        unit_to = cur + (self._small_bet if first else self._big_bet)
+                        limits = (unit_to, unit_to, unit_to) if unit_to <= all_in_to else \
+                            (unit_to, all_in_to, all_in_to)
+                        break
+        else:
+            limits = self._raise_limits(i)
         lo = hi = 0
         if limits is not None:
             kind_bet = cur == 0 or blind_open
             if not (kind_bet and unopened and self.requirement is not None and self._lacks_openers(i)):
                 acts |= _BET if kind_bet else _RAISE
                 self._legal_full, lo, hi = limits
-        # _entry_pending(i), inlined
         call_amount = 0
-        if owes and not blind_open and not (self._entry > 0 and self._entry_seat in (None, i)):
+        if owes and not blind_open and not entry:
             acts |= _CALL
-            stack = self._stack[i]
             owed = cur - bet
             call_amount = owed if owed < stack else stack  # _to_call(i), inlined
         if owes or unopened_pass_out:
@@ -1885,6 +1915,14 @@ def _betting_view(key: tuple[Phase, int, int, int, int, int]) -> LegalActions:
             _VIEWS.clear()
         _VIEWS[key] = view
     return view
+
+
+@cache
+def _rotations(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """For each player i of n: the players after him in turn to his left, ending with himself (the order in which
+    the turn passes from him), and the same without himself."""
+    after = tuple(tuple((i + k) % n for k in range(1, n + 1)) for i in range(n))
+    return after, tuple(a[:-1] for a in after)
 
 
 @cache

@@ -87,3 +87,30 @@ def test_a_card_moved_or_swapped_between_piles_is_still_sound(seed: int, pick: r
     a, i = pick.choice(_slots(hand))
     pick.choice(piles).append(piles[a].pop(i))
     hand._check_invariants()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), how=st.sampled_from(CORRUPTIONS[:3]), pick=st.randoms(use_true_random=False))
+def test_the_full_count_without_a_kept_copy_catches_them_too(seed: int, how: str, pick: random.Random) -> None:
+    hand = _played(seed)
+    hand._checked_layout = ()  # as before the first proof: all 52 places are counted
+    piles, slots = _piles(hand), _slots(hand)
+    if how == "overwrite":
+        (a, i), (b, j) = pick.sample(slots, 2)
+        piles[a][i] = piles[b][j]
+    elif how == "lose":
+        a, i = pick.choice(slots)
+        del piles[a][i]
+    else:
+        a, i = pick.choice(slots)
+        pick.choice(piles).append(piles[a][i])
+    with pytest.raises(InvariantError):
+        hand._check_invariants()
+
+
+def test_the_kept_copy_is_never_a_live_pile() -> None:
+    hand = _played(7)
+    hand._check_invariants()
+    live = {id(p) for p in _piles(hand)} | {id(hand._hands), id(hand._held), id(hand._discards)}
+    kept = hand._checked_layout
+    assert not live & ({id(p) for p in kept[:3]} | {id(g) for g in kept[3:]} | {id(p) for g in kept[3:] for p in g})
