@@ -55,7 +55,7 @@ from vision.profile import (
 _WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
           "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A", "10": "T"}
 # A detected outline stands for a labelled card when their bounding boxes overlap this much (IoU).
-MIN_MATCH = 0.6
+MIN_MATCH = 0.75
 # Editing: a glyph is kept when its EDIT_K nearest glyphs from other photographs all carry its rank.
 # One neighbour is not enough: junk cut from a card's edge (a staircase) recurs across photographs and
 # would vouch for itself under whatever rank its card had.

@@ -168,3 +168,19 @@ def test_cli_calibrate_deck_with_labels(tmp_path: Path, capsys: pytest.CaptureFi
     cv2.imwrite(str(stray), np.full((64, 64, 3), 128, np.uint8))
     assert main(["vision", "calibrate-deck", "--out", str(out), "--labels", str(csv), *images, str(stray)]) == 2
     assert "no labels for this image" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("long_side", "named"), [(140.0, True), (120.0, True), (105.0, False), (100.0, False)])
+def test_near_square_outline_is_not_named(monkeypatch: pytest.MonkeyPatch, long_side: float, named: bool) -> None:
+    """Two overlapping cards taken for one make a near-square outline whose corners may show either
+    card's index: such an outline is reported face up but unnamed, whatever its corners read."""
+    from vision import pipeline
+    from vision.identify import CardReading
+
+    quad = np.array([[100, 100], [200, 100], [200, 100 + long_side], [100, 100 + long_side]], np.float32)
+    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [quad])
+    monkeypatch.setattr(pipeline, "read_corners",
+                        lambda corners, profile, small=False: CardReading(card="Qs", face_up=True, confidence=0.9,
+                                                                          rank="Q"))
+    (d,) = Recognizer().identify(np.full((400, 400, 3), 200, np.uint8))
+    assert d.face == "up" and (d.card, d.rank) == (("Qs", "Q") if named else (None, None))
