@@ -72,6 +72,19 @@ from table_controller.engine.opening import meets_requirement
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
+# Enum members read on the hot paths, as module constants. Why: in Python 3.11 ``Phase.SHOWDOWN`` goes through
+# ``EnumType.__getattr__`` (a Python-level hook, about 0.2 us a read, several reads an act); a module global is
+# one cached load.
+(_STRADDLING, _FIRST_BETTING, _DRAWING, _RESHUFFLING, _FINAL_BETTING, _REOPENING, _PROVING, _SHOWDOWN, _COMPLETE,
+ _PASSED_OUT) = (Phase.STRADDLING, Phase.FIRST_BETTING, Phase.DRAWING, Phase.RESHUFFLING, Phase.FINAL_BETTING,
+                 Phase.REOPENING, Phase.PROVING, Phase.SHOWDOWN, Phase.COMPLETE, Phase.PASSED_OUT)
+_BLOCK_SYSTEM, _PASS_AND_OUT, _FIVE_CARD_DRAW, _BLIND_OPENING = (GameForm.BLOCK_SYSTEM, GameForm.PASS_AND_OUT,
+                                                                 GameForm.FIVE_CARD_DRAW, GameForm.BLIND_OPENING)
+_FIXED_LIMIT, _SPREAD_LIMIT, _POT_LIMIT, _NO_LIMIT = (Betting.FIXED_LIMIT, Betting.SPREAD_LIMIT, Betting.POT_LIMIT,
+                                                      Betting.NO_LIMIT)
+_DRAW_FOUR, _DRAW_BY_PLAYERS = DrawLimit.FOUR, DrawLimit.BY_PLAYERS
+_DEALER_ANTE, _HIGH_SUIT, _CHECK_IF_FREE = AnteMode.DEALER, OddChip.HIGH_SUIT, PassMeaning.CHECK_IF_FREE
+
 HAND_SIZE = 5
 DECK_SIZE = 52
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
@@ -208,14 +221,14 @@ class Hand:
         self.requirement = config.requirement(passed_deals)
         # The game's fixed facts, looked up before most acts (the config is frozen).
         form, stakes = config.form, config.stakes
-        self._fixed_limit = config.betting is Betting.FIXED_LIMIT and form is not GameForm.BLOCK_SYSTEM
-        self._pass_out_form = form is GameForm.PASS_AND_OUT
+        self._fixed_limit = config.betting is _FIXED_LIMIT and form is not _BLOCK_SYSTEM
+        self._pass_out_form = form is _PASS_AND_OUT
         self._straddle_form = form in STRADDLE_FORMS
         self._small_bet, self._big_bet, self._cap = stakes.small_bet, stakes.big_bet, stakes.cap
         draw_limit = config.draw_limit
-        if draw_limit is DrawLimit.FOUR:
+        if draw_limit is _DRAW_FOUR:
             self._draw_top = 4
-        elif draw_limit is DrawLimit.BY_PLAYERS and len(ordered) >= 6:
+        elif draw_limit is _DRAW_BY_PLAYERS and len(ordered) >= 6:
             self._draw_top = config.options.draw_limit_six_plus
         else:
             self._draw_top = HAND_SIZE
@@ -238,13 +251,19 @@ class Hand:
         self._chips_total = sum(self._stack) + carried_pot
 
         # Cards, by position in the shoe's order.
-        self._deck_codes = self._parse_deck(deck)
-        self._learnt = True
+        ident = _whole_pack(deck)
+        if ident is not None:  # the usual deck: every card once, by its code; its identities are proved distinct
+            self._deck_codes: list[str] = list(deck)  # type: ignore[arg-type]
+            self._learnt = False
+        else:
+            self._deck_codes = self._parse_deck(deck)
+            self._learnt = True  # the identity check runs with the first invariant check
+            ident = list(map(_CARD_OF.get, self._deck_codes))
+        self._ident: list[Card | None] = ident
         self._openers_cache: dict[tuple[int, tuple[int, ...]], bool] = {}
-        self._ident: list[Card | None] = list(map(_CARD_OF.get, self._deck_codes))
         self._stub = list(_FULL_STUB)  # top of the stub at the end
         self._hands: list[list[int]] = []  # dealt by _deal, in seat order
-        self._original: list[frozenset[int]] = []  # each hand as dealt (by _deal), for proving openers
+        self._original: list[tuple[int, ...]] = []  # each hand as dealt (by _deal), for proving openers
         self._held: list[list[int]] = [[] for _ in ordered]
         self._discards: list[list[int]] = [[] for _ in ordered]
         self._burn: list[int] = []
@@ -362,7 +381,7 @@ class Hand:
             if self.ante_for_all is not None:
                 self._dead_payer = payer = self._index[self.ante_for_all]
                 self._post(payer, st.ante * n, "ante_for_all", live=False, as_bet=False)
-            elif cfg.options.ante_mode is AnteMode.DEALER:
+            elif cfg.options.ante_mode is _DEALER_ANTE:
                 self._post(b, st.ante * n, "dealer_ante", live=False, as_bet=False)
             else:  # each player antes, from the dealer's left (_post, inlined: this runs for every player)
                 stack, contrib, paid_in, seat_no, emit = self._stack, self._contrib, self._ante_paid, self._seat_no, \
@@ -376,7 +395,7 @@ class Hand:
                     paid_in[i] = paid
                     emit(_forced_bet_posted(seat_no[i], paid, "ante", stack[i] == 0))
         first = left
-        if form is GameForm.BLOCK_SYSTEM:
+        if form is _BLOCK_SYSTEM:
             self._post(b, st.block_ante, "block_ante", live=False, as_bet=False)
             second = (left + 1) % n
             self._post(left, st.block_blind, "block_blind", live=True, as_bet=True)
@@ -391,7 +410,7 @@ class Hand:
             self._current = self._bet[left]
             self._forced_last = left
             self._last_inc = st.blind
-        elif form is GameForm.BLIND_OPENING:
+        elif form is _BLIND_OPENING:
             self._post(left, st.blind, "blind_open", live=True, as_bet=True)
             self._current = self._bet[left]
             self._last_inc = st.blind
@@ -407,14 +426,14 @@ class Hand:
         if form in STRADDLE_FORMS:
             nxt = (left + 1) % n
             if self._may_straddle(nxt):
-                self._move(Phase.STRADDLING, "start")
+                self._move(_STRADDLING, "start")
                 self.to_act = nxt
                 self._check_invariants()
                 return
             self._begin_first_after_straddles()
             self._check_invariants()
             return
-        self._move(Phase.FIRST_BETTING, "start")
+        self._move(_FIRST_BETTING, "start")
         self._open_interval(first)
         self._check_invariants()
 
@@ -431,7 +450,7 @@ class Hand:
         for k, i in enumerate(order):
             hands[i] = dealt[k::n]
         self._hands = hands
-        self._original = list(map(frozenset, hands))
+        self._original = list(map(tuple, hands))
         seat_no = self._seat_no
         self.events.append(_cards_dealt(tuple([seat_no[i] for i in order]), HAND_SIZE))
 
@@ -587,10 +606,10 @@ class Hand:
         self._log({"seat": seat, "act": "straddle"})
         nxt = (i + 1) % self._n
         if self._may_straddle(nxt):
-            self._move(Phase.STRADDLING, "straddle")
+            self._move(_STRADDLING, "straddle")
             self.to_act = nxt
         else:
-            self._move(Phase.FIRST_BETTING, "straddle")
+            self._move(_FIRST_BETTING, "straddle")
             self._begin_first_after_straddles(moved=True)
         return self._done(before)
 
@@ -610,13 +629,13 @@ class Hand:
         before = len(self.events)
         self._emit(StraddleDeclined(seat=seat))
         self._log({"seat": seat, "act": "decline_straddle"})
-        self._move(Phase.FIRST_BETTING, "decline_straddle")
+        self._move(_FIRST_BETTING, "decline_straddle")
         self._begin_first_after_straddles(moved=True)
         return self._done(before)
 
     def _begin_first_after_straddles(self, *, moved: bool = False) -> None:
         if not moved:
-            self._move(Phase.FIRST_BETTING, "start")
+            self._move(_FIRST_BETTING, "start")
         assert self._forced_last is not None
         self._entry = 2 * self._current
         self._open_interval((self._forced_last + 1) % self._n)
@@ -687,24 +706,24 @@ class Hand:
             lo = cur + (self._small_bet if self._interval == "first" else self._big_bet)
             return (lo, lo, lo) if lo <= all_in_to else (lo, all_in_to, all_in_to)
         cfg, st = self.config, self.config.stakes
-        if cfg.form is GameForm.BLOCK_SYSTEM:
+        if cfg.form is _BLOCK_SYSTEM:
             limit = st.block_raise_limit if self._interval == "first" else max(1, self._predraw_level)
             lo, hi = cur + 1, cur + limit
-        elif cfg.betting is Betting.FIXED_LIMIT:
+        elif cfg.betting is _FIXED_LIMIT:
             if st.cap and self._raises >= st.cap and not entry:
                 return None
             lo = hi = cur + (st.small_bet if self._interval == "first" else st.big_bet)  # _unit()
-        elif cfg.betting is Betting.SPREAD_LIMIT:
+        elif cfg.betting is _SPREAD_LIMIT:
             inc = min(max(st.min_bet, self._last_inc), st.max_bet)
             lo, hi = cur + inc, cur + st.max_bet
-        elif cfg.betting is Betting.POT_LIMIT:
+        elif cfg.betting is _POT_LIMIT:
             lo = cur + max(st.min_bet, self._last_inc)
             hi = cur + self._pot + sum(self._bet) + (cur - self._bet[i])
         else:
             lo, hi = cur + max(st.min_bet, self._last_inc), all_in_to
         if entry:
             lo = max(lo, self._entry)
-            hi = max(hi, lo) if cfg.betting is not Betting.FIXED_LIMIT else lo
+            hi = max(hi, lo) if cfg.betting is not _FIXED_LIMIT else lo
         full = lo
         hi = all_in_to if hi > all_in_to else hi  # min() and max() by hand: this runs before every betting act
         lo = all_in_to if lo > all_in_to else lo
@@ -748,7 +767,7 @@ class Hand:
         return events[before:]
 
     def _pass_and_out_unopened(self) -> bool:
-        return self.config.form is GameForm.PASS_AND_OUT and self._interval == "first" and not self._opened
+        return self.config.form is _PASS_AND_OUT and self._interval == "first" and not self._opened
 
     def verify_bet(self, seat: int, to: int) -> None:
         i = self._betting_common(seat, "bet")
@@ -792,7 +811,7 @@ class Hand:
             raise IllegalActionError("bad_amount", f"'{act}' needs a whole number of chips 'to', got {to!r}")
         bounds = self._raise_bounds(i)
         if bounds is None:
-            if self.config.betting is Betting.FIXED_LIMIT and self.config.stakes.cap and \
+            if self.config.betting is _FIXED_LIMIT and self.config.stakes.cap and \
                     self._raises >= self.config.stakes.cap:
                 raise IllegalActionError("cap_reached", f"the cap of {self.config.stakes.cap} bets and raises is "
                                          "reached", rule="fixed limit: the cap on bets and raises per interval")
@@ -801,7 +820,7 @@ class Hand:
                                 rule=R_LIMITS[self.config.betting])
         lo, hi = bounds
         if not lo <= to <= hi:
-            rule = R_BLOCK if self.config.form is GameForm.BLOCK_SYSTEM else R_LIMITS[self.config.betting]
+            rule = R_BLOCK if self.config.form is _BLOCK_SYSTEM else R_LIMITS[self.config.betting]
             if self._entry_pending(i) and to < self._entry:
                 rule = R_STAY if self.config.form in STRADDLE_FORMS else R_DOUBLE
             raise IllegalActionError("bad_amount", f"{act} to {to} is outside {lo}..{hi}", rule=rule)
@@ -956,7 +975,7 @@ class Hand:
         return _can(self.verify_pass_, seat)
 
     def _pass_is_check(self, i: int) -> bool:
-        return (self.config.options.pass_meaning is PassMeaning.CHECK_IF_FREE
+        return (self.config.options.pass_meaning is _CHECK_IF_FREE
                 and not self._pass_and_out_unopened() and self._current <= self._bet[i])
 
     def pass_(self, seat: int) -> list[Event]:
@@ -1002,7 +1021,7 @@ class Hand:
         if not self._reopen_queue:
             self._no_new_opener("declare_no_openers")
         else:
-            self._move(Phase.REOPENING, "declare_no_openers")
+            self._move(_REOPENING, "declare_no_openers")
             self.to_act = self._reopen_queue[0]
         return self._done(before)
 
@@ -1034,7 +1053,7 @@ class Hand:
         if self.to_act is None:
             self._close_interval("take_open")
         else:
-            self._move(Phase.FIRST_BETTING, "take_open")
+            self._move(_FIRST_BETTING, "take_open")
         return self._done(before)
 
     def verify_decline_open(self, seat: int) -> None:
@@ -1052,7 +1071,7 @@ class Hand:
         self._reopen_pos += 1
         if self._reopen_pos < len(self._reopen_queue):
             self.to_act = self._reopen_queue[self._reopen_pos]
-            self._move(Phase.REOPENING, "decline_open")
+            self._move(_REOPENING, "decline_open")
         else:
             self._no_new_opener("decline_open")
         return self._done(before)
@@ -1069,7 +1088,7 @@ class Hand:
                 self._stack[j] += back
                 self._emit(BetReturned(seat=self._seat_no[j], amount=back, reason=R_FALSE2))
         self._collect()
-        self._move(Phase.PASSED_OUT, trigger)
+        self._move(_PASSED_OUT, trigger)
         self.status = "passed_out"
         self._emit(PotCarried(amount=self._pot, reason=f"{R_FALSE2}: no other opener; the antes and the false "
                               "opener's bets stay for the next deal"))
@@ -1089,7 +1108,7 @@ class Hand:
                 self.to_act = j
                 phase = self.phase
                 if (phase, trigger) not in STAYS:  # _move(phase, trigger), inlined: the phase stays
-                    stay = phase or Phase.FIRST_BETTING
+                    stay = phase or _FIRST_BETTING
                     check_transition(phase, trigger, stay)  # raises, naming the move
                     self.phase = stay
                 return
@@ -1116,9 +1135,9 @@ class Hand:
         """The bets are equalized (or nobody can act): collect, then the draw, the showdown or a passed deal."""
         self.to_act = None
         if self._interval == "first":
-            if not self._opened and self.config.form in PASS_AND_BACK_IN_FORMS | {GameForm.PASS_AND_OUT}:
+            if not self._opened and self.config.form in PASS_AND_BACK_IN_FORMS | {_PASS_AND_OUT}:
                 self._collect()
-                self._move(Phase.PASSED_OUT, trigger)
+                self._move(_PASSED_OUT, trigger)
                 self.status = "passed_out"
                 self._emit(PotCarried(amount=self._pot, reason="nobody opened: the pot stays for the next deal "
                                       "(003 Jackpots)"))
@@ -1128,13 +1147,13 @@ class Hand:
             self._predraw_level = max(self._bet)
             self._collect()
             self.events.append(_interval_closed("first", self._pot))
-            self._move(Phase.DRAWING, trigger)
+            self._move(_DRAWING, trigger)
             self._begin_draw()
             return
         self._return_uncalled()
         self._collect()
         self.events.append(_interval_closed("final", self._pot))
-        self._move(Phase.SHOWDOWN, trigger)
+        self._move(_SHOWDOWN, trigger)
         self._begin_showdown()
 
     # --------------------------------------------------------------------------------------------- the draw
@@ -1158,7 +1177,7 @@ class Hand:
     def _verify_count(self, i: int, count: int) -> None:
         top = self.max_discard(self._seat_no[i])
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= top:
-            rule = R_DRAW_LIMIT_001 if self.config.draw_limit is DrawLimit.FOUR else R_DRAW_LIMIT_003
+            rule = R_DRAW_LIMIT_001 if self.config.draw_limit is _DRAW_FOUR else R_DRAW_LIMIT_003
             raise IllegalActionError("draw_limit", f"seat {self._seat_no[i]} may draw 0..{top} cards, not {count!r}",
                                 rule=rule)
 
@@ -1172,7 +1191,7 @@ class Hand:
         self._announced[seat] = count
         self._emit(DrawAnnounced(seat=seat, count=count))
         self._log({"seat": seat, "act": "announce", "count": count})
-        self._move(Phase.DRAWING, "announce")
+        self._move(_DRAWING, "announce")
         return self._done(before)
 
     def _resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]:
@@ -1316,7 +1335,7 @@ class Hand:
             if not self._reshuffle_pool(i):
                 raise IllegalActionError("deck_exhausted", "no cards left to complete the draw", rule=R_RESHUFFLE)
             self._pending_serve = (i, owed, served, thrown)
-            self._move(Phase.RESHUFFLING, trigger)
+            self._move(_RESHUFFLING, trigger)
             self.to_act = None
             return
         self._pending_serve = None
@@ -1328,7 +1347,7 @@ class Hand:
             self._announced.pop(seat, None)
         self._draw_pos += 1
         if self._draw_pos < len(self._drawers):
-            self._move(Phase.DRAWING, trigger)
+            self._move(_DRAWING, trigger)
             self.to_act = self._drawers[self._draw_pos]
             return
         if self.irregular_state is not None:
@@ -1347,7 +1366,7 @@ class Hand:
 
     def reshuffle_pool(self) -> tuple[str, ...]:
         """The cards the dealer must shuffle now (codes, "??" unidentified), in a canonical order."""
-        if self.phase is not Phase.RESHUFFLING or self._pending_serve is None:
+        if self.phase is not _RESHUFFLING or self._pending_serve is None:
             return ()
         return self._codes(self._reshuffle_pool(self._pending_serve[0]))
 
@@ -1399,11 +1418,11 @@ class Hand:
         folded, stack = self._folded, self._stack
         bettors = [i for i in range(self._n) if not folded[i] and stack[i] > 0]  # _can_bet_chips of each
         if len(bettors) < 2 and not any(self._bet):
-            self._move(Phase.SHOWDOWN, trigger)
+            self._move(_SHOWDOWN, trigger)
             self._begin_showdown()
             return
         form = self.config.form
-        if form is GameForm.FIVE_CARD_DRAW:
+        if form is _FIVE_CARD_DRAW:
             first = (self._button + 1) % self._n  # 001 Game procedure 6
         elif form in FORCED_BLIND_FORMS and self._forced_last is not None:
             first = (self._forced_last + 1) % self._n
@@ -1412,7 +1431,7 @@ class Hand:
         else:
             first = (self._button + 1) % self._n
         self._final_first = first
-        self._move(Phase.FINAL_BETTING, trigger)
+        self._move(_FINAL_BETTING, trigger)
         self._open_interval(first)
 
     # ------------------------------------------------------------------------------------ uncontested, proof
@@ -1447,13 +1466,13 @@ class Hand:
         if w == self._opener and self.requirement is not None and not proved:
             verdict = self._judge_and_emit(w, final=False)
             if verdict is None:
-                self._move(Phase.PROVING, trigger)
+                self._move(_PROVING, trigger)
                 self.to_act = w
                 return
             if not verdict:
                 self._false_opener_uncontested(w, trigger)
                 return
-        self._move(Phase.COMPLETE, trigger)
+        self._move(_COMPLETE, trigger)
         self._return_uncalled()
         self._collect()
         amount = self._pot
@@ -1467,7 +1486,7 @@ class Hand:
         """003 False openers 3: nobody called the false opener."""
         self._foul[w] = True
         self.false_opener_case = 3
-        self._move(Phase.COMPLETE, trigger)
+        self._move(_COMPLETE, trigger)
         if self._interval == "first":
             self._collect()  # before the draw: all chips remain in the pot for the next deal
             reason = f"{R_FALSE3}: nobody called the false opener before the draw; all chips stay for the next deal"
@@ -1520,7 +1539,7 @@ class Hand:
     def _learn_show(self, i: int, cards: Sequence[CardLike] | None) -> None:
         if cards:
             self._resolve_cards(self._hands[i] + self._held[i], cards, f"seat {self._seat_no[i]} shows")
-        if self.phase is Phase.SHOWDOWN and None in map(self._ident.__getitem__, self._hands[i]):
+        if self.phase is _SHOWDOWN and None in map(self._ident.__getitem__, self._hands[i]):
             raise IllegalActionError("must_show_all", f"seat {self._seat_no[i]} must show all five cards",
                                      rule=R_SHOWDOWN)
 
@@ -1531,7 +1550,7 @@ class Hand:
         """Show the hand (at showdown) or the openers (when proving). ``cards`` names cards the table could not
         read; with a reader it may be omitted."""
         legal = self._legal
-        if not cards and legal is not None and legal.seat == seat and legal.phase is Phase.SHOWDOWN \
+        if not cards and legal is not None and legal.seat == seat and legal.phase is _SHOWDOWN \
                 and "show" in legal.acts:
             i = self._index[seat]
             ident = self._ident
@@ -1546,7 +1565,7 @@ class Hand:
         if cards:
             act["cards"] = [UNKNOWN_CODE if c is None else (c if isinstance(c, str) else card_str(c)) for c in cards]
         self._log(act)
-        if self.phase is Phase.PROVING:
+        if self.phase is _PROVING:
             verdict = self._judge_and_emit(i, final=True)
             if verdict:
                 self._finish_uncontested(i, "show", proved=True)
@@ -1586,7 +1605,7 @@ class Hand:
         i = self._i(seat)
         self._require_phase("muck")
         self._require_turn(i, R_SHOWDOWN)
-        if self.phase is Phase.SHOWDOWN and self._unmucked_left() <= 1:
+        if self.phase is _SHOWDOWN and self._unmucked_left() <= 1:
             raise IllegalActionError("last_hand", "the last hand in the showdown must be shown", rule=R_SHOWDOWN)
 
     def can_muck(self, seat: int) -> bool:
@@ -1599,7 +1618,7 @@ class Hand:
         i = self._i(seat)
         self._log({"seat": seat, "act": "muck"})
         self._emit(Mucked(seat=seat))
-        if self.phase is Phase.PROVING:
+        if self.phase is _PROVING:
             self.openers_proved = False
             self._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_PROVE))
             self._false_opener_uncontested(i, "muck")
@@ -1619,10 +1638,10 @@ class Hand:
         self._show_pos += 1
         if self._show_pos < len(self._show_queue):
             self.to_act = self._show_queue[self._show_pos]
-            self._move(Phase.SHOWDOWN, trigger)
+            self._move(_SHOWDOWN, trigger)
             return
         self.to_act = None
-        self._move(Phase.COMPLETE, trigger)
+        self._move(_COMPLETE, trigger)
         self._award_showdown()
 
     def _award_showdown(self) -> None:
@@ -1659,7 +1678,7 @@ class Hand:
             shares = [share] * len(winners)
             if not odd:  # nothing left over (always so for one winner): no order needed
                 order = []
-            elif self.config.options.odd_chip is OddChip.HIGH_SUIT:
+            elif self.config.options.odd_chip is _HIGH_SUIT:
                 # The winner holding the highest card (rank, then suit as 001 orders them) takes the odd chips.
                 def top(j: int) -> int:
                     return max(c for c in (self._ident[p] for p in self._hands[j]) if c is not None)
@@ -1735,7 +1754,7 @@ class Hand:
         legal = self._legal
         if legal is None:  # computed once per state: the acts reuse it (see _legal in __init__)
             phase, i = self.phase, self.to_act
-            if (phase is Phase.FIRST_BETTING or phase is Phase.FINAL_BETTING) and i is not None:
+            if (phase is _FIRST_BETTING or phase is _FINAL_BETTING) and i is not None:
                 self._legal_full = 0
                 legal = self._legal = self._legal_betting(i, phase)  # the common case, directly
             else:
@@ -1746,22 +1765,22 @@ class Hand:
         phase = self.phase
         assert phase is not None
         self._legal_full = 0
-        if (phase is Phase.FIRST_BETTING or phase is Phase.FINAL_BETTING) and self.to_act is not None:
+        if (phase is _FIRST_BETTING or phase is _FINAL_BETTING) and self.to_act is not None:
             return self._legal_betting(self.to_act, phase)  # the common case first
         if phase in TERMINAL:
             return LegalActions(phase=phase, seat=None, acts=())
-        if phase is Phase.RESHUFFLING:
+        if phase is _RESHUFFLING:
             return LegalActions(phase=phase, seat=None, acts=("reshuffle",), reshuffle_size=len(self.reshuffle_pool()))
         i = self.to_act
         assert i is not None
         seat = self._seat_no[i]
-        if phase is Phase.STRADDLING:
+        if phase is _STRADDLING:
             acts = ["straddle"]
             if self.can_decline_straddle(seat):
                 acts.append("decline_straddle")
             return LegalActions(phase=phase, seat=seat, acts=tuple(acts), call_amount=0,
                                 min_to=2 * self._current, max_to=2 * self._current)
-        if phase is Phase.DRAWING:  # max_discard(seat), inlined
+        if phase is _DRAWING:  # max_discard(seat), inlined
             held = len(self._hands[i])
             top = held if held < self._draw_top else self._draw_top
             view = _DRAW_VIEWS.get((seat, top))
@@ -1772,12 +1791,12 @@ class Hand:
                         _DRAW_VIEWS.clear()
                     _DRAW_VIEWS[seat, top] = view
             return view
-        if phase is Phase.PROVING:
+        if phase is _PROVING:
             return LegalActions(phase=phase, seat=seat, acts=("show", "muck"))
-        if phase is Phase.REOPENING:
+        if phase is _REOPENING:
             acts = ["take_open"] if self.can_take_open(seat) else []
             return LegalActions(phase=phase, seat=seat, acts=(*acts, "decline_open"))
-        if phase is Phase.SHOWDOWN:
+        if phase is _SHOWDOWN:
             mucked = self._mucked
             unmucked = 0
             for j in self._show_queue:  # _unmucked_left(), inlined
@@ -1915,6 +1934,20 @@ def _betting_view(key: tuple[Phase, int, int, int, int, int]) -> LegalActions:
             _VIEWS.clear()
         _VIEWS[key] = view
     return view
+
+
+def _whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
+    """The identities of a deck that lists the 52 cards once each by their codes (the shoe's usual report), or None
+    for anything else (unknown or repeated cards, other spellings, the wrong length), which _parse_deck reads."""
+    if (type(deck) is not list and type(deck) is not tuple) or len(deck) != DECK_SIZE:
+        return None
+    try:
+        ident = list(map(_CARD_OF.get, deck))
+    except TypeError:
+        return None  # something unhashable: _parse_deck names it
+    if None in ident or len(set(ident)) != DECK_SIZE:
+        return None
+    return ident
 
 
 @cache

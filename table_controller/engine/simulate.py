@@ -12,6 +12,10 @@ from table_controller.engine.hand import Hand, LegalActions
 from table_controller.engine.machine import TERMINAL, Phase
 
 T = TypeVar("T")
+# Phase members as module constants: Phase.X reads go through EnumType.__getattr__ in Python 3.11 (see hand.py).
+_STRADDLING, _FIRST_BETTING, _DRAWING, _FINAL_BETTING, _REOPENING, _PROVING, _SHOWDOWN = (
+    Phase.STRADDLING, Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.REOPENING, Phase.PROVING,
+    Phase.SHOWDOWN)
 _AGGRESSIVE = frozenset({"bet", "raise"})
 _PASSIVE = frozenset({"check", "call"})
 
@@ -41,7 +45,7 @@ def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequenc
     """
     legal = hand.legal_actions()
     phase = legal.phase
-    if phase is Phase.FIRST_BETTING or phase is Phase.FINAL_BETTING:  # most acts: tested first
+    if phase is _FIRST_BETTING or phase is _FINAL_BETTING:  # most acts: tested first
         _random_betting(hand, rng, legal, aggression)
         return
     acts = legal.acts
@@ -50,24 +54,24 @@ def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequenc
         hand.reshuffle(shuffled(rng, hand.reshuffle_pool()))
         return
     assert seat is not None
-    if phase is Phase.DRAWING:
+    if phase is _DRAWING:
         cards = hand.hole_cards(seat)
         count = rng.randrange(legal.max_discard + 1)
         hand.draw(seat, shuffled(rng, cards)[:count])
         return
-    if phase is Phase.STRADDLING:
+    if phase is _STRADDLING:
         if "decline_straddle" in acts and rng.randrange(2):
             hand.decline_straddle(seat)
         else:
             hand.straddle(seat)
         return
-    if phase is Phase.REOPENING:
+    if phase is _REOPENING:
         if "take_open" in acts and rng.randrange(2):
             hand.take_open(seat)
         else:
             hand.decline_open(seat)
         return
-    if phase is Phase.SHOWDOWN or phase is Phase.PROVING:
+    if phase is _SHOWDOWN or phase is _PROVING:
         if mucks and "muck" in acts and rng.randrange(8) == 0:
             hand.muck(seat)
         elif truth is not None:
@@ -129,7 +133,7 @@ def play_random(hand: Hand, rng: Chooser, *, aggression: int = 3, max_steps: int
     while hand.phase not in TERMINAL:  # not hand.is_over
         legal = hand.legal_actions()
         phase = legal.phase
-        if phase is Phase.FIRST_BETTING or phase is Phase.FINAL_BETTING:  # random_step's first case, directly
+        if phase is _FIRST_BETTING or phase is _FINAL_BETTING:  # random_step's first case, directly
             _random_betting(hand, rng, legal, aggression)
         else:
             random_step(hand, rng, aggression=aggression, truth=truth, mucks=mucks)
