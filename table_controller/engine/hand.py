@@ -852,21 +852,21 @@ class Hand:
         self._contrib[i] += to - self._bet[i]
         self._bet[i] = to
         full = to >= minimum_full
+        others = self._others[i]
         if full:
             self._last_inc = inc
             self._raises += 1
             acted_full = self._acted_full
-            for j in range(self._n):
-                if j != i:
-                    acted_full[j] = False
+            for j in others:
+                acted_full[j] = False
         self._current = to
         self._aggressor = i
         self._entry = 0
         self._entry_seat = None
         self._opened = True
         needs, folded, stack = self._needs, self._folded, self._stack
-        for j in range(self._n):
-            if j != i and not folded[j] and stack[j] > 0:  # _can_bet_chips, inlined
+        for j in others:
+            if not folded[j] and stack[j] > 0:  # _can_bet_chips, inlined
                 needs[j] = True
         return full
 
@@ -1347,7 +1347,8 @@ class Hand:
             self._announced.pop(seat, None)
         self._draw_pos += 1
         if self._draw_pos < len(self._drawers):
-            self._move(_DRAWING, trigger)
+            if self.phase is not _DRAWING or (_DRAWING, trigger) not in STAYS:  # else _move would change nothing
+                self._move(_DRAWING, trigger)
             self.to_act = self._drawers[self._draw_pos]
             return
         if self.irregular_state is not None:
@@ -1638,7 +1639,8 @@ class Hand:
         self._show_pos += 1
         if self._show_pos < len(self._show_queue):
             self.to_act = self._show_queue[self._show_pos]
-            self._move(_SHOWDOWN, trigger)
+            if self.phase is not _SHOWDOWN or (_SHOWDOWN, trigger) not in STAYS:  # else _move would change nothing
+                self._move(_SHOWDOWN, trigger)
             return
         self.to_act = None
         self._move(_COMPLETE, trigger)

@@ -48,6 +48,13 @@ def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequenc
     if phase is _FIRST_BETTING or phase is _FINAL_BETTING:  # most acts: tested first
         _random_betting(hand, rng, legal, aggression)
         return
+    _random_other(hand, rng, legal, aggression, truth=truth, mucks=mucks)
+
+
+def _random_other(hand: Hand, rng: Chooser, legal: LegalActions, aggression: int, *, truth: Sequence[str] | None,
+                  mucks: bool) -> None:
+    """random_step for any view but the betting intervals' (the draw, the showdown...), given that view."""
+    phase = legal.phase
     acts = legal.acts
     seat = legal.seat
     if "reshuffle" in acts:
@@ -130,13 +137,14 @@ def play_random(hand: Hand, rng: Chooser, *, aggression: int = 3, max_steps: int
                 truth: Sequence[str] | None = None, mucks: bool = True) -> Hand:
     """Play the hand to its end with random legal acts."""
     steps = 0
+    legal_actions = hand.legal_actions
     while hand.phase not in TERMINAL:  # not hand.is_over
-        legal = hand.legal_actions()
+        legal = legal_actions()
         phase = legal.phase
         if phase is _FIRST_BETTING or phase is _FINAL_BETTING:  # random_step's first case, directly
             _random_betting(hand, rng, legal, aggression)
         else:
-            random_step(hand, rng, aggression=aggression, truth=truth, mucks=mucks)
+            _random_other(hand, rng, legal, aggression, truth=truth, mucks=mucks)  # random_step's other cases
         steps += 1
         if steps > max_steps:
             raise RuntimeError("the hand did not end: the engine is stuck")
