@@ -479,23 +479,56 @@ class Hand:
                 raise InvariantError("one card identified in two places")
 
     def _check_cards(self, layout: tuple[Any, ...]) -> None:
-        """Count the 52 places again, and keep a copy of the piles for the next check's comparison.
+        """Prove again that each of the 52 positions is in exactly one pile or hand, and keep copies of the piles.
 
-        The copy of a pile or a group of piles (the hands, the held-out cards, the discards) that still equals
-        its last copy is that copy: the compare runs in C, where a new copy is a dozen list allocations (most
-        acts that move cards change two or three piles of the six). The copies are never the live lists, which
-        the next act may change in place."""
+        The first time (no copies yet, or the number of hands changed) all 52 places are counted. After that the
+        proof is by difference: the piles that differ from their copies must hold now, all together, exactly the
+        cards (the same multiset) they held then. The other piles are unchanged, so with the last proof this
+        proves the whole layout again. It sorts a dozen cards instead of counting all 52 places (a draw changes
+        the stub, a hand, a discard pile and the burn; a fold a hand and the muck). A stub that only lost cards
+        from its top (its end) counts just those. A swap of cards between piles passes, as it should; a card
+        lost, doubled or written over another anywhere changes the multiset and fails. The copies are never the
+        live lists, which the next act may change in place."""
         stub, burn, muck, hands, held, discards = layout
-        places = [*stub, *burn, *muck, *_chain(*hands, *held, *discards)]
-        if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
-            raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
-        copy = list.copy
-        kept = self._checked_layout or ((), (), (), (), (), ())
-        self._checked_layout = (
-            kept[0] if stub == kept[0] else stub[:], kept[1] if burn == kept[1] else burn[:],
-            kept[2] if muck == kept[2] else muck[:], kept[3] if hands == kept[3] else list(map(copy, hands)),
-            kept[4] if held == kept[4] else list(map(copy, held)),
-            kept[5] if discards == kept[5] else list(map(copy, discards)))
+        kept = self._checked_layout
+        n = self._n
+        if not kept or len(hands) != n or len(held) != n or len(discards) != n:
+            places = [*stub, *burn, *muck, *_chain(*hands, *held, *discards)]
+            if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
+                raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
+            copy = list.copy
+            self._checked_layout = (stub[:], burn[:], muck[:], list(map(copy, hands)), list(map(copy, held)),
+                                    list(map(copy, discards)))
+            return
+        kept_stub, kept_burn, kept_muck, kept_hands, kept_held, kept_discards = kept
+        was: list[int] = []  # what the changed piles held at the last proof
+        now: list[int] = []  # what they hold now
+        if stub != kept_stub:
+            size = len(stub)
+            if size < len(kept_stub) and stub == kept_stub[:size]:  # cards taken from the top only
+                was += kept_stub[size:]
+            else:
+                was += kept_stub
+                now += stub
+            kept_stub = stub[:]
+        if burn != kept_burn:
+            was += kept_burn
+            now += burn
+            kept_burn = burn[:]
+        if muck != kept_muck:
+            was += kept_muck
+            now += muck
+            kept_muck = muck[:]
+        if hands != kept_hands:
+            kept_hands = _recopy(hands, kept_hands, was, now)
+        if held != kept_held:
+            kept_held = _recopy(held, kept_held, was, now)
+        if discards != kept_discards:
+            kept_discards = _recopy(discards, kept_discards, was, now)
+        if len(was) != len(now) or sorted(was) != sorted(now):
+            raise InvariantError(f"cards not conserved: the piles that changed held {len(was)} cards and now hold "
+                                 f"{len(now)}" + ("" if len(was) != len(now) else " other ones"))
+        self._checked_layout = (kept_stub, kept_burn, kept_muck, kept_hands, kept_held, kept_discards)
 
     # ---------------------------------------------------------------------------------------------- helpers
 
@@ -1950,6 +1983,19 @@ def _whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
     if None in ident or len(set(ident)) != DECK_SIZE:
         return None
     return ident
+
+
+def _recopy(piles: list[list[int]], kept: list[list[int]], was: list[int], now: list[int]) -> list[list[int]]:
+    """New copies of a group of piles (hands, held-out cards or discards) of which some changed: the changed ones'
+    cards then and now added to ``was`` and ``now`` (Hand._check_cards); the unchanged ones keep their copies."""
+    fresh = kept[:]
+    for k, pile in enumerate(piles):
+        old = kept[k]
+        if pile != old:
+            was += old
+            now += pile
+            fresh[k] = pile[:]
+    return fresh
 
 
 @cache
