@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import sqlite3
 import subprocess
@@ -18,18 +17,6 @@ from tests.journal.conftest import Target, moment
 RECORDS = [
     {"format": "cardtable.hand/1", "hand": n, "seats": [{"seat": 1, "stack": 100 * n}]} for n in (1, 2, 3)
 ]
-
-
-def phh_available() -> bool:
-    """Whether the colleague's converters (to_phh and to_text) are in this build."""
-    try:
-        module = importlib.import_module("table_controller.engine.phh")
-    except Exception:  # absent, or mid-edit: either way export must say it cannot convert
-        return False
-    return callable(getattr(module, "to_phh", None)) and callable(getattr(module, "to_text", None))
-
-
-PHH_AVAILABLE = phh_available()
 
 
 def fill(target: Target) -> str:
@@ -180,15 +167,17 @@ def test_export_bad_out_and_missing_journal_exit_2(sqlite_target: Target, tmp_pa
     assert "does not exist" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(PHH_AVAILABLE, reason="table_controller.engine.phh is in this build: "
-                    "test_engine_records.py checks the conversion instead")
 @pytest.mark.parametrize("fmt", ["phh", "text"])
 def test_export_phh_and_text_need_the_converter(sqlite_target: Target, tmp_path: Path, fmt: str,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+                                                capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build without the converter (a slimmed-down install) says so in one line, exit 2, and writes nothing."""
+    monkeypatch.setitem(sys.modules, "table_controller.engine.phh", None)  # import now raises ImportError
     fill(sqlite_target)
     assert main(["history", "export", "--data", str(sqlite_target.data_dir), "--format", fmt, "--out",
                  str(tmp_path / "o")]) == 2
     assert "table_controller.engine.phh" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
 
 
 def test_verify_accepts_a_sqlite_url(sqlite_target: Target, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,6 @@ import pytest
 
 from table_controller.cli import main
 from tests.journal.conftest import Target, moment
-from tests.journal.test_cli_history import PHH_AVAILABLE
 
 RECORDS = sorted(p for p in (Path(__file__).resolve().parents[1] / "records").glob("*.json")
                  if not p.name.endswith(".expected.json"))
@@ -47,7 +46,6 @@ def store(target: Target, records: list[dict[str, Any]]) -> None:
                                          result=replay(record), at=moment(number))
 
 
-@pytest.mark.skipif(not RECORDS, reason="no scripted hand records in tests/records yet")
 def test_engine_records_round_trip_through_journal_and_replay(sqlite_target: Target, tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     from table_controller.engine.record import replay
@@ -65,9 +63,6 @@ def test_engine_records_round_trip_through_journal_and_replay(sqlite_target: Tar
         assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(replay(record)))
 
 
-@pytest.mark.skipif(not RECORDS or not PHH_AVAILABLE,
-                    reason="table_controller.engine.phh (to_phh, to_text) is not in this build: "
-                           "test_cli_history.py checks that export says so (exit 2)")
 @pytest.mark.parametrize(("fmt", "suffix"), [("phh", ".phh"), ("text", ".txt")])
 def test_export_phh_and_text_write_the_converters_output(sqlite_target: Target, tmp_path: Path, fmt: str,
                                                          suffix: str, capsys: pytest.CaptureFixture[str]) -> None:
