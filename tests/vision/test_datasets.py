@@ -61,3 +61,29 @@ def test_real_photographs_go_through_and_are_rarely_misnamed() -> None:
                     named += 1
                     wrong += d.card[0] != rank
     assert wrong <= max(1, 0.05 * named), (wrong, named)
+
+
+@needs_photos
+def test_rank_only_calibration_on_the_tuning_split_reads_held_out_ranks() -> None:
+    """`calibrate-deck --labels` on part of the tuning split (bench.vision.held_out is never used to
+    learn): the default profile reads none of this deck's ranks, the calibrated one reads many, and
+    the ranks it names are almost never wrong. The full figure is in bench/vision.py."""
+    from bench.vision import held_out
+    from vision.labelled import calibrate_ranks, read_labels
+
+    labels = read_labels(PHOTOS / "labels.csv")
+    tuning = [name for name in sorted(labels) if not held_out(name)][::2]
+    cal = calibrate_ranks({PHOTOS / name: labels[name] for name in tuning})
+    assert cal.profile.min_rank_score >= 0.72 and cal.kept > 100 and set(cal.missing) >= set("2345678")
+    recognizer = Recognizer(cal.profile)
+    right = wrong = cards = 0
+    for name in [name for name in sorted(labels) if held_out(name)][:40]:
+        detections = recognizer.identify(load_image(PHOTOS / name))
+        for card in labels[name]:
+            x0, y0, x1, y1 = card.box
+            ranks = {d.rank for d in detections if d.rank is not None and x0 <= d.center[0] <= x1
+                     and y0 <= d.center[1] <= y1}
+            cards += 1
+            right += card.rank in ranks
+            wrong += bool(ranks) and card.rank not in ranks
+    assert right >= 0.3 * cards and wrong <= max(1, 0.03 * cards), (right, wrong, cards)
