@@ -20,7 +20,13 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
-from vision.outline import edge_distance, edge_evidence, threshold_proposals, whiteness
+from vision.outline import (
+    edge_distance,
+    edge_evidence,
+    line_quads,
+    threshold_proposals,
+    whiteness,
+)
 
 Image = npt.NDArray[np.uint8]
 Contour = npt.NDArray[Any]
@@ -33,10 +39,12 @@ DETECT_WIDTH = 720
 MAX_LINES = 120
 CONTAINED = 0.75
 TOO_BIG_FOR_SURE = 2.0
+MAX_SKEW = 1.25
 _SIDE_STEPS = np.linspace(0.1, 0.9, 15, dtype=np.float32)
 _SIDE_OFFSETS = np.array([3.0, 5.0], np.float32)
 ROUGH_VARIANCE = 15.0**2
 _RIM3 = np.ones((3, 3), np.uint8)
+_WIDEN7 = np.ones((7, 7), np.uint8)
 
 
 def card_mask(frame: Image, *, despeckle: bool = True) -> Image:
@@ -94,11 +102,16 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
     singles: list[FloatArray] = []
     single_contours: list[Contour] = []
     clusters: list[Contour] = []
+    doubtful: list[Contour] = []
     for c in contours:
         quad = _single_quad(c, mask)
         if quad is not None:
             singles.append(quad)
             single_contours.append(c)
+            if _skew(quad) > MAX_SKEW:
+                # Opposite sides this unequal are no card seen from above (rendered tables: at most
+                # 1.06), but two overlapping cards whose hull happens to be four-sided: looked at again.
+                doubtful.append(c)
         else:
             clusters.append(c)
     # A "card" much bigger than a card is two cards side by side: split it like any cluster. The size
@@ -128,23 +141,24 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
         # A proposal that puts an index in one of its index corners is a face-up card lying that way.
         proposals = [(score + (0.5 if _has_index(frame, q) else 0.0), q) for score, q in proposals]
         found.extend(_suppress(proposals))
+    unexplained = clusters + doubtful
     if bright_table or rough_table:
         # On such a table the mask's blobs are as often the table's own light patches as cards (on the
         # tuning photos, 180 of 200 blobs without an index matched no card): only a face-up card with
         # an index counts there, as for the outline search. A back there stays unfound, never invented.
         found = [q for q in found if _has_index(frame, q)]
         found.extend(_outlined_cards(frame, found, min_area))
-        return _with_threshold_cards(frame, found, min_area, given_size)
-    if clusters or not found:
+        return _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=True)
+    if unexplained or not found:
         # Blobs the mask could not cut into cards (cards touching or overlapping, or joined to something
         # light beside them), or nothing found at all: look there again at other whiteness levels.
-        return _with_threshold_cards(frame, found, min_area, given_size, clusters if found else None)
+        return _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=not found)
     return found
 
 
 def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float,
-                          card_size: tuple[float, float] | None, clusters: list[Contour] | None = None
-                          ) -> list[FloatArray]:
+                          card_size: tuple[float, float] | None, clusters: list[Contour], *,
+                          whole_frame: bool) -> list[FloatArray]:
     """`found` plus the cards that a whiteness threshold of their own cuts out (`vision.outline`), in the
     whole frame or, when `clusters` are given, around those blobs only (a frame whose other cards the
     mask explained: this keeps a 1280 x 720 frame's time down).
@@ -158,7 +172,7 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     work = frame if scale == 1 else np.asarray(cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
                                                np.uint8)
     wh, ww = work.shape[:2]
-    rois = [(0, 0, ww, wh)] if clusters is None else [_padded_box(c, scale, ww, wh) for c in clusters]
+    rois = [(0, 0, ww, wh)] if whole_frame else [_padded_box(c, scale, ww, wh) for c in clusters]
     sure: list[tuple[float, FloatArray]] = []
     for x0, y0, x1, y1 in rois:
         roi = np.ascontiguousarray(work[y0:y1, x0:x1])
@@ -170,30 +184,88 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
             if _cut_by_roi(q, (x0, y0, x1, y1), ww, wh):
                 continue
             quad = np.asarray((q + np.array([x0, y0], np.float32)) * scale, np.float32)
-            if card_size is not None and not 0.6 <= quad_area(quad) / (card_size[0] * card_size[1]) <= 1.5:
+            if not _fits_size(quad, card_size):
                 continue  # not one card of the size the table's calibration gives
             if _index_count(frame, quad) == 2:
                 sure.append((edge_evidence(score, dist, q)[0], quad))
-    if not sure:
+    lined = _line_cards(frame, work, scale, clusters, card_size)
+    if not sure and not lined:
         return found
     # The mask's own quads that show both indices compete on the same terms: a threshold blob can be a
     # card with a sliver of its neighbour, still "sure" but with a worse outline.
     # (Only those that some sure card contradicts need the test: the others stay anyway.)
-    rivals = [q for q in found if any(_contradicts(q, k) for _, k in sure)]
+    rivals = [q for q in found if any(_contradicts(q, k) for _, k in sure + lined)]
     sure.extend((_evidence(work, np.asarray(q / scale, np.float32)), q) for q in rivals if _index_count(frame, q) == 2)
     sure.sort(key=lambda sq: sq[0], reverse=True)
+    # Four straight edges come last: in a fan the edges of neighbouring cards also close such shapes,
+    # with an index at two corners, so they only add cards where nothing better is.
+    lined.sort(key=lambda sq: sq[0], reverse=True)
     kept: list[FloatArray] = []
     for _, q in sure:
         if not any(_contradicts(q, k) for k in kept):
             kept.append(q)
+    # ... nor do they displace a quad of the mask that shows an index (a card partly under the next).
+    indexed = [q for q in found if any(_contradicts(q, k) for _, k in lined) and _has_index(frame, q)]
+    for _, q in lined:
+        if not any(_contradicts(q, k) for k in kept + indexed):
+            kept.append(q)
     # The mask's quads may overlap one another (a fan, a pile): they are only tested against sure cards.
-    # The sure cards also tell the cards' size in this frame: a "card" twice as big is a sheet of paper
-    # or a light patch of the table, or a merge of several.
+    # The sure cards also tell the cards' size in this frame: a "card" twice as big without both indices is
+    # a sheet of paper or a light patch of the table.
     sure_cards = list(kept)
-    largest = TOO_BIG_FOR_SURE * float(np.median([quad_area(q) for q in sure_cards]))
-    kept.extend(q for q in found if quad_area(q) <= largest and not any(q is k or _contradicts(q, k)
-                                                                         for k in sure_cards))
+    largest = TOO_BIG_FOR_SURE * float(np.median([quad_area(q) for q in sure_cards])) if sure_cards else math.inf
+    kept.extend(q for q in found if not any(q is k or _contradicts(q, k) for k in sure_cards)
+                and (quad_area(q) <= largest or _index_count(frame, q) == 2))
     return kept
+
+
+def _skew(quad: FloatArray) -> float:
+    """The larger ratio of opposite sides' lengths (1 for a parallelogram)."""
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    return max(max(sides[0], sides[2]) / max(min(sides[0], sides[2]), 1e-6),
+               max(sides[1], sides[3]) / max(min(sides[1], sides[3]), 1e-6))
+
+
+def _fits_size(quad: FloatArray, card_size: tuple[float, float] | None) -> bool:
+    """Whether the quad's sides match the card size the table's calibration gives (if any); in a fan,
+    the edges of neighbouring cards also make four-sided shapes with an index at two corners."""
+    if card_size is None:
+        return True
+    short, long_ = side_lengths(quad)
+    return 0.8 <= short / card_size[0] <= 1.25 and 0.8 <= long_ / card_size[1] <= 1.25
+
+
+def _line_cards(frame: Image, work: Image, scale: int, clusters: list[Contour],
+                card_size: tuple[float, float] | None) -> list[tuple[float, FloatArray]]:
+    """Cards lying on other cards inside the mask's clusters, found as four straight edges
+    (`outline.line_quads`) with an index in both corners; scored by `outline.edge_evidence`."""
+    wh, ww = work.shape[:2]
+    out: list[tuple[float, FloatArray]] = []
+    for c in clusters:
+        x0, y0, x1, y1 = _padded_box(c, scale, ww, wh)
+        roi = np.ascontiguousarray(work[y0:y1, x0:x1])
+        if min(roi.shape[:2]) < 16:
+            continue
+        region = np.zeros(roi.shape[:2], np.uint8)
+        cv2.drawContours(region, [np.round(c / scale).astype(np.int32) - [x0, y0]], -1, 255, -1)
+        region = np.asarray(cv2.dilate(region, _WIDEN7), np.uint8)
+        gray = np.asarray(cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY), np.uint8)
+        _, _, bw, bh = cv2.boundingRect(c)
+        longest = max(bw, bh) / scale
+        min_side = max(12.0, 0.2 * longest) if card_size is None else 0.8 * card_size[0] / scale
+        max_side = 1.05 * longest if card_size is None else 1.2 * card_size[1] / scale
+        quads = line_quads(gray, min_side, max_side, region=region)
+        if not quads:
+            continue
+        score = whiteness(roi)
+        dist = edge_distance(gray)
+        for q in quads:
+            quad = np.asarray((q + np.array([x0, y0], np.float32)) * scale, np.float32)
+            if not _fits_size(quad, card_size):
+                continue
+            if _coverage(region, q) >= 0.9 and _index_count(frame, quad) == 2:
+                out.append((edge_evidence(score, dist, q)[0], quad))
+    return out
 
 
 def _padded_box(contour: Contour, scale: int, w: int, h: int) -> tuple[int, int, int, int]:

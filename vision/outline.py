@@ -125,3 +125,73 @@ def edge_evidence(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray)
 def is_card_outline(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray) -> bool:
     mean, weakest = edge_evidence(score, dist, quad)
     return mean >= MIN_EVIDENCE and weakest >= MIN_SIDE_EVIDENCE
+
+
+def _merged_lines(segments: npt.NDArray[np.int32]) -> list[tuple[float, float, float]]:
+    """Hough segments merged into infinite lines (theta, rho, total length), longest first: the pieces
+    of one card side broken by an index or a shadow count together."""
+    lines: list[list[float]] = []
+    for x0, y0, x1, y1 in segments.reshape(-1, 4).astype(np.float64):
+        length = float(np.hypot(x1 - x0, y1 - y0))
+        theta = float(np.arctan2(x0 - x1, y1 - y0)) % np.pi  # normal direction, in [0, pi)
+        rho = x0 * np.cos(theta) + y0 * np.sin(theta)
+        for line in lines:
+            dt = abs(theta - line[0])
+            flip = dt > np.pi / 2
+            if min(dt, np.pi - dt) < np.radians(4) and abs((-rho if flip else rho) - line[1]) < 4.0:
+                line[2] += length
+                break
+        else:
+            lines.append([theta, rho, length])
+    lines.sort(key=lambda line: -line[2])
+    return [(t, r, n) for t, r, n in lines]
+
+
+def _meet(a: tuple[float, float, float], b: tuple[float, float, float]) -> FloatArray | None:
+    m = np.array([[np.cos(a[0]), np.sin(a[0])], [np.cos(b[0]), np.sin(b[0])]])
+    if abs(np.linalg.det(m)) < 1e-3:
+        return None
+    return np.asarray(np.linalg.solve(m, np.array([a[1], b[1]])), np.float32)
+
+
+def line_quads(gray: Image, min_side: float, max_side: float, *, region: Image | None = None,
+               max_lines: int = 14) -> list[FloatArray]:
+    """Quadrilaterals bounded by four straight image edges (two roughly parallel pairs): the outline of
+    a card lying on another, whose paper is one blob with the card below. `region`: only edges where
+    it is non-zero count (the blob, a little widened: the table's own lines stay out)."""
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 120)
+    if region is not None:
+        edges[region == 0] = 0
+    segments = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=max(15, int(0.25 * min_side)),
+                               minLineLength=0.35 * min_side, maxLineGap=4)
+    if segments is None:
+        return []
+    lines = _merged_lines(np.asarray(segments, np.int32))[:max_lines]
+    pairs = []
+    for i, a in enumerate(lines):
+        for b in lines[i + 1:]:
+            dt = abs(a[0] - b[0])
+            flip = dt > np.pi / 2
+            if min(dt, np.pi - dt) > np.radians(12):
+                continue
+            gap = abs(a[1] - (-b[1] if flip else b[1]))
+            if 0.6 * min_side <= gap <= 1.15 * max_side:
+                pairs.append((a, b))
+    out: list[FloatArray] = []
+    for i, (a, b) in enumerate(pairs):
+        for c, d in pairs[i + 1:]:
+            dt = abs(a[0] - c[0]) % np.pi
+            if min(dt, np.pi - dt) < np.radians(40):
+                continue
+            corners = [_meet(a, c), _meet(c, b), _meet(b, d), _meet(d, a)]
+            if any(p is None for p in corners):
+                continue
+            quad = np.array(corners, np.float32)
+            if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+                continue
+            short, long_ = side_lengths(quad)
+            if short < 0.6 * min_side or long_ > 1.15 * max_side or not 1.05 <= long_ / short <= 2.3:
+                continue
+            out.append(order_quad(quad))
+    return out
+

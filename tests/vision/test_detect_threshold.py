@@ -10,7 +10,7 @@ import pytest
 from hardware_sim.camera.art import draw_back, draw_face
 from vision.detect import _contradicts, find_cards
 from vision.geometry import order_quad, quad_iou
-from vision.outline import edge_distance, edge_evidence, threshold_proposals, whiteness
+from vision.outline import edge_distance, edge_evidence, line_quads, threshold_proposals, whiteness
 
 
 def _place(frame: np.ndarray, art: np.ndarray, center: tuple[float, float], angle: float,
@@ -89,3 +89,31 @@ def test_cards_of_a_pile_do_not_contradict_each_other_but_a_piece_does() -> None
     assert not _contradicts(a, overlapping)
     assert _contradicts(a, piece)
     assert _contradicts(a, a + np.array([10.0, 5.0], np.float32))
+
+
+def _overlapping_pair() -> tuple[np.ndarray, np.ndarray]:
+    """Two face-up cards on a dark cloth, the second lying across the first (its edge casts a thin
+    shadow on the card below, as in a photograph): the paper mask makes them one blob."""
+    frame = np.full((540, 960, 3), (30, 28, 26), np.uint8)
+    _place(frame, draw_face("7c"), (420, 270), 8.0, length=220.0)
+    top = draw_face("Kd")
+    h, w = top.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), -20.0, 220.0 / h)
+    m[:, 2] += np.array([530 - w / 2, 300 - h / 2])
+    inside = cv2.warpAffine(np.full((h, w), 255, np.uint8), m, (960, 540))
+    shadow = cv2.dilate(inside, np.ones((5, 5), np.uint8)) > inside
+    frame[shadow] = (frame[shadow] * 0.6).astype(np.uint8)
+    corners = _place(frame, top, (530, 300), -20.0, length=220.0)
+    return np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), np.uint8), corners
+
+
+def test_line_quads_close_the_top_cards_outline() -> None:
+    frame, corners = _overlapping_pair()
+    gray = np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
+    quads = line_quads(gray, 100.0, 300.0)
+    assert any(quad_iou(q, order_quad(corners)) > 0.85 for q in quads)
+
+
+def test_card_lying_on_another_is_found_by_its_four_edges() -> None:
+    frame, corners = _overlapping_pair()
+    assert len(_found(find_cards(frame), corners)) == 1
