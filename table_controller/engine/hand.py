@@ -1861,25 +1861,30 @@ class Hand:
         entry = self._entry > 0 and self._entry_seat in (None, i)  # _entry_pending(i), inlined
         stacks = self._stack
         stack = stacks[i]
-        limits: tuple[int, int, int] | None = None
+        full = lo = hi = 0  # full: the smallest full bet or raise (_raise_limits()[0])
+        may_raise = False
         if self._fixed_limit and not entry:  # _raise_limits(i) in the common case, inlined: the unit, cap allowing
             all_in_to = bet + stack
             if all_in_to > cur and not self._acted_full[i] and not (self._cap and self._raises >= self._cap):
                 folded, bets = self._folded, self._bet
                 for j in self._others[i]:
                     if not folded[j] and stacks[j] + bets[j] > cur:  # someone is left who could call a raise
-                        unit_to = cur + (self._small_bet if first else self._big_bet)
-                        limits = (unit_to, unit_to, unit_to) if unit_to <= all_in_to else \
-                            (unit_to, all_in_to, all_in_to)
+                        full = cur + (self._small_bet if first else self._big_bet)
+                        lo = hi = full if full <= all_in_to else all_in_to
+                        may_raise = True
                         break
         else:
             limits = self._raise_limits(i)
-        lo = hi = 0
-        if limits is not None:
+            if limits is not None:
+                full, lo, hi = limits
+                may_raise = True
+        if may_raise:
             kind_bet = cur == 0 or blind_open
-            if not (kind_bet and unopened and self.requirement is not None and self._lacks_openers(i)):
+            if kind_bet and unopened and self.requirement is not None and self._lacks_openers(i):
+                lo = hi = 0
+            else:
                 acts |= _BET if kind_bet else _RAISE
-                self._legal_full, lo, hi = limits
+                self._legal_full = full
         call_amount = 0
         if owes and not blind_open and not entry:
             acts |= _CALL
