@@ -168,6 +168,10 @@ def test_cli_calibrate_deck_with_labels(tmp_path: Path, capsys: pytest.CaptureFi
     cv2.imwrite(str(stray), np.full((64, 64, 3), 128, np.uint8))
     assert main(["vision", "calibrate-deck", "--out", str(out), "--labels", str(csv), *images, str(stray)]) == 2
     assert "no labels for this image" in capsys.readouterr().err
+    assert main(["vision", "calibrate-deck", "--out", str(out), "--labels", str(csv), *images, "--no-default"]) == 2
+    assert "--no-default" in capsys.readouterr().err
+    assert main(["vision", "calibrate-deck", "--out", str(out), "--labels", str(tmp_path / "none.csv"), *images]) == 2
+    assert "no such label file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("long_side", "named"), [(140.0, True), (120.0, True), (105.0, False), (100.0, False)])
