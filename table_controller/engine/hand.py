@@ -89,6 +89,7 @@ HAND_SIZE = 5
 DECK_SIZE = 52
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
+_stack_of = attrgetter("stack")
 _SHOW_OR_MUCK: tuple[str, ...] = ("show", "muck")
 _SHOW_ONLY: tuple[str, ...] = ("show",)
 _CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))
@@ -196,8 +197,8 @@ class Hand:
                  ante_for_all: int | None = None) -> None:
         self.config = config
         ordered = sorted(seats, key=_seat_number)
-        numbers = [s.seat for s in ordered]
-        stacks = [s.stack for s in ordered]
+        numbers: list[int] = list(map(_seat_number, ordered))
+        stacks: list[int] = list(map(_stack_of, ordered))
         if not 2 <= len(ordered) <= 8:
             raise ConfigError(f"a deal needs 2 to 8 players, got {len(ordered)}")
         if len(set(numbers)) != len(numbers):
@@ -387,13 +388,15 @@ class Hand:
                 stack, contrib, paid_in, seat_no, emit = self._stack, self._contrib, self._ante_paid, self._seat_no, \
                     self.events.append
                 ante = st.ante
+                pot = self._pot
                 for i in _deal_order(n, left):
                     paid = ante if ante <= stack[i] else stack[i]
                     stack[i] -= paid
-                    self._pot += paid
+                    pot += paid
                     contrib[i] += paid
                     paid_in[i] = paid
                     emit(_forced_bet_posted(seat_no[i], paid, "ante", stack[i] == 0))
+                self._pot = pot
         first = left
         if form is _BLOCK_SYSTEM:
             self._post(b, st.block_ante, "block_ante", live=False, as_bet=False)
@@ -564,7 +567,11 @@ class Hand:
 
     def hole_cards(self, seat: int) -> tuple[str, ...]:
         """The cards a seat holds now ("??" where unidentified). Secret: the caller controls who sees them."""
-        return self._codes(self._hands[self._i(seat)])
+        i = self._index.get(seat)
+        if i is None:
+            i = self._i(seat)  # raises, naming the seat
+        ident, name = self._ident, _NAME_OF  # _codes(), inlined: the random player asks before every draw
+        return tuple([name[ident[p]] for p in self._hands[i]])
 
     def card_identities(self) -> tuple[str, ...]:
         """Every shoe position's card as known now ("??" where not yet identified). For records and auditors."""
@@ -1356,7 +1363,8 @@ class Hand:
     def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str, *,
                thrown_codes: tuple[str, ...] | None = None) -> None:
         stub, cards, reserve = self._stub, self._hands[i], self._reserve_cards
-        take = min(owed, len(stub) - reserve)
+        left = len(stub) - reserve
+        take = owed if owed < left else left
         if take > 0:  # from the top of the stub (its end), one card after another
             top = stub[-take:]
             del stub[-take:]
