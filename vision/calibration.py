@@ -132,13 +132,17 @@ class TableCalibration:
 
     @classmethod
     def load(cls, path: str | Path) -> TableCalibration:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise VisionInputError(f"{path}: no such calibration file") from exc
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise VisionInputError(f"{path}: unreadable calibration file ({type(exc).__name__})") from exc
-        return cls.from_json(data)
+        return cls.from_json(read_json_file(path, "calibration file"))
+
+
+def read_json_file(path: str | Path, what: str) -> Any:
+    """The JSON document in `path`; a missing or unreadable file is the caller's `VisionInputError`."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise VisionInputError(f"{path}: no such {what}") from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise VisionInputError(f"{path}: unreadable {what} ({type(exc).__name__})") from exc
 
 
 def _rows(m: Any) -> tuple[tuple[float, float, float], ...]:

@@ -12,7 +12,6 @@ too: the camera could not see cards dealt there.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.calibration import Point, TableCalibration, Zone
+from vision.calibration import Point, TableCalibration, Zone, read_json_file
 from vision.errors import VisionInputError
 
 FORMAT = "cardtable-table-marks"
@@ -71,13 +70,7 @@ class MarkSheet:
 
     @classmethod
     def load(cls, path: str | Path) -> MarkSheet:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise VisionInputError(f"{path}: no such mark sheet") from exc
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise VisionInputError(f"{path}: unreadable mark sheet ({type(exc).__name__})") from exc
-        return cls.from_json(data)
+        return cls.from_json(read_json_file(path, "mark sheet"))
 
 
 @dataclass(frozen=True, kw_only=True)

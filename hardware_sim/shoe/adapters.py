@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import signal
 import socket
 import threading
 import time
@@ -246,3 +247,13 @@ def start_tcp(sim: ShoeSimulator | None = None, *, port: int = 0, speed: float =
     shoe = TcpShoe(sim or ShoeSimulator(), speed=speed, port=port)
     shoe.start()
     return shoe
+
+
+def wait_for_stop_signal(poll: float = 0.5) -> None:
+    """Block the main thread until SIGINT or SIGTERM: a simulator process serves from its daemon threads
+    meanwhile, and its caller stops them in a `finally` after this returns."""
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+    while not stop.wait(poll):
+        pass

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 from typing import Any
 
 from table_controller.cli._common import EXIT_OK, EXIT_USAGE, CliError, set_handler
@@ -30,7 +28,7 @@ def register(sub: Any) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from hardware_sim.shoe import ShoeSimulator, SimTimings, start_pty, start_tcp
+    from hardware_sim.shoe import ShoeSimulator, SimTimings, start_pty, start_tcp, wait_for_stop_signal
 
     if args.speed <= 0:
         raise CliError("--speed must be positive", exit_code=EXIT_USAGE)
@@ -58,12 +56,8 @@ def _serve(args: argparse.Namespace) -> int:
             raise CliError(f"cannot serve the control on port {args.control}: {exc}", exit_code=EXIT_USAGE) from None
     sys.stdout.write(first_line + "\n" + (f"control {control.url}\n" if control is not None else ""))
     sys.stdout.flush()
-    stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
     try:
-        while not stop.wait(0.5):
-            pass
+        wait_for_stop_signal()
     finally:
         if control is not None:
             control.stop()

@@ -16,14 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from hardware_sim.shoe import SimTimings, start_pty
+from hardware_sim.shoe import SimTimings, start_pty, wait_for_stop_signal
 from hardware_sim.shoe.remote import CALLS, ControlServer, Extra, RemoteControl, serve_control
 from table_controller.soak.timed_sim import TimedShoeSimulator
 
@@ -114,12 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     tmp = state.with_name(state.name + ".tmp")
     tmp.write_text(json.dumps({"pid": os.getpid(), "url": running.url, "control": control.url}), encoding="utf-8")
     tmp.replace(state)
-    stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
     try:
-        while not stop.wait(0.5):
-            pass
+        wait_for_stop_signal()
     finally:
         control.stop()
         running.stop()
