@@ -55,22 +55,13 @@ def install(cls: type, *, nonnegative_ints: bool = False) -> bool:
     if not supported(cls):
         return False
     fields = dataclasses.fields(cls)
-    names = [f.name for f in fields]
     namespace: dict[str, Any] = {"ValueError": ValueError}
-    params = []
-    for f in fields:
-        if f.default is dataclasses.MISSING:
-            params.append(f.name)
-        else:
-            namespace[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
+    params = _params(fields, namespace)
     lines = [f"def __init__(self, *, {', '.join(params)}):" if params else "def __init__(self):",
              "    d = self.__dict__"]
-    lines += [f"    d[{name!r}] = {name}" for name in names]
+    lines += _writes(fields)
     if nonnegative_ints:
-        title = cls.__name__
-        lines += [f"    if type({name}) is int and {name} < 0:\n"
-                  f"        raise ValueError({title + '.' + name + ' must not be negative'!r})" for name in names]
+        lines += _nonnegative_checks(cls, fields)
     elif hasattr(cls, "__post_init__"):
         lines.append("    self.__post_init__()")
     exec("\n".join(lines), namespace)  # the same technique dataclasses uses to build __init__
@@ -95,17 +86,9 @@ def builder(cls: type[T]) -> Callable[..., T]:
         raise ValueError(f"{cls.__name__} has no fast __init__ with the non-negative check")
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
     namespace: dict[str, Any] = {"ValueError": ValueError, "_new": object.__new__, "_cls": cls}
-    params = []
-    for f in fields:
-        if f.default is dataclasses.MISSING:
-            params.append(f.name)
-        else:
-            namespace[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
+    params = _params(fields, namespace)
     lines = [f"def make({', '.join(params)}):", "    self = _new(_cls)", "    d = self.__dict__"]
-    lines += [f"    d[{f.name!r}] = {f.name}" for f in fields]
-    lines += [f"    if type({f.name}) is int and {f.name} < 0:\n"
-              f"        raise ValueError({cls.__name__ + '.' + f.name + ' must not be negative'!r})" for f in fields]
+    lines += _writes(fields) + _nonnegative_checks(cls, fields)
     lines.append("    return self")
     exec("\n".join(lines), namespace)
     make: Callable[..., T] = namespace["make"]
@@ -113,6 +96,27 @@ def builder(cls: type[T]) -> Callable[..., T]:
     make.__module__ = cls.__module__
     make.__doc__ = f"{cls.__name__}, fields positional in field order (see table_controller.engine.frozen_init)."
     return make
+
+
+def _params(fields: tuple[dataclasses.Field[Any], ...], namespace: dict[str, Any]) -> list[str]:
+    """The generated function's parameters, in field order; a default goes into `namespace` by name."""
+    params = []
+    for f in fields:
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            namespace[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+    return params
+
+
+def _writes(fields: tuple[dataclasses.Field[Any], ...]) -> list[str]:
+    return [f"    d[{f.name!r}] = {f.name}" for f in fields]
+
+
+def _nonnegative_checks(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> list[str]:
+    return [f"    if type({f.name}) is int and {f.name} < 0:\n"
+            f"        raise ValueError({cls.__name__ + '.' + f.name + ' must not be negative'!r})" for f in fields]
 
 
 def _fast_doc(cls: type) -> str:
