@@ -33,9 +33,16 @@ Vectors = npt.NDArray[np.float32]
 
 def glyph_vector(mask: Image, shape: tuple[int, int]) -> npt.NDArray[np.float32]:
     """A glyph mask as a zero-mean, unit-norm vector (normalised correlation is then a dot product)."""
-    h, w = shape
-    small = np.asarray(cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA), dtype=np.float32)
-    small = np.asarray(cv2.GaussianBlur(small, (3, 3), 0.8), dtype=np.float32)
+    return _vector_of(_resized(mask, shape))
+
+
+def _resized(mask: Image, shape: tuple[int, int]) -> Image:
+    return np.asarray(cv2.resize(mask, (shape[1], shape[0]), interpolation=cv2.INTER_AREA))
+
+
+def _vector_of(resized: Image) -> npt.NDArray[np.float32]:
+    """`glyph_vector` of a mask already resized to the template shape."""
+    small = np.asarray(cv2.GaussianBlur(resized.astype(np.float32), (3, 3), 0.8), dtype=np.float32)
     v = small.reshape(-1) - float(small.mean())
     n = float(np.linalg.norm(v))
     return np.asarray(v / n if n > 1e-6 else v, dtype=np.float32)
@@ -47,12 +54,21 @@ def glyph_aspect(mask: Image) -> float:
 
 def glyph_solidity(mask: Image) -> float:
     """Ink area over its convex hull's area: tells a club's notches from a spade's smooth sides."""
-    pts = cv2.findNonZero((mask > 127).astype(np.uint8))
-    if pts is None or len(pts) < 3:
+    ink = mask > 127
+    area = int(np.count_nonzero(ink))
+    if area < 3:
         return 1.0
-    hull = cv2.convexHull(pts)
+    # The hull of the ink is the hull of each row's leftmost and rightmost ink pixel: a few dozen points
+    # instead of hundreds, and the same hull (OpenCV returns the same vertices).
+    rows = np.flatnonzero(ink.any(axis=1))
+    inked = ink[rows]
+    ends = np.empty((len(rows), 2, 2), np.int32)
+    ends[:, 0, 0] = inked.argmax(axis=1)
+    ends[:, 1, 0] = (ink.shape[1] - 1) - inked[:, ::-1].argmax(axis=1)
+    ends[:, :, 1] = rows[:, None]
+    hull = cv2.convexHull(ends.reshape(-1, 1, 2))
     hull_area = float(cv2.contourArea(hull)) + 0.5 * float(cv2.arcLength(hull, True)) + 1.0
-    return min(1.0, float((mask > 127).sum()) / hull_area)
+    return min(1.0, float(area) / hull_area)
 
 
 INK_THRESHOLD = 0.45  # ink strength (0 paper .. 1 full ink) above which a pixel is part of a glyph
@@ -125,17 +141,20 @@ class TemplateSet:
         """Best score per label: normalised correlation, less a penalty for a different width/height ratio."""
         if not self.labels:
             return {}
-        v = glyph_vector(mask, shape)
+        small = _resized(mask, shape)
         # einsum stays on this thread; a BLAS call here would spin up threads for a small product.
-        corr = np.einsum("ij,j->i", self.vectors, v)
+        corr = np.einsum("ij,j->i", self.vectors, _vector_of(small))
         aspect = glyph_aspect(mask)
-        penalty = 0.6 * np.abs(np.log(np.maximum(self.aspects, 1e-3) / max(aspect, 1e-3)))
-        small = np.asarray(cv2.resize(mask, (shape[1], shape[0]), interpolation=cv2.INTER_AREA), dtype=np.uint8)
+        penalty = 0.6 * np.abs(np.log(self._aspect_floor / max(aspect, 1e-3)))
         penalty = penalty + self.solidity_weight * np.abs(self.solidity - glyph_solidity(small))
         total = (corr - penalty)[self._grouping[0]]
         best_per = np.maximum.reduceat(total, self._grouping[1])
         return {label: float(score) for label, score in zip(self._grouping[2], best_per.tolist(), strict=True)
                 if allowed is None or label in allowed}
+
+    @cached_property
+    def _aspect_floor(self) -> npt.NDArray[np.float32]:
+        return np.maximum(self.aspects, 1e-3)
 
     @cached_property
     def _grouping(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], list[str]]:
