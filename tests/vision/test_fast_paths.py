@@ -92,7 +92,33 @@ def test_darkest_channel_and_paper_level(corners: list[Image]) -> None:
         assert np.array_equal(low, image[:, :, :3].min(axis=2))
         flat = low.astype(np.float32).ravel()
         k = int(0.85 * (flat.size - 1))
-        assert identify._paper(low) == float(np.partition(flat, k)[k])
+        below = np.bincount(low.ravel(), minlength=256).cumsum()
+        assert identify._order_level(below, k) == float(np.partition(flat, k)[k])
+
+
+def test_faint_ink_test_skipped_only_when_it_would_fail() -> None:
+    """`_may_be_faint` says no only for a corner whose strongest ink fails the faint-ink test anyway."""
+    rng = np.random.default_rng(9)
+    said_no = passed = 0
+    for i in range(3000):
+        size = int(rng.integers(20, 6000))
+        paper = int(rng.integers(150, 256))
+        # Light paper with a few darker pixels: some faint, some strong, some corners without ink.
+        low = np.full(size, paper, np.int32) - rng.integers(0, 12, size)
+        dark = rng.random(size) < rng.choice([0.0, 0.002, 0.005, 0.01, 0.05])
+        low[dark] = paper - rng.integers(0, paper + 1, int(dark.sum())) * rng.random()
+        low8 = np.clip(low, 0, 255).astype(np.uint8).reshape(1, -1)
+        below = np.bincount(low8.ravel(), minlength=256).cumsum()
+        level = identify._order_level(below, int(0.85 * (low8.size - 1)))
+        strength = (level - identify._LEVELS) / level
+        ink = (level - low8.astype(np.float32)) / level
+        strongest = float(np.percentile(ink, identify.STRONGEST))
+        passes = identify.FAINT_SHARE * strongest >= identify.FAINT_MIN and strongest < identify.FAINT_MAX
+        maybe = identify._may_be_faint(below, strength)
+        assert maybe or not passes, i
+        said_no += not maybe
+        passed += passes
+    assert said_no > 500 and passed > 100  # both kinds of corner were tried
 
 
 def test_rules_removed_as_by_the_full_openings(corners: list[Image]) -> None:
