@@ -65,6 +65,24 @@ def _nearest(detections: list[Detection], center: np.ndarray, within: float = 20
     return best
 
 
+def _count(score: Score, found: Detection | None, card: str, *, face_up: bool, scored: bool) -> None:
+    """One rendered card into `score`: a back read as anything counts against us whether or not it is
+    scored; a face-up card counts only when `scored` (fully visible, or its index uncovered)."""
+    if not face_up:
+        score.backs += 1
+        score.backs_named += found is not None and (found.card is not None or found.rank is not None)
+    elif not scored:
+        return
+    elif found is None:
+        score.missed += 1
+    elif found.card == card:
+        score.right += 1
+    elif found.card is None:
+        score.unknown += 1
+    else:
+        score.wrong += 1
+
+
 def rendered_accuracy(recognizer: Recognizer, seeds: range, options: RenderOptions,
                       times: list[float] | None = None, cpu: list[float] | None = None,
                       *, keep: list[np.ndarray] | None = None) -> Score:
@@ -82,20 +100,7 @@ def rendered_accuracy(recognizer: Recognizer, seeds: range, options: RenderOptio
             cpu.append((time.process_time() - start_cpu) * 1000.0)
         for truth in frame.truth:
             found = _nearest(detections, np.mean(np.array(truth.corners), axis=0))
-            if not truth.face_up:
-                score.backs += 1
-                score.backs_named += found is not None and (found.card is not None or found.rank is not None)
-                continue
-            if truth.visible < 0.999:
-                continue
-            if found is None:
-                score.missed += 1
-            elif found.card == truth.card:
-                score.right += 1
-            elif found.card is None:
-                score.unknown += 1
-            else:
-                score.wrong += 1
+            _count(score, found, truth.card, face_up=truth.face_up, scored=truth.visible >= 0.999)
     return score
 
 
@@ -123,20 +128,7 @@ def fanned_hands(seeds: range) -> Score:
         detections = Recognizer(card_size=frame.calibration.card_size_px()).identify(frame.image)
         for truth in frame.truth:
             found = _nearest(detections, np.mean(np.array(truth.corners), axis=0), 25.0)
-            if not truth.face_up:
-                score.backs += 1
-                score.backs_named += found is not None and (found.card is not None or found.rank is not None)
-                continue
-            if not truth.index_visible:
-                continue
-            if found is None:
-                score.missed += 1
-            elif found.card == truth.card:
-                score.right += 1
-            elif found.card is None:
-                score.unknown += 1
-            else:
-                score.wrong += 1
+            _count(score, found, truth.card, face_up=truth.face_up, scored=truth.index_visible)
     return score
 
 

@@ -822,13 +822,7 @@ class Hand:
         return _can(self.verify_bet, seat, to)
 
     def bet(self, seat: int, to: int) -> list[Event]:
-        legal = self._legal
-        if legal is not None and legal.seat == seat and "bet" in legal.acts and type(to) is int \
-                and legal.min_to <= to <= legal.max_to:
-            minimum_full = self._legal_full
-        else:
-            self.verify_bet(seat, to)
-            minimum_full = self._full_threshold(self._index[seat])
+        minimum_full = self._checked_amount(seat, to, "bet", self.verify_bet)
         before = len(self.events)
         i = self._index[seat]
         opens = self._interval == "first" and not self._opened
@@ -841,6 +835,16 @@ class Hand:
         self._log({"seat": seat, "act": "bet", "to": to})
         self._after_act(i, "bet")
         return self._done(before)
+
+    def _checked_amount(self, seat: int, to: int, act: str, verify: Callable[[int, int], None]) -> int:
+        """Check a bet or raise to `to` and return the smallest full bet or raise for it. An amount inside the
+        legal view already computed for this seat is legal by construction, so the full verify is skipped."""
+        legal = self._legal
+        if legal is not None and legal.seat == seat and act in legal.acts and type(to) is int \
+                and legal.min_to <= to <= legal.max_to:
+            return self._legal_full
+        verify(seat, to)
+        return self._full_threshold(self._index[seat])
 
     def _full_threshold(self, i: int) -> int:
         limits = self._raise_limits(i)
@@ -956,13 +960,7 @@ class Hand:
         return _can(self.verify_raise_to, seat, to)
 
     def raise_to(self, seat: int, to: int) -> list[Event]:
-        legal = self._legal
-        if legal is not None and legal.seat == seat and "raise" in legal.acts and type(to) is int \
-                and legal.min_to <= to <= legal.max_to:
-            minimum_full = self._legal_full
-        else:
-            self.verify_raise_to(seat, to)
-            minimum_full = self._full_threshold(self._index[seat])
+        minimum_full = self._checked_amount(seat, to, "raise", self.verify_raise_to)
         before = len(self.events)
         i = self._index[seat]
         amount = to - self._bet[i]

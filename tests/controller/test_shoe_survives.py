@@ -101,12 +101,25 @@ def _journaled_cards(journal: MemoryJournal, hand: int) -> list[str]:
     return out
 
 
-async def _a_card_in_flight_at_the_crash_is_taken_from_the_shoe_log(sim: PtyShoe) -> None:
+async def _first_controller(sim: PtyShoe, players: int, shoe: Any = None) -> tuple[TableController, MemoryJournal]:
+    """The controller that is about to crash: its journal, `players` seated, on `shoe` (a link to `sim`)."""
     journal = MemoryJournal()
-    settings = TableSettings(pace_s=0)
+    first = TableController(TableSettings(pace_s=0), shoe=shoe or await _link(sim), journal=journal)
+    await seat_players(first, players)
+    return first, journal
+
+
+async def _restarted(sim: PtyShoe, journal: MemoryJournal) -> TableController:
+    """The next controller on the same journal and the same shoe: recovered, then resumed."""
+    second = TableController(TableSettings(pace_s=0), shoe=await _link(sim), journal=journal)
+    second.recover()
+    await second.resume()
+    return second
+
+
+async def _a_card_in_flight_at_the_crash_is_taken_from_the_shoe_log(sim: PtyShoe) -> None:
     shoe = CrashingShoe(await _link(sim))
-    first = TableController(settings, shoe=shoe, journal=journal)
-    await seat_players(first, 3)
+    first, journal = await _first_controller(sim, 3, shoe)
     seat = await _to_the_draw(first)
     hole = first.hand.hole(seat) if first.hand is not None else ()
     shoe.crash_on_deal = True
@@ -117,9 +130,7 @@ async def _a_card_in_flight_at_the_crash_is_taken_from_the_shoe_log(sim: PtyShoe
     out = [card_code(c.face) for c in sim.control.cards_out()]
     assert len(out) == len(_journaled_cards(journal, hand)) + 1  # the shoe dealt one card the journal lacks
 
-    second = TableController(settings, shoe=await _link(sim), journal=journal)
-    second.recover()
-    await second.resume()
+    second = await _restarted(sim, journal)
     assert second.hand is not None and not second.paused and not second.halted
     assert out[-1] in second.hand.hole(seat) and hole[0] not in second.hand.hole(seat)
     assert _journaled_cards(journal, hand) == out  # every card the shoe dealt, once, in its order
@@ -137,18 +148,13 @@ async def _a_card_in_flight_at_the_crash_is_taken_from_the_shoe_log(sim: PtyShoe
 
 
 async def _a_deal_cut_short_by_the_crash_is_completed_not_voided(sim: PtyShoe) -> None:
-    journal = MemoryJournal()
-    settings = TableSettings(pace_s=0)
     shoe = CrashingShoe(await _link(sim))
-    first = TableController(settings, shoe=shoe, journal=journal)
-    await seat_players(first, 4)
+    first, journal = await _first_controller(sim, 4, shoe)
     shoe.crash_on_deal = True  # the first card of the deal leaves the shoe; nothing of the deal is journaled
     with pytest.raises(Crash):
         await first.start_hand()
     await shoe.close()
-    second = TableController(settings, shoe=await _link(sim), journal=journal)
-    second.recover()
-    await second.resume()
+    second = await _restarted(sim, journal)
     assert second.hand is not None and len(second.hand.seat_info()) == 4
     assert _journaled_cards(journal, second.hand_no) == [card_code(c.face) for c in sim.control.cards_out()]
     assert len(sim.control.cards_out()) == 20
@@ -156,17 +162,12 @@ async def _a_deal_cut_short_by_the_crash_is_completed_not_voided(sim: PtyShoe) -
 
 
 async def _a_shoe_that_shuffled_since_the_deck_check_asks_for_a_void(sim: PtyShoe) -> None:
-    journal = MemoryJournal()
-    settings = TableSettings(pace_s=0)
-    first = TableController(settings, shoe=await _link(sim), journal=journal)
-    await seat_players(first, 3)
+    first, journal = await _first_controller(sim, 3)
     await first.start_hand()
     assert first.hand is not None
     await first.shoe.shuffle()  # someone shuffled the shoe while the controller was down
     await first.shoe.close()
-    second = TableController(settings, shoe=await _link(sim), journal=journal)
-    second.recover()
-    await second.resume()
+    second = await _restarted(sim, journal)
     prompts = second.full_view().prompts
     assert second.paused and [p.options for p in prompts] == [("void",)]
     assert "shuffle" in prompts[0].message
@@ -177,10 +178,7 @@ async def _a_shoe_that_shuffled_since_the_deck_check_asks_for_a_void(sim: PtySho
 
 
 async def _a_shoe_that_disagrees_with_the_journal_halts_the_table(sim: PtyShoe) -> None:
-    journal = MemoryJournal()
-    settings = TableSettings(pace_s=0)
-    first = TableController(settings, shoe=await _link(sim), journal=journal)
-    await seat_players(first, 3)
+    first, journal = await _first_controller(sim, 3)
     await first.start_hand()
     await first.shoe.close()
     # The journal's deal names a card the shoe never dealt (a substituted card).
@@ -189,9 +187,7 @@ async def _a_shoe_that_disagrees_with_the_journal_halts_the_table(sim: PtyShoe) 
             codes = list(e.data["codes"])
             codes[0] = next(c for c in ("As", "Ks", "Qs", "Js") if c not in codes)
             journal.items[k] = PortEntry(seq=e.seq, kind=e.kind, data={"codes": codes}, hand=e.hand)
-    second = TableController(settings, shoe=await _link(sim), journal=journal)
-    second.recover()
-    await second.resume()
+    second = await _restarted(sim, journal)
     assert second.halted
     assert any(a.kind == "shoe_mismatch" for a in second.full_view().alerts)
     await second.shoe.close()
