@@ -22,6 +22,7 @@ from table_controller.controller.devices import VirtualShoe
 from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.table import TableController
 from table_controller.service.app import TableRegistry, create_app
+from table_controller.service.models import FloorView
 from table_controller.service.roles import RoleTokens
 from table_controller.service.settings import TableSettings
 
@@ -46,6 +47,15 @@ class LiveServer:
     def call(self, coro: Any) -> Any:
         """Run a controller coroutine in the server's loop (where the controller lives)."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=10)
+
+    def view(self) -> FloorView:
+        """The table's full view, taken in the server's loop so that no change is seen half made."""
+
+        async def take() -> FloorView:
+            return self.table.full_view()
+
+        view: FloorView = self.call(take())
+        return view
 
 
 def _serve(shoe: VirtualShoe, **settings: Any) -> Iterator[LiveServer]:
