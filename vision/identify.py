@@ -380,10 +380,19 @@ def read_corners(corners: Iterable[Image], profile: DeckProfile, *, small: bool 
 
     `small`: the card is small in the frame (its suit glyphs only a few pixels tall), where a club and a
     spade blur into the same blob: the suit must then win by a wider margin."""
+    return name_card((read_corner(corner, profile) for corner in corners), profile, small=small)
+
+
+def name_card(corner_readings: Iterable[CornerReading | None], profile: DeckProfile, *,
+              small: bool = False) -> CardReading:
+    """`read_corners` from the corners' readings (None: no index structure), taken one at a time.
+
+    The corner scores do not depend on the profile's thresholds: a calibration that tries several
+    thresholds reads the corners once and decides here for each (the second corner is still skipped
+    when the first is sure, as when reading a frame)."""
     suit_margin = SMALL_SUIT_MARGIN if small else None
     readings: list[CornerReading] = []
-    for corner in corners:
-        reading = read_corner(corner, profile)
+    for reading in corner_readings:
         if reading is not None:
             readings.append(reading)
             if reading.accepted(profile, suit_margin) and reading.confidence >= SURE:

@@ -79,6 +79,20 @@ def check_frame(frame: object) -> Image:
 MIN_NAMED_ASPECT = 1.15
 
 
+def may_be_named(quad: npt.NDArray[np.float32]) -> bool:
+    """Whether an outline may be named at all. A near-square outline is two overlapping cards taken for
+    one: its corners may show the index of either card, so neither is named (a card is 1.4 times as long
+    as wide; stretched photos and perspective give 1.2-1.8; on the real photographs' tuning split 4 of
+    the 6 wrongly named outlines were under 1.1, 2 of 179 right ones)."""
+    short, long_ = side_lengths(quad)
+    return long_ >= MIN_NAMED_ASPECT * short
+
+
+def is_small(quad: npt.NDArray[np.float32]) -> bool:
+    """A card so small in the frame that its suit glyphs are a few pixels (see `read_corners`)."""
+    return side_lengths(quad)[1] < SMALL_CARD_PX
+
+
 class Recognizer:
     """Finds the cards in a frame and names the face-up ones it can read surely."""
 
@@ -96,13 +110,8 @@ class Recognizer:
         image = check_frame(frame)
         out: list[Detection] = []
         for quad in find_cards(image, card_size=self.card_size):
-            short, long_ = side_lengths(quad)
-            reading = read_corners(iter_index_corners(image, quad), self.profile, small=long_ < SMALL_CARD_PX)
-            # A near-square outline is two overlapping cards taken for one: its corners may show the index
-            # of either card, so neither is named (a card is 1.4 times as long as wide; stretched photos
-            # and perspective give 1.2-1.8; on the real photographs' tuning split 4 of the 6 wrongly
-            # named outlines were under 1.1, 2 of 179 right ones).
-            named = long_ >= MIN_NAMED_ASPECT * short
+            reading = read_corners(iter_index_corners(image, quad), self.profile, small=is_small(quad))
+            named = may_be_named(quad)
             out.append(Detection(
                 card=reading.card if named else None, face="up" if reading.face_up else "down",
                 confidence=reading.confidence, rank=reading.rank if named else None,

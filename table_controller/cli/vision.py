@@ -134,12 +134,14 @@ def _calibrate_ranks(args: argparse.Namespace) -> int:
         print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(p.ranks.labels),
                     "suit_templates": len(p.suits.labels), "glyphs": cal.glyphs, "kept": cal.kept,
                     "min_rank_score": p.min_rank_score, "min_rank_margin": p.rank_margin,
-                    "cross_validation": {"read": cal.cv_read, "right": cal.cv_right, "wrong": cal.cv_wrong},
+                    "cross_validation": {"cards": cal.cv_cards, "read": cal.cv_read, "right": cal.cv_right,
+                                         "wrong": cal.cv_wrong},
                     "ranks_not_learnt": cal.missing})
     else:
         sys.stdout.write(f"wrote {args.out}: {len(args.images)} photo(s), {cal.kept} of {cal.glyphs} rank glyphs "
                          f"kept; reject below rank score {p.min_rank_score:.2f} or margin {p.rank_margin:.2f} "
-                         f"(cross-validated: {cal.cv_right} right, {cal.cv_wrong} wrong of {cal.glyphs})\n")
+                         f"(cross-validated: {cal.cv_right} right, {cal.cv_wrong} wrong of {cal.cv_cards} cards "
+                         f"found)\n")
         if cal.missing:
             sys.stdout.write(f"warning: no glyph learnt for the ranks {cal.missing}: they are not read, and may be "
                              f"taken for a learnt rank that looks alike; add photos of them\n")

@@ -1,0 +1,66 @@
+"""The rank reject rule of a rank-only calibration is chosen on whole cards as the recognizer reads them:
+`name_card` decides from corner readings computed once (the calibration tries many thresholds on them),
+and `_card_outcomes` scores the labelled cards as the bench does."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
+from vision.identify import CornerReading, iter_index_corners, name_card, read_corner, read_corners
+from vision.labelled import _card_outcomes, _Outline, _PhotoCards
+from vision.profile import default_profile
+
+BLANK = np.zeros((4, 4, 3), np.uint8)
+
+
+def test_name_card_from_readings_is_read_corners_for_any_threshold() -> None:
+    """The calibration's mirror of reading a frame: same card, rank, face and confidence as
+    `read_corners`, whatever thresholds the profile carries, second corner skipped the same way."""
+    base = default_profile()
+    frame = render_with_truth(random_scene(31, cards=10, face_down=0.2), 31, RenderOptions(blur=0.6, noise=2.0))
+    compared = named = 0
+    for truth in frame.truth:
+        quad = np.array(truth.corners, np.float32)
+        readings = [read_corner(c, base) for c in iter_index_corners(frame.image, quad)]
+        for score, margin in ((0.5, 0.04), (0.72, 0.04), (0.9, 0.3), (0.6, 0.5)):
+            profile = replace(base, min_rank_score=score, min_rank_margin=margin)
+            for small in (False, True):
+                want = read_corners(iter_index_corners(frame.image, quad), profile, small=small)
+                assert name_card(iter(readings), profile, small=small) == want
+                compared += 1
+                named += want.rank is not None
+    assert compared == 8 * len(frame.truth) and named > 0
+
+
+def _reading(rank: str, score: float, other: str, other_score: float) -> CornerReading:
+    reading = CornerReading.from_scores({rank: score, other: other_score}, {"s": 0.9, "c": 0.1})
+    assert reading is not None
+    return reading
+
+
+def _outline(*boxes: int, named: bool = True) -> _Outline:
+    return _Outline(corners=(BLANK, BLANK), small=False, named=named, boxes=boxes)
+
+
+def test_card_outcomes_score_cards_as_the_bench_does() -> None:
+    """Three labelled cards (Q, K, 9) and four outlines: a right Q read at 0.6, a near-square outline over
+    the Q and the K whose corner reads "K" surely (never named), a K outline reading "9" at 0.65 (the
+    9's index), and nothing over the 9 (not found, so not scored)."""
+    photo = _PhotoCards(photo="p.jpg", ranks=("Q", "K", "9"),
+                        outlines=(_outline(0), _outline(0, 1, named=False), _outline(1), _outline(1)))
+    readings: list[list[CornerReading | None]] = [[_reading("Q", 0.6, "K", 0.1), None],
+                [_reading("K", 0.95, "Q", 0.1), None],
+                [_reading("9", 0.65, "K", 0.3), _reading("9", 0.64, "K", 0.3)],
+                [None, None]]
+    base = default_profile()
+    clean = replace(base, min_rank_score=0.72, min_rank_margin=0.04)
+    loose = replace(base, min_rank_score=0.5, min_rank_margin=0.04)
+    wide = replace(base, min_rank_score=0.5, min_rank_margin=0.4)
+    # (cards with an outline, right, wrong)
+    assert _card_outcomes([(photo, readings)], clean) == (2, 0, 0)
+    assert _card_outcomes([(photo, readings)], loose) == (2, 1, 1)
+    # A wide margin keeps the Q (0.5 over the K) and refuses the 9 (0.35 over the K).
+    assert _card_outcomes([(photo, readings)], wide) == (2, 1, 0)
