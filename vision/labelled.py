@@ -246,7 +246,9 @@ class _Outline:
 @dataclass(frozen=True, kw_only=True)
 class _PhotoCards:
     photo: str
-    ranks: tuple[str, ...]  # the labelled cards' ranks
+    # The labelled cards' ranks; "" for a card not scored (its rank was not taught to the fold reading it:
+    # such a rank cannot be read, and the calibration reports it as missing instead).
+    ranks: tuple[str, ...]
     outlines: tuple[_Outline, ...]
 
 
@@ -296,7 +298,7 @@ def _card_outcomes(readings: Sequence[tuple[_PhotoCards, list[list[CornerReading
                 seen[b] = True
                 named[b].add(rank)
         for b, truth in enumerate(photo.ranks):
-            if not seen[b]:
+            if not seen[b] or not truth:
                 continue
             cards += 1
             ranks = named[b] - {None}
@@ -332,9 +334,12 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
         taught = [(g.rank, g.mask) for g, kept in zip(glyphs, keep, strict=True) if kept and _fold(g.photo) != k]
         if not fold_photos or not taught:
             continue
-        fold_profile = base.with_templates(taught, [])
+        fold_profile = replace(base.with_templates(taught, []), recut=True)
+        known = {rank for rank, _ in taught}
         for p in fold_photos:
-            readings.append((p, [[read_corner(c, fold_profile) for c in o.corners] for o in p.outlines]))
+            scored_ranks = tuple(r if r in known else "" for r in p.ranks)
+            readings.append((replace(p, ranks=scored_ranks),
+                             [[read_corner(c, fold_profile) for c in o.corners] for o in p.outlines]))
     outcome: dict[tuple[float, float], tuple[int, int, int]] = {}
 
     def measured(s: float, m: float) -> tuple[int, int, int]:
@@ -362,7 +367,7 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
                                  name=name)
     profile = DeckProfile(name=name, ranks=learnt.ranks, suits=learnt.suits, min_rank_score=float(min_score),
                           min_suit_score=base.min_suit_score, min_margin=base.min_margin,
-                          min_rank_margin=float(min_margin))
+                          min_rank_margin=float(min_margin), recut=True)
     learnt_ranks = {g.rank for g, k in zip(glyphs, keep, strict=True) if k}
     return RankCalibration(profile=profile, glyphs=len(glyphs), kept=int(keep.sum()), cv_cards=n_cards,
                            cv_read=max(cv_right, 0) + cv_wrong, cv_right=max(cv_right, 0), cv_wrong=cv_wrong,

@@ -178,6 +178,11 @@ class DeckProfile:
     # A rank-only calibration (labelled photographs) sets its own rank margin from cross-validation;
     # None: the shared `min_margin`.
     min_rank_margin: float | None = None
+    # Read a corner whose standard ink cut does not read surely again at other cuts (`identify.glyph_cuts`)
+    # and keep the best rank reading: for photographs (washed-out red, blur), whose reject rule was
+    # cross-validated with it (a rank-only calibration). Off for the built-in and clean-image profiles,
+    # so the rendered-frame path pays nothing for it.
+    recut: bool = False
 
     @property
     def rank_margin(self) -> float:
@@ -188,6 +193,8 @@ class DeckProfile:
                 "min_suit_score": self.min_suit_score, "min_margin": self.min_margin}
         if self.min_rank_margin is not None:
             meta["min_rank_margin"] = self.min_rank_margin
+        if self.recut:
+            meta["recut"] = True
         buf = io.BytesIO()
         np.savez_compressed(
             buf, meta=np.array(json.dumps(meta)),
@@ -220,17 +227,21 @@ class DeckProfile:
         bad = [lbl for lbl in ranks.labels if lbl not in RANKS] + [lbl for lbl in suits.labels if lbl not in SUITS]
         if bad or not ranks.labels or not suits.labels:
             raise VisionInputError(f"{path}: deck profile has no templates or unknown labels {bad[:3]}")
+        recut = meta.get("recut", False)
+        if not isinstance(recut, bool):
+            raise VisionInputError(f"{path}: deck profile's recut is not true or false")
         return cls(name=str(meta.get("name", "deck")), ranks=ranks, suits=suits,
                    min_rank_score=float(meta["min_rank_score"]), min_suit_score=float(meta["min_suit_score"]),
                    min_margin=float(meta["min_margin"]),
-                   min_rank_margin=None if meta.get("min_rank_margin") is None else float(meta["min_rank_margin"]))
+                   min_rank_margin=None if meta.get("min_rank_margin") is None else float(meta["min_rank_margin"]),
+                   recut=recut)
 
     def with_templates(self, ranks: list[tuple[str, Image]], suits: list[tuple[str, Image]],
                        name: str | None = None) -> DeckProfile:
         return DeckProfile(name=name or self.name, ranks=self.ranks.merged(TemplateSet.build(ranks, RANK_SHAPE)),
                            suits=self.suits.merged(TemplateSet.build(suits, SUIT_SHAPE)),
                            min_rank_score=self.min_rank_score, min_suit_score=self.min_suit_score,
-                           min_margin=self.min_margin, min_rank_margin=self.min_rank_margin)
+                           min_margin=self.min_margin, min_rank_margin=self.min_rank_margin, recut=self.recut)
 
 
 @lru_cache(maxsize=1)

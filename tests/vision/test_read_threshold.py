@@ -1,17 +1,23 @@
-"""The rank reject rule of a rank-only calibration is chosen on whole cards as the recognizer reads them:
-`name_card` decides from corner readings computed once (the calibration tries many thresholds on them),
-and `_card_outcomes` scores the labelled cards as the bench does."""
+"""Reading photographs with a rank-only calibration. Its reject rule is chosen on whole cards as the
+recognizer reads them: `name_card` decides from corner readings computed once (the calibration tries many
+thresholds on them), and `_card_outcomes` scores the labelled cards as the bench does. Its profile reads a
+faint index again at lower ink cuts (`recut`)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
+import cv2
 import numpy as np
+import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
-from vision.identify import CornerReading, iter_index_corners, name_card, read_corner, read_corners
+from vision.errors import VisionInputError
+from vision.glyphs import draw_rank, draw_suit
+from vision.identify import CornerReading, glyph_cuts, iter_index_corners, name_card, read_corner, read_corners
 from vision.labelled import _card_outcomes, _Outline, _PhotoCards
-from vision.profile import default_profile
+from vision.profile import DeckProfile, default_profile
 
 BLANK = np.zeros((4, 4, 3), np.uint8)
 
@@ -64,3 +70,61 @@ def test_card_outcomes_score_cards_as_the_bench_does() -> None:
     assert _card_outcomes([(photo, readings)], loose) == (2, 1, 1)
     # A wide margin keeps the Q (0.5 over the K) and refuses the 9 (0.35 over the K).
     assert _card_outcomes([(photo, readings)], wide) == (2, 1, 0)
+
+
+def _faint_corner(grey: int) -> np.ndarray:
+    """An index corner (50 x 101, upright) with a "9" over a spade printed in grey on light paper."""
+    corner = np.full((101, 50, 3), 245, np.uint8)
+    draw_rank(corner, "9", 22, 8, 30, color=(grey, grey, grey), font=cv2.FONT_HERSHEY_SIMPLEX, thickness_ratio=0.14)
+    draw_suit(corner, "s", (22, 58), 18, (grey, grey, grey))
+    return corner
+
+
+@pytest.mark.parametrize("grey", [180, 160])
+def test_recut_reads_an_index_fainter_than_the_ink_threshold(grey: int) -> None:
+    """Grey 160-180 on paper 245 is ink 0.27-0.35: under the standard cut (0.45), and too even for the
+    faint-ink cut (half the strongest ink is under 0.2). Only a profile with `recut` reads it."""
+    corner = _faint_corner(grey)
+    base = default_profile()
+    assert read_corner(corner, base) is None
+    reading = read_corner(corner, replace(base, recut=True))
+    assert reading is not None and reading.rank == "9" and reading.rank_score >= 0.85 and reading.suit == "s"
+
+
+def test_recut_keeps_a_sure_standard_reading() -> None:
+    """A well-printed index is read from the standard cut, first of `glyph_cuts`; the further cuts do
+    not change a sure reading."""
+    corner = _faint_corner(40)
+    cuts = list(glyph_cuts(corner))
+    assert len(cuts) >= 2 and np.array_equal(cuts[0].rank, _standard_rank(corner))
+    assert read_corner(corner, replace(default_profile(), recut=True)) == read_corner(corner, default_profile())
+
+
+def _standard_rank(corner: np.ndarray) -> np.ndarray:
+    from vision.identify import extract_glyphs
+
+    glyphs = extract_glyphs(corner)
+    assert glyphs is not None
+    return glyphs.rank
+
+
+def test_recut_is_saved_in_the_profile(tmp_path: Path) -> None:
+    path = tmp_path / "p.npz"
+    replace(default_profile(), recut=True).save(path)
+    assert DeckProfile.load(path).recut
+    default_profile().save(path)
+    assert not DeckProfile.load(path).recut  # absent from older profiles: off
+    data = dict(np.load(path, allow_pickle=False))
+    data["meta"] = np.array(str(data["meta"]).replace("}", ', "recut": "yes"}'))
+    np.savez(path, **data)
+    with pytest.raises(VisionInputError, match="recut"):
+        DeckProfile.load(path)
+
+
+def test_card_outcomes_leave_out_a_rank_the_fold_was_not_taught() -> None:
+    """A card of a rank no fold template knows ("" in the fold's copy) is not scored: the profile cannot
+    read it, and the calibration reports the rank as missing rather than letting it set the threshold."""
+    photo = _PhotoCards(photo="q.jpg", ranks=("", "Q"), outlines=(_outline(0), _outline(1)))
+    readings: list[list[CornerReading | None]] = [[_reading("8", 0.8, "Q", 0.1), None],
+                                                  [_reading("Q", 0.8, "8", 0.1), None]]
+    assert _card_outcomes([(photo, readings)], replace(default_profile(), min_rank_score=0.72)) == (1, 1, 0)
