@@ -40,6 +40,7 @@ MAX_LINES = 120
 CONTAINED = 0.75
 TOO_BIG_FOR_SURE = 2.0
 MAX_SKEW = 1.25
+REACH_FRACTION = 0.25  # without a card size: how far around an unexplained blob a card may lie (of the frame)
 _SIDE_STEPS = np.linspace(0.1, 0.9, 15, dtype=np.float32)
 _SIDE_OFFSETS = np.array([3.0, 5.0], np.float32)
 ROUGH_VARIANCE = 15.0**2
@@ -142,26 +143,32 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
         proposals = [(score + (0.5 if _has_index(frame, q) else 0.0), q) for score, q in proposals]
         found.extend(_suppress(proposals))
     unexplained = clusters + doubtful
+    # How far around an unexplained blob a card may lie: a blob can be a sliver of a card in shade or
+    # glare (the rest of it under the frame's paper threshold), so its own size says nothing.
+    reach = card_size[1] if card_size is not None else REACH_FRACTION * max(h, w)
     if bright_table or rough_table:
         # On such a table the mask's blobs are as often the table's own light patches as cards (on the
         # tuning photos, 180 of 200 blobs without an index matched no card): only a face-up card with
         # an index counts there, as for the outline search. A back there stays unfound, never invented.
         found = [q for q in found if _has_index(frame, q)]
         found.extend(_outlined_cards(frame, found, min_area))
-        return _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=True)
+        return _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=True,
+                                     reach=reach)
     if unexplained or not found:
         # Blobs the mask could not cut into cards (cards touching or overlapping, or joined to something
         # light beside them), or nothing found at all: look there again at other whiteness levels.
-        return _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=not found)
+        return _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=not found,
+                                     reach=reach)
     return found
 
 
 def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float,
                           card_size: tuple[float, float] | None, clusters: list[Contour], *,
-                          whole_frame: bool) -> list[FloatArray]:
+                          whole_frame: bool, reach: float = 0.0) -> list[FloatArray]:
     """`found` plus the cards that a whiteness threshold of their own cuts out (`vision.outline`), in the
-    whole frame or, when `clusters` are given, around those blobs only (a frame whose other cards the
-    mask explained: this keeps a 1280 x 720 frame's time down).
+    whole frame or, when `clusters` are given, around those blobs only, `reach` pixels (a card's length)
+    around each, overlapping regions merged (a frame whose other cards the mask explained: this keeps a
+    1280 x 720 frame's time down).
 
     Such a card must show an index in both index corners (on the tuning photos: 247 proposals on a card
     against 8 elsewhere; with one corner, 106 against 63). Among quads that contradict each other, the
@@ -172,7 +179,8 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     work = frame if scale == 1 else np.asarray(cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
                                                np.uint8)
     wh, ww = work.shape[:2]
-    rois = [(0, 0, ww, wh)] if whole_frame else [_padded_box(c, scale, ww, wh) for c in clusters]
+    rois = [(0, 0, ww, wh)] if whole_frame else _merged_boxes(
+        [_padded_box(c, scale, ww, wh, reach / scale) for c in clusters])
     sure: list[tuple[float, FloatArray]] = []
     for x0, y0, x1, y1 in rois:
         roi = np.ascontiguousarray(work[y0:y1, x0:x1])
@@ -268,10 +276,29 @@ def _line_cards(frame: Image, work: Image, scale: int, clusters: list[Contour],
     return out
 
 
-def _padded_box(contour: Contour, scale: int, w: int, h: int) -> tuple[int, int, int, int]:
+def _padded_box(contour: Contour, scale: int, w: int, h: int, reach: float = 0.0) -> tuple[int, int, int, int]:
     x, y, bw, bh = (v / scale for v in cv2.boundingRect(contour))
-    pad = max(8.0, 0.15 * max(bw, bh))
+    pad = max(8.0, 0.15 * max(bw, bh), reach)
     return max(0, int(x - pad)), max(0, int(y - pad)), min(w, int(x + bw + pad) + 1), min(h, int(y + bh + pad) + 1)
+
+
+def _merged_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Overlapping boxes replaced by their union, until none overlap: each pixel is searched once."""
+    out = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
 
 
 def _cut_by_roi(quad: FloatArray, roi: tuple[int, int, int, int], w: int, h: int) -> bool:

@@ -1,0 +1,38 @@
+"""Cards the paper mask sees only in part (a card in shade, two cards merged into one outline): found by
+looking again around the part it does see (`vision.detect`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from hardware_sim.camera.art import draw_face
+from tests.vision.test_detect_threshold import _found, _place
+from vision.detect import _merged_boxes, find_cards
+
+
+def _shaded_scene(factor: float) -> tuple[np.ndarray, np.ndarray]:
+    """A lit card on a dark table, and a second card whose lower right part lies in a shadow across the
+    table: the frame's paper threshold keeps only the lit piece of it, which is no card's shape."""
+    lit = np.full((540, 960, 3), (40, 60, 90), np.uint8)
+    _place(lit, draw_face("Kh"), (250, 270), -8.0)
+    corners = _place(lit, draw_face("9c"), (640, 280), 10.0)
+    yy, xx = np.mgrid[0:540, 0:960]
+    shade = (yy - 180) > (700 - xx)
+    frame = np.where(shade[:, :, None], (lit.astype(np.float64) * factor).astype(np.uint8), lit)
+    rng = np.random.default_rng(3)
+    noisy = np.clip(frame.astype(np.float64) + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+    return np.asarray(cv2.GaussianBlur(noisy, (3, 3), 0), np.uint8), corners
+
+
+def test_a_card_half_in_shade_is_found_around_its_lit_piece() -> None:
+    frame, corners = _shaded_scene(0.5)
+    quads = find_cards(frame)
+    assert len(_found(quads, corners)) == 1
+    assert len(quads) == 2  # the lit card, and the shaded one once
+
+
+def test_overlapping_search_regions_are_searched_once() -> None:
+    merged = _merged_boxes([(0, 0, 10, 10), (30, 30, 40, 40), (5, 5, 20, 20), (19, 19, 31, 31)])
+    assert merged == [(0, 0, 40, 40)]
+    assert _merged_boxes([(0, 0, 10, 10), (10, 0, 20, 10)]) == [(0, 0, 10, 10), (10, 0, 20, 10)]
