@@ -483,7 +483,8 @@ def _sure_rank(faces: list[CornerReading], profile: DeckProfile) -> str | None:
     agree), whatever the suit; None when unsure or when the corners disagree."""
     if len(faces) == 2 and faces[0].rank == faces[1].rank:
         both = _combined(faces[0], faces[1])
-        if both is not None and both.rank_accepted(profile):
+        # Two views agreeing are surer than either: a calibration may have measured a lower bar for them.
+        if both is not None and both.rank_score >= profile.pair_rank_score and both.rank_margin >= profile.rank_margin:
             return both.rank
     accepted = _one_reading(faces, lambda r: r.rank_accepted(profile), lambda r: r.rank_score, lambda r: r.rank)
     ranks = {r.rank for r in accepted}

@@ -15,7 +15,8 @@ clean image per card. `calibrate_ranks` learns the deck's rank glyphs from them:
 3. The reject rule is set by cross-validation over photographs: each fold's photos are read as the
    recognizer reads a frame (every detected outline centred in a labelled box, both corners, the
    near-square rule) with the templates the other folds taught, and each card is scored as the bench
-   scores it (right, wrong, unknown). The rank score and margin chosen read the most cards right while
+   scores it (right, wrong, unknown). The rank score and margin chosen (and the pooled score two
+   corners reading the same rank need, up to 0.2 lower) read the most cards right while
    adding at most `target_wrong` of the cards to the wrong readings of the clean-image rule (0.72,
    0.04), also a little below the chosen score. So the threshold is a measured property of this deck,
    not a guess, and the photographs to be scored later play no part in it.
@@ -84,6 +85,8 @@ SCORE_FLOOR = 0.50
 _SCORES = tuple(round(SCORE_FLOOR + 0.02 * i, 2) for i in range(23))
 _MARGINS = tuple(round(0.04 + 0.04 * i, 2) for i in range(10))
 GUARD = 0.05
+# How much lower the pooled score of two corners reading the same rank may be than one corner's.
+_PAIR_DROPS = (0.0, 0.05, 0.1, 0.15, 0.2)
 # The reference rule's score: that of a profile calibrated from clean card images (as `vision.deck`).
 CLEAN_MIN_SCORE = 0.72
 # Suit glyphs the base profile reads this surely are learnt under its reading.
@@ -340,12 +343,13 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
             scored_ranks = tuple(r if r in known else "" for r in p.ranks)
             readings.append((replace(p, ranks=scored_ranks),
                              [[read_corner(c, fold_profile) for c in o.corners] for o in p.outlines]))
-    outcome: dict[tuple[float, float], tuple[int, int, int]] = {}
+    outcome: dict[tuple[float, float, float], tuple[int, int, int]] = {}
 
-    def measured(s: float, m: float) -> tuple[int, int, int]:
-        key = (round(s, 2), round(m, 2))
+    def measured(s: float, m: float, drop: float = 0.0) -> tuple[int, int, int]:
+        key = (round(s, 2), round(m, 2), round(drop, 2))
         if key not in outcome:
-            outcome[key] = _card_outcomes(readings, replace(base, min_rank_score=key[0], min_rank_margin=key[1]))
+            outcome[key] = _card_outcomes(readings, replace(base, min_rank_score=key[0], min_rank_margin=key[1],
+                                                            min_pair_score=round(key[0] - key[2], 2)))
         return outcome[key]
 
     # The reference is the rule of a profile calibrated from clean card images (CLEAN_MIN_SCORE, the
@@ -355,19 +359,21 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
     # the folds happened to show).
     n_cards, ref_right, ref_wrong = measured(CLEAN_MIN_SCORE, base.min_margin)
     allowed = ref_wrong + int(target_wrong * n_cards)
-    choice = (CLEAN_MIN_SCORE, base.min_margin, ref_right, ref_wrong)
+    choice = (CLEAN_MIN_SCORE, base.min_margin, 0.0, ref_right, ref_wrong)
     # Strictest first: among rules that read as many cards right, the strictest is kept.
     for s in reversed(_SCORES):
         for m in reversed(_MARGINS):
-            _, n_right, n_wrong = measured(s, m)
-            if n_wrong <= allowed and n_right > choice[2] and measured(s - GUARD, m)[2] <= allowed:
-                choice = (s, m, n_right, n_wrong)
-    min_score, min_margin, cv_right, cv_wrong = choice
+            for drop in _PAIR_DROPS:
+                _, n_right, n_wrong = measured(s, m, drop)
+                if n_wrong <= allowed and n_right > choice[3] and measured(s - GUARD, m, drop)[2] <= allowed:
+                    choice = (s, m, drop, n_right, n_wrong)
+    min_score, min_margin, pair_drop, cv_right, cv_wrong = choice
     learnt = base.with_templates([(g.rank, g.mask) for g, k in zip(glyphs, keep, strict=True) if k], suits,
                                  name=name)
     profile = DeckProfile(name=name, ranks=learnt.ranks, suits=learnt.suits, min_rank_score=float(min_score),
                           min_suit_score=base.min_suit_score, min_margin=base.min_margin,
-                          min_rank_margin=float(min_margin), recut=True)
+                          min_rank_margin=float(min_margin), recut=True,
+                          min_pair_score=round(float(min_score) - pair_drop, 2))
     learnt_ranks = {g.rank for g, k in zip(glyphs, keep, strict=True) if k}
     return RankCalibration(profile=profile, glyphs=len(glyphs), kept=int(keep.sum()), cv_cards=n_cards,
                            cv_read=max(cv_right, 0) + cv_wrong, cv_right=max(cv_right, 0), cv_wrong=cv_wrong,

@@ -183,10 +183,17 @@ class DeckProfile:
     # cross-validated with it (a rank-only calibration). Off for the built-in and clean-image profiles,
     # so the rendered-frame path pays nothing for it.
     recut: bool = False
+    # The rank score two corners reading the same rank need together (their scores pooled), when a
+    # rank-only calibration measured that agreement lets it be lower; None: `min_rank_score`.
+    min_pair_score: float | None = None
 
     @property
     def rank_margin(self) -> float:
         return self.min_margin if self.min_rank_margin is None else self.min_rank_margin
+
+    @property
+    def pair_rank_score(self) -> float:
+        return self.min_rank_score if self.min_pair_score is None else self.min_pair_score
 
     def save(self, path: str | Path) -> None:
         meta = {"format": FORMAT, "version": VERSION, "name": self.name, "min_rank_score": self.min_rank_score,
@@ -195,6 +202,8 @@ class DeckProfile:
             meta["min_rank_margin"] = self.min_rank_margin
         if self.recut:
             meta["recut"] = True
+        if self.min_pair_score is not None:
+            meta["min_pair_score"] = self.min_pair_score
         buf = io.BytesIO()
         np.savez_compressed(
             buf, meta=np.array(json.dumps(meta)),
@@ -234,14 +243,16 @@ class DeckProfile:
                    min_rank_score=float(meta["min_rank_score"]), min_suit_score=float(meta["min_suit_score"]),
                    min_margin=float(meta["min_margin"]),
                    min_rank_margin=None if meta.get("min_rank_margin") is None else float(meta["min_rank_margin"]),
-                   recut=recut)
+                   recut=recut,
+                   min_pair_score=None if meta.get("min_pair_score") is None else float(meta["min_pair_score"]))
 
     def with_templates(self, ranks: list[tuple[str, Image]], suits: list[tuple[str, Image]],
                        name: str | None = None) -> DeckProfile:
         return DeckProfile(name=name or self.name, ranks=self.ranks.merged(TemplateSet.build(ranks, RANK_SHAPE)),
                            suits=self.suits.merged(TemplateSet.build(suits, SUIT_SHAPE)),
                            min_rank_score=self.min_rank_score, min_suit_score=self.min_suit_score,
-                           min_margin=self.min_margin, min_rank_margin=self.min_rank_margin, recut=self.recut)
+                           min_margin=self.min_margin, min_rank_margin=self.min_rank_margin, recut=self.recut,
+                           min_pair_score=self.min_pair_score)
 
 
 @lru_cache(maxsize=1)

@@ -134,12 +134,14 @@ def _calibrate_ranks(args: argparse.Namespace) -> int:
         print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(p.ranks.labels),
                     "suit_templates": len(p.suits.labels), "glyphs": cal.glyphs, "kept": cal.kept,
                     "min_rank_score": p.min_rank_score, "min_rank_margin": p.rank_margin,
+                    "min_pair_score": p.pair_rank_score,
                     "cross_validation": {"cards": cal.cv_cards, "read": cal.cv_read, "right": cal.cv_right,
                                          "wrong": cal.cv_wrong},
                     "ranks_not_learnt": cal.missing})
     else:
         sys.stdout.write(f"wrote {args.out}: {len(args.images)} photo(s), {cal.kept} of {cal.glyphs} rank glyphs "
-                         f"kept; reject below rank score {p.min_rank_score:.2f} or margin {p.rank_margin:.2f} "
+                         f"kept; reject below rank score {p.min_rank_score:.2f} ({p.pair_rank_score:.2f} for two "
+                         f"agreeing corners) or margin {p.rank_margin:.2f} "
                          f"(cross-validated: {cal.cv_right} right, {cal.cv_wrong} wrong of {cal.cv_cards} cards "
                          f"found)\n")
         if cal.missing:

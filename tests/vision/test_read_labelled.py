@@ -166,6 +166,7 @@ def test_cli_calibrate_deck_with_labels(tmp_path: Path, capsys: pytest.CaptureFi
     report = json.loads(capsys.readouterr().out)
     assert report["glyphs"] >= report["kept"] > 0 and report["min_rank_score"] >= SCORE_FLOOR
     assert report["cross_validation"]["cards"] >= report["cross_validation"]["read"] > 0
+    assert SCORE_FLOOR - 0.2 <= report["min_pair_score"] <= report["min_rank_score"]
     assert DeckProfile.load(out).min_rank_score == report["min_rank_score"]
     stray = tmp_path / "stray.png"
     cv2.imwrite(str(stray), np.full((64, 64, 3), 128, np.uint8))

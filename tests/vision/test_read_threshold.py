@@ -128,3 +128,24 @@ def test_card_outcomes_leave_out_a_rank_the_fold_was_not_taught() -> None:
     readings: list[list[CornerReading | None]] = [[_reading("8", 0.8, "Q", 0.1), None],
                                                   [_reading("Q", 0.8, "8", 0.1), None]]
     assert _card_outcomes([(photo, readings)], replace(default_profile(), min_rank_score=0.72)) == (1, 1, 0)
+
+
+def test_two_agreeing_corners_pass_the_pair_score() -> None:
+    """Two corners reading the same rank are pooled and need only `min_pair_score`; one corner alone, or
+    two corners reading different ranks, still need `min_rank_score`."""
+    profile = replace(default_profile(), min_rank_score=0.6, min_rank_margin=0.2, min_pair_score=0.45)
+    k1, k2 = _reading("K", 0.5, "Q", 0.2), _reading("K", 0.48, "Q", 0.1)
+    assert name_card(iter([k1, k2]), profile).rank == "K"
+    assert name_card(iter([k1, None]), profile).rank is None
+    assert name_card(iter([k1, _reading("Q", 0.5, "K", 0.2)]), profile).rank is None
+    # Without a pair score the pooled reading is held to the one-corner score.
+    assert name_card(iter([k1, k2]), replace(profile, min_pair_score=None)).rank is None
+
+
+def test_pair_score_is_saved_in_the_profile(tmp_path: Path) -> None:
+    path = tmp_path / "p.npz"
+    replace(default_profile(), min_pair_score=0.55).save(path)
+    assert DeckProfile.load(path).pair_rank_score == 0.55
+    default_profile().save(path)
+    assert DeckProfile.load(path).min_pair_score is None
+    assert DeckProfile.load(path).pair_rank_score == default_profile().min_rank_score
