@@ -40,6 +40,9 @@ MAX_LINES = 120
 CONTAINED = 0.75
 TOO_BIG_FOR_SURE = 2.0
 MAX_SKEW = 1.25
+SQUARISH = 1.25
+PART_AREA = 0.85  # a card inside a merged outline of two has at most this share of its area
+CORNER_NEAR = 0.1  # corners this close (of the short side) are the same corner
 REACH_FRACTION = 0.25  # without a card size: how far around an unexplained blob a card may lie (of the frame)
 _SIDE_STEPS = np.linspace(0.1, 0.9, 15, dtype=np.float32)
 _SIDE_OFFSETS = np.array([3.0, 5.0], np.float32)
@@ -109,9 +112,10 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
         if quad is not None:
             singles.append(quad)
             single_contours.append(c)
-            if _skew(quad) > MAX_SKEW:
+            if _skew(quad) > MAX_SKEW or _squarish(quad):
                 # Opposite sides this unequal are no card seen from above (rendered tables: at most
-                # 1.06), but two overlapping cards whose hull happens to be four-sided: looked at again.
+                # 1.06), nor is a near-square, but two overlapping cards whose hull happens to be
+                # four-sided: looked at again.
                 doubtful.append(c)
         else:
             clusters.append(c)
@@ -204,16 +208,21 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     # (Only those that some sure card contradicts need the test: the others stay anyway.)
     rivals = [q for q in found if any(_contradicts(q, k) for _, k in sure + lined)]
     sure.extend((_evidence(work, np.asarray(q / scale, np.float32)), q) for q in rivals if _index_count(frame, q) == 2)
-    sure.sort(key=lambda sq: sq[0], reverse=True)
+    # A near-square quad with a card-shaped quad in it that shares two of its corners is two cards side
+    # by side taken for one (its corners are both cards' outer corners, so it shows two indices, and its
+    # outline is a card's edge all round): the cards go first, whatever their edge evidence.
+    merges = [q for _, q in sure + lined if _squarish(q) and any(_is_part(k, q) for _, k in sure + lined)]
+    sure.sort(key=lambda sq: (not any(sq[1] is m for m in merges), sq[0]), reverse=True)
     # Four straight edges come last: in a fan the edges of neighbouring cards also close such shapes,
     # with an index at two corners, so they only add cards where nothing better is.
-    lined.sort(key=lambda sq: sq[0], reverse=True)
+    lined.sort(key=lambda sq: (not any(sq[1] is m for m in merges), sq[0]), reverse=True)
     kept: list[FloatArray] = []
     for _, q in sure:
         if not any(_contradicts(q, k) for k in kept):
             kept.append(q)
     # ... nor do they displace a quad of the mask that shows an index (a card partly under the next).
-    indexed = [q for q in found if any(_contradicts(q, k) for _, k in lined) and _has_index(frame, q)]
+    indexed = [q for q in found if any(_contradicts(q, k) for _, k in lined)
+               and not (_squarish(q) and any(_is_part(k, q) for _, k in lined)) and _has_index(frame, q)]
     for _, q in lined:
         if not any(_contradicts(q, k) for k in kept + indexed):
             kept.append(q)
@@ -225,6 +234,23 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     kept.extend(q for q in found if not any(q is k or _contradicts(q, k) for k in sure_cards)
                 and (quad_area(q) <= largest or _index_count(frame, q) == 2))
     return kept
+
+
+def _squarish(quad: FloatArray) -> bool:
+    """Too square for one card (1.4; stretched photographs and perspective give 1.3 to 1.8): two cards
+    side by side or overlapping, taken for one."""
+    short, long_ = side_lengths(quad)
+    return long_ < SQUARISH * short
+
+
+def _is_part(card: FloatArray, whole: FloatArray) -> bool:
+    """A card-shaped quad, smaller than `whole`, with two of its corners on `whole`'s corners: one of two
+    cards side by side that `whole` outlines as one. (A picture's frame inside a card shares no corner.)"""
+    if _squarish(card) or quad_area(card) > PART_AREA * quad_area(whole):
+        return False
+    near = CORNER_NEAR * side_lengths(whole)[0]
+    shared = sum(float(np.min(np.linalg.norm(whole - p, axis=1))) <= near for p in card)
+    return shared >= 2
 
 
 def _skew(quad: FloatArray) -> float:

@@ -8,7 +8,8 @@ import numpy as np
 
 from hardware_sim.camera.art import draw_face
 from tests.vision.test_detect_threshold import _found, _place
-from vision.detect import _merged_boxes, find_cards
+from vision.detect import _is_part, _merged_boxes, find_cards
+from vision.geometry import order_quad, quad_iou
 
 
 def _shaded_scene(factor: float) -> tuple[np.ndarray, np.ndarray]:
@@ -36,3 +37,35 @@ def test_overlapping_search_regions_are_searched_once() -> None:
     merged = _merged_boxes([(0, 0, 10, 10), (30, 30, 40, 40), (5, 5, 20, 20), (19, 19, 31, 31)])
     assert merged == [(0, 0, 40, 40)]
     assert _merged_boxes([(0, 0, 10, 10), (10, 0, 20, 10)]) == [(0, 0, 10, 10), (10, 0, 20, 10)]
+
+
+def _pair_scene() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A ten lying over the right half of an ace, upright side by side: the paper mask makes the two one
+    near-square blob whose outer corners show two indices (the ace's and the ten's)."""
+    frame = np.full((540, 960, 3), (40, 60, 90), np.uint8)
+    ace = _place(frame, draw_face("Ac"), (420, 270), 0.0)
+    ten_art = draw_face("Td")
+    _place(frame, np.full_like(ten_art, 120), (507, 275), 0.0)  # the ten's shadow on the ace
+    ten = _place(frame, ten_art, (510, 274), 0.0)
+    rng = np.random.default_rng(3)
+    noisy = np.clip(frame.astype(np.float64) + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+    return np.asarray(cv2.GaussianBlur(noisy, (3, 3), 0), np.uint8), ace, ten
+
+
+def test_two_cards_side_by_side_are_not_one_near_square_card() -> None:
+    frame, ace, ten = _pair_scene()
+    quads = find_cards(frame)
+    assert len(_found(quads, ten)) == 1
+    both = order_quad(np.vstack([ace, ten]).reshape(-1, 2)[[0, 5, 6, 3]])
+    assert all(quad_iou(q, both) < 0.6 for q in quads)
+
+
+def test_a_half_of_a_merged_outline_is_a_part_but_a_picture_frame_is_not() -> None:
+    whole = np.array([[0, 0], [250, 0], [250, 170], [0, 170]], np.float32)
+    right_card = np.array([[130, 0], [250, 0], [250, 170], [130, 170]], np.float32)
+    assert _is_part(order_quad(right_card), order_quad(whole))
+    card = np.array([[0, 0], [120, 0], [120, 170], [0, 170]], np.float32)
+    picture = np.array([[20, 25], [100, 25], [100, 145], [20, 145]], np.float32)
+    assert not _is_part(order_quad(picture), order_quad(card))
+    # Nor is a near-square piece, or one nearly as big as the whole.
+    assert not _is_part(order_quad(np.array([[0, 0], [160, 0], [160, 170], [0, 170]], np.float32)), order_quad(whole))
