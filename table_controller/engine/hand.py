@@ -23,7 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain as _chain
+from itertools import compress as _compress
 from operator import attrgetter
+from operator import ne as _ne
 from typing import Any
 
 from table_controller.engine import frozen_init as _frozen_init
@@ -185,11 +187,11 @@ class Hand:
         "_deck_codes", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat", "_final_first",
         "_fixed_limit", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_interval",
         "_last_inc", "_learnt", "_legal", "_legal_full", "_muck", "_mucked", "_n", "_needs", "_opened", "_opener",
-        "_openers_cache", "_original", "_others", "_pass_out_form", "_pending_serve", "_pot", "_predraw_level",
-        "_raises", "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos",
-        "_show_queue", "_shown", "_small_bet", "_stack", "_straddle_form", "_straddles", "_stub", "_values",
-        "actions", "carried_in", "config", "events", "false_opener_case", "irregular_state", "openers_proved",
-        "passed_deals", "phase", "requirement", "seats", "status", "to_act",
+        "_openers_cache", "_original", "_others", "_pass_out_form", "_pending_serve", "_plain", "_pot",
+        "_predraw_level", "_raises", "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no",
+        "_show_pos", "_show_queue", "_shown", "_small_bet", "_stack", "_straddle_form", "_straddles", "_stub",
+        "_values", "actions", "carried_in", "config", "events", "false_opener_case", "irregular_state",
+        "openers_proved", "passed_deals", "phase", "requirement", "seats", "status", "to_act",
     )
 
     def __init__(self, config: GameConfig, seats: Sequence[SeatSpec], button: int, *,
@@ -225,6 +227,10 @@ class Hand:
         self._fixed_limit = config.betting is _FIXED_LIMIT and form is not _BLOCK_SYSTEM
         self._pass_out_form = form is _PASS_AND_OUT
         self._straddle_form = form in STRADDLE_FORMS
+        # Fixed limit with no opening requirement, blinds, straddles or pass-and-out: legal_actions() computes
+        # the betting view of this game (the commonest) inline.
+        self._plain = (self._fixed_limit and not self._pass_out_form and not self._straddle_form
+                       and form is not _BLIND_OPENING and self.requirement is None)
         self._small_bet, self._big_bet, self._cap = stakes.small_bet, stakes.big_bet, stakes.cap
         draw_limit = config.draw_limit
         if draw_limit is _DRAW_FOUR:
@@ -503,35 +509,39 @@ class Hand:
             self._checked_layout = (stub[:], burn[:], muck[:], list(map(copy, hands)), list(map(copy, held)),
                                     list(map(copy, discards)))
             return
+        # The copies are this method's own lists (never handed out): brought up to date in place, which spares
+        # copying the piles that did not change and rebuilding the tuple that holds them.
         kept_stub, kept_burn, kept_muck, kept_hands, kept_held, kept_discards = kept
         was: list[int] = []  # what the changed piles held at the last proof
         now: list[int] = []  # what they hold now
         if stub != kept_stub:
             size = len(stub)
-            if size < len(kept_stub) and stub == kept_stub[:size]:  # cards taken from the top only
-                was += kept_stub[size:]
-            else:
+            was += kept_stub[size:]  # the cards off the top, if the stub only lost cards from its top (its end)
+            del kept_stub[size:]
+            if stub != kept_stub:  # any other change: the whole stub then and now
                 was += kept_stub
                 now += stub
-            kept_stub = stub[:]
+                kept_stub[:] = stub
         if burn != kept_burn:
             was += kept_burn
             now += burn
-            kept_burn = burn[:]
+            kept_burn[:] = burn
         if muck != kept_muck:
             was += kept_muck
             now += muck
-            kept_muck = muck[:]
+            kept_muck[:] = muck
         if hands != kept_hands:
-            kept_hands = _recopy(hands, kept_hands, was, now)
+            _recopy(hands, kept_hands, was, now)
         if held != kept_held:
-            kept_held = _recopy(held, kept_held, was, now)
+            _recopy(held, kept_held, was, now)
         if discards != kept_discards:
-            kept_discards = _recopy(discards, kept_discards, was, now)
-        if len(was) != len(now) or sorted(was) != sorted(now):
+            _recopy(discards, kept_discards, was, now)
+        was.sort()
+        now.sort()
+        if was != now:
+            self._checked_layout = ()  # the copies took in the bad layout: the next check counts all 52 places again
             raise InvariantError(f"cards not conserved: the piles that changed held {len(was)} cards and now hold "
                                  f"{len(now)}" + ("" if len(was) != len(now) else " other ones"))
-        self._checked_layout = (kept_stub, kept_burn, kept_muck, kept_hands, kept_held, kept_discards)
 
     # ---------------------------------------------------------------------------------------------- helpers
 
@@ -1793,13 +1803,45 @@ class Hand:
 
     def legal_actions(self) -> LegalActions:
         legal = self._legal
-        if legal is None:  # computed once per state: the acts reuse it (see _legal in __init__)
-            phase, i = self.phase, self.to_act
-            if (phase is _FIRST_BETTING or phase is _FINAL_BETTING) and i is not None:
-                self._legal_full = 0
-                legal = self._legal = self._legal_betting(i, phase)  # the common case, directly
-            else:
-                legal = self._legal = self._legal_view()
+        if legal is not None:  # computed once per state: the acts reuse it (see _legal in __init__)
+            return legal
+        phase, i = self.phase, self.to_act
+        if i is None or (phase is not _FIRST_BETTING and phase is not _FINAL_BETTING):
+            legal = self._legal = self._legal_view()
+            return legal
+        if not self._plain or self._entry > 0:
+            self._legal_full = 0
+            legal = self._legal = self._legal_betting(i, phase)
+            return legal
+        # The commonest view, inlined: fixed limit with no opening requirement and no blinds, straddles or
+        # pass-and-out (``_plain``), no entry bet pending. It is _legal_betting with those branches taken:
+        # check or call and fold; one bet or raise of the unit, if the cap allows, someone could call it and the
+        # player has not acted on a full bet since.
+        cur = self._current
+        bets, stacks = self._bet, self._stack
+        bet, stack = bets[i], stacks[i]
+        if cur > bet:
+            acts = _CALL_FOLD
+            call_amount = cur - bet if cur - bet < stack else stack  # _to_call(i)
+        else:
+            acts = _CHECK
+            call_amount = 0
+        full = lo = 0
+        all_in_to = bet + stack
+        if all_in_to > cur and not self._acted_full[i] and not (self._cap and self._raises >= self._cap):
+            folded = self._folded
+            for j in self._others[i]:
+                if not folded[j] and stacks[j] + bets[j] > cur:  # someone is left who could call a raise
+                    full = cur + (self._small_bet if self._interval == "first" else self._big_bet)
+                    lo = full if full <= all_in_to else all_in_to
+                    acts |= _RAISE if cur else _BET
+                    break
+        self._legal_full = full
+        key = (phase, self._seat_no[i], acts, call_amount, lo, lo)
+        legal = _VIEWS.get(key)
+        if legal is None or type(key[1]) is not int:
+            legal = _betting_view(key)
+        self._legal = legal
         return legal
 
     def _legal_view(self) -> LegalActions:
@@ -1958,6 +2000,7 @@ class Hand:
 # The betting acts in the order a legal view lists them, and the bit of each in _legal_betting's mask.
 _BETTING_ACTS = ("check", "bet", "raise", "call", "fold", "declare_no_openers")
 _CHECK, _BET, _RAISE, _CALL, _FOLD, _DECLARE = (1 << k for k in range(len(_BETTING_ACTS)))
+_CALL_FOLD = _CALL | _FOLD
 _ACTS_OF_MASK = tuple(tuple(a for k, a in enumerate(_BETTING_ACTS) if mask >> k & 1)
                       for mask in range(1 << len(_BETTING_ACTS)))
 _VIEWS: dict[tuple[Phase, int, int, int, int, int], LegalActions] = {}
@@ -1996,17 +2039,15 @@ def _whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
     return ident
 
 
-def _recopy(piles: list[list[int]], kept: list[list[int]], was: list[int], now: list[int]) -> list[list[int]]:
-    """New copies of a group of piles (hands, held-out cards or discards) of which some changed: the changed ones'
-    cards then and now added to ``was`` and ``now`` (Hand._check_cards); the unchanged ones keep their copies."""
-    fresh = kept[:]
-    for k, pile in enumerate(piles):
-        old = kept[k]
-        if pile != old:
-            was += old
-            now += pile
-            fresh[k] = pile[:]
-    return fresh
+def _recopy(piles: list[list[int]], kept: list[list[int]], was: list[int], now: list[int]) -> None:
+    """Bring the copies of a group of piles (hands, held-out cards or discards) of which some changed up to date in
+    place: the changed ones' cards then and now added to ``was`` and ``now`` (Hand._check_cards). The changed
+    piles are found by one comparison per pile in C (``map(ne, ...)``), the loop runs only over those."""
+    for k in _compress(range(len(piles)), map(_ne, piles, kept)):
+        was += kept[k]
+        pile = piles[k]
+        now += pile
+        kept[k] = pile[:]
 
 
 @cache

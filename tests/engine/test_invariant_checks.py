@@ -114,3 +114,24 @@ def test_the_kept_copy_is_never_a_live_pile() -> None:
     live = {id(p) for p in _piles(hand)} | {id(hand._hands), id(hand._held), id(hand._discards)}
     kept = hand._checked_layout
     assert not live & ({id(p) for p in kept[:3]} | {id(g) for g in kept[3:]} | {id(p) for g in kept[3:] for p in g})
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), how=st.sampled_from(CORRUPTIONS[:3]), pick=st.randoms(use_true_random=False))
+def test_a_corruption_once_caught_is_caught_again(seed: int, how: str, pick: random.Random) -> None:
+    # The kept copies are brought up to date in place while a changed layout is proved: a failed proof must not
+    # leave them holding the bad layout as if it had been proved.
+    hand = _played(seed)
+    piles, slots = _piles(hand), _slots(hand)
+    if how == "overwrite":
+        (a, i), (b, j) = pick.sample(slots, 2)
+        piles[a][i] = piles[b][j]
+    elif how == "lose":
+        a, i = pick.choice(slots)
+        del piles[a][i]
+    else:
+        a, i = pick.choice(slots)
+        pick.choice(piles).append(piles[a][i])
+    for _ in range(2):
+        with pytest.raises(InvariantError):
+            hand._check_invariants()
