@@ -6,6 +6,7 @@ The randomness is the caller's (any object with ``randrange``): the engine itsel
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import permutations
 from typing import Protocol, TypeVar
 
 from table_controller.engine.hand import Hand, LegalActions
@@ -25,11 +26,23 @@ class Chooser(Protocol):
 
 
 def _pick(rng: Chooser, items: list[str] | tuple[str, ...]) -> str:
-    return items[rng.randrange(len(items))]
+    """One of ``items``, each equally likely; with one item (a check or a call), nothing is drawn."""
+    return items[0] if len(items) == 1 else items[rng.randrange(len(items))]
+
+
+# Every order of n items, for n up to five (a hand): 1, 1, 2, 6, 24 and 120 orders.
+_ORDERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(permutations(range(n))) for n in range(6))
 
 
 def shuffled(rng: Chooser, items: Sequence[T]) -> list[T]:
-    """A new list of ``items`` in random order (Fisher-Yates on ``rng.randrange``)."""
+    """A new list of ``items`` in random order, every order equally likely: up to five items (the random players'
+    discards) one ``rng.randrange`` over all their orders; more by Fisher-Yates on ``rng.randrange``."""
+    n = len(items)
+    if n <= 5:
+        if n < 2:
+            return list(items)
+        orders = _ORDERS[n]
+        return list(map(items.__getitem__, orders[rng.randrange(len(orders))]))
     out = list(items)
     for k in range(len(out) - 1, 0, -1):
         j = rng.randrange(k + 1)
@@ -124,7 +137,7 @@ def _random_betting(hand: Hand, rng: Chooser, legal: LegalActions, aggression: i
     if "fold" in acts and (not passive or rng.randrange(6) == 0):
         hand.fold(seat)
         return
-    act = passive[rng.randrange(len(passive))] if passive else _pick(rng, acts)
+    act = _pick(rng, passive or acts)
     if act == "check":
         hand.check(seat)
     elif act == "call":
