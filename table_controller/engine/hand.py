@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import chain as _chain
 from itertools import compress as _compress
+from itertools import filterfalse as _filterfalse
 from operator import attrgetter
 from operator import ne as _ne
 from typing import Any
@@ -90,6 +91,7 @@ _DEALER_ANTE, _HIGH_SUIT, _CHECK_IF_FREE = AnteMode.DEALER, OddChip.HIGH_SUIT, P
 HAND_SIZE = 5
 DECK_SIZE = 52
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
+_INT_ONLY = {int}
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
 _SHOW_OR_MUCK: tuple[str, ...] = ("show", "muck")
@@ -174,6 +176,27 @@ _shown = _frozen_init.builder(Shown)
 _pot_awarded = _frozen_init.builder(PotAwarded)
 _hand_ended = _frozen_init.builder(HandEnded)
 
+# The events of the commonest acts, kept by value, as the legal views are (_betting_view): an event is frozen and
+# compared by value, so one object, built and validated once by its builder, serves every act that produces the
+# same event, in this hand or another (a check by seat 3 is always Checked(seat=3)). What the record holds is the
+# same; what is spared is building and freeing some fifteen small objects a hand. Only exact ints (and the bools
+# the engine computes) are kept as keys, so True never stands for 1 (``Hand._int_chips``, ``type(seat) is int``).
+_EVENTS_KEPT = 4096  # per table: a bound on memory, far above what fixed stakes produce
+_KEPT_CHECKS: dict[int, Event] = {}
+_KEPT_FOLDS: dict[int, Event] = {}
+_KEPT_CALLS: dict[tuple[int, int, bool], Event] = {}
+_KEPT_ANTES: dict[tuple[int, int, bool], Event] = {}
+
+
+def _keep_event(table: dict[Any, Event], key: Any, keep: bool, make: Callable[..., Event], *fields: Any) -> Event:
+    """Build the event (validated as always) and, when ``keep``, keep it in ``table`` under ``key``."""
+    event = make(*fields)
+    if keep:
+        if len(table) >= _EVENTS_KEPT:
+            table.clear()
+        table[key] = event
+    return event
+
 
 class Hand:
     """One deal. See the module docstring for how to drive it."""
@@ -185,9 +208,9 @@ class Hand:
         "__dict__", "_acted_full", "_after", "_aggressor", "_announced", "_ante_paid", "_bet", "_big_bet", "_burn",
         "_burned_for_draw", "_button", "_cap", "_checked_layout", "_chips_total", "_contrib", "_current", "_dead",
         "_deck_codes", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat", "_final_first",
-        "_fixed_limit", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_interval",
-        "_last_inc", "_learnt", "_legal", "_legal_full", "_muck", "_mucked", "_n", "_needs", "_opened", "_opener",
-        "_openers_cache", "_original", "_others", "_pass_out_form", "_pending_serve", "_plain", "_pot",
+        "_fixed_limit", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_int_chips",
+        "_interval", "_last_inc", "_learnt", "_legal", "_legal_full", "_muck", "_mucked", "_n", "_needs", "_opened",
+        "_opener", "_openers_cache", "_original", "_others", "_pass_out_form", "_pending_serve", "_plain", "_pot",
         "_predraw_level", "_raises", "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no",
         "_show_pos", "_show_queue", "_shown", "_small_bet", "_stack", "_straddle_form", "_straddles", "_stub",
         "_values", "actions", "carried_in", "config", "events", "false_opener_case", "irregular_state",
@@ -256,6 +279,9 @@ class Hand:
         self._dead = 0  # dealer's ante for all and the block-system ante: in the pot, nobody's live bet
         self._dead_payer = self._button  # who put the dead money in (a misdeal may give it back)
         self._chips_total = sum(self._stack) + carried_pot
+        # Seat numbers, stacks and the carried pot all exact ints: every amount the engine computes is one, and the
+        # events it builds from them may be kept by value (_keep_event).
+        self._int_chips = {*map(type, numbers), *map(type, stacks), type(carried_pot)} == _INT_ONLY
 
         # Cards, by position in the shoe's order.
         ident = _whole_pack(deck)
@@ -395,13 +421,18 @@ class Hand:
                     self.events.append
                 ante = st.ante
                 pot = self._pot
+                kept = self._int_chips
                 for i in _deal_order(n, left):
                     paid = ante if ante <= stack[i] else stack[i]
                     stack[i] -= paid
                     pot += paid
                     contrib[i] += paid
                     paid_in[i] = paid
-                    emit(_forced_bet_posted(seat_no[i], paid, "ante", stack[i] == 0))
+                    key = (seat_no[i], paid, stack[i] == 0)
+                    event = _KEPT_ANTES.get(key)
+                    if event is None or not kept:
+                        event = _keep_event(_KEPT_ANTES, key, kept, _forced_bet_posted, key[0], paid, "ante", key[2])
+                    emit(event)
                 self._pot = pot
         first = left
         if form is _BLOCK_SYSTEM:
@@ -470,9 +501,10 @@ class Hand:
         # (no Python loop). The cards: where every pile and hand holds exactly what it held at the last proof
         # (a copy kept then), the 52 places are the ones that proof established; any difference at all, in any
         # pile, hand or order, is proved again by _check_cards.
-        stack, bet, pot = self._stack, self._bet, self._pot
-        chips = sum(stack) + sum(bet) + pot
-        if chips != self._chips_total or min(stack) < 0 or min(bet) < 0 or pot < 0:
+        places = self._stack + self._bet  # one list, one sum and one min: each builtin call costs more than its loop
+        pot = self._pot
+        chips = sum(places) + pot
+        if chips != self._chips_total or min(places) < 0 or pot < 0:
             if chips != self._chips_total:
                 raise InvariantError(f"chips not conserved: {chips} on the table, {self._chips_total} expected")
             raise InvariantError("a negative stack, bet or pot")
@@ -573,7 +605,7 @@ class Hand:
 
     def _codes(self, positions: Sequence[int]) -> tuple[str, ...]:
         ident, name = self._ident, _NAME_OF
-        return tuple([name[ident[p]] for p in positions])
+        return tuple(map(name.__getitem__, map(ident.__getitem__, positions)))  # in C: no comprehension frame
 
     def hole_cards(self, seat: int) -> tuple[str, ...]:
         """The cards a seat holds now ("??" where unidentified). Secret: the caller controls who sees them."""
@@ -581,7 +613,7 @@ class Hand:
         if i is None:
             i = self._i(seat)  # raises, naming the seat
         ident, name = self._ident, _NAME_OF  # _codes(), inlined: the random player asks before every draw
-        return tuple([name[ident[p]] for p in self._hands[i]])
+        return tuple(map(name.__getitem__, map(ident.__getitem__, self._hands[i])))
 
     def card_identities(self) -> tuple[str, ...]:
         """Every shoe position's card as known now ("??" where not yet identified). For records and auditors."""
@@ -808,7 +840,10 @@ class Hand:
         events = self.events
         before = len(events)
         i = self._index[seat]
-        events.append(_checked(seat))  # _emit and _log, inlined: the commonest acts
+        event = _KEPT_CHECKS.get(seat)  # _emit and _log, inlined: the commonest acts
+        if event is None or type(seat) is not int:
+            event = _keep_event(_KEPT_CHECKS, seat, type(seat) is int, _checked, seat)
+        events.append(event)
         self._legal = None
         self.actions.append({"seat": seat, "act": "check"})
         self._after_act(i, "check")
@@ -951,7 +986,12 @@ class Hand:
         stack[i] -= amount
         self._bet[i] += amount
         self._contrib[i] += amount
-        events.append(_called(seat, amount, stack[i] == 0))
+        key = (seat, amount, stack[i] == 0)
+        event = _KEPT_CALLS.get(key)
+        if event is None or type(seat) is not int or not self._int_chips:
+            kept = type(seat) is int and self._int_chips
+            event = _keep_event(_KEPT_CALLS, key, kept, _called, seat, amount, key[2])
+        events.append(event)
         self._legal = None
         self.actions.append({"seat": seat, "act": "call"})
         self._after_act(i, "call")
@@ -999,7 +1039,10 @@ class Hand:
     def _fold(self, i: int, act: str) -> None:
         seat = self._seat_no[i]
         self._folded[i] = True
-        self.events.append(_folded(seat))
+        event = _KEPT_FOLDS.get(seat)
+        if event is None or type(seat) is not int:
+            event = _keep_event(_KEPT_FOLDS, seat, type(seat) is int, _folded, seat)
+        self.events.append(event)
         if i == self._opener and self.requirement is not None:
             # 003 Final betting interval: a dropping opener shows his openers; his cards are kept apart.
             self._held[i] += self._hands[i]
@@ -1325,7 +1368,8 @@ class Hand:
                 or len(discard) > legal.max_discard:
             return None
         ident = self._ident
-        at = {ident[p]: p for p in self._hands[self._index[seat]]}
+        hand = self._hands[self._index[seat]]
+        at = dict(zip(map(ident.__getitem__, hand), hand, strict=True))
         thrown: list[int] = []
         for item in discard:
             card = _CARD_OF.get(item) if type(item) is str else None
@@ -1347,8 +1391,8 @@ class Hand:
         before = len(self.events)
         i = self._index[seat]
         ident, name = self._ident, _NAME_OF
-        codes = tuple([name[ident[p]] for p in thrown])  # _codes(thrown), inlined
-        self._hands[i] = [p for p in self._hands[i] if p not in thrown]
+        codes = tuple(map(name.__getitem__, map(ident.__getitem__, thrown)))  # _codes(thrown), inlined
+        self._hands[i] = list(_filterfalse(thrown.__contains__, self._hands[i]))  # the cards kept
         held = (i == self._opener and self.requirement is not None and self.config.options.opener_holds_discards)
         if held:
             self._held[i] += thrown
@@ -1388,10 +1432,11 @@ class Hand:
             self.to_act = None
             return
         self._pending_serve = None
-        ident, name, seat = self._ident, _NAME_OF, self._seat_no[i]
+        code, seat = _NAME_OF.__getitem__, self._seat_no[i]
+        card = self._ident.__getitem__
         self.events.append(_draw_served(
-            seat, tuple([name[ident[p]] for p in thrown]) if thrown_codes is None else thrown_codes,
-            tuple([name[ident[p]] for p in served]), bool(thrown) and thrown[0] in self._held[i]))
+            seat, tuple(map(code, map(card, thrown))) if thrown_codes is None else thrown_codes,
+            tuple(map(code, map(card, served))), bool(thrown) and thrown[0] in self._held[i]))
         if self._announced:
             self._announced.pop(seat, None)
         self._draw_pos += 1
@@ -1604,7 +1649,7 @@ class Hand:
                 and "show" in legal.acts:
             i = self._index[seat]
             ident = self._ident
-            held = [ident[p] for p in self._hands[i]]
+            held = list(map(ident.__getitem__, self._hands[i]))
             if len(held) == HAND_SIZE and None not in held:  # all five known: what verify_show checks here
                 return self._show_known(i, seat, held)
         self.verify_show(seat, cards)
@@ -1642,7 +1687,7 @@ class Hand:
         self._shown[i] = True
         value = _evaluate5(*held)  # type: ignore[arg-type]  # five distinct known cards (the invariants)
         self._values[i] = value
-        self.events.append(_shown(seat, tuple([_NAME_OF[c] for c in held]), describe(value)))
+        self.events.append(_shown(seat, tuple(map(_NAME_OF.__getitem__, held)), describe(value)))
         if i == self._opener and self.requirement is not None:
             verdict = self._judge_and_emit(i, final=True)
             if not verdict:
@@ -1845,11 +1890,35 @@ class Hand:
         return legal
 
     def _legal_view(self) -> LegalActions:
-        phase = self.phase
+        phase, i = self.phase, self.to_act
         assert phase is not None
         self._legal_full = 0
-        if (phase is _FIRST_BETTING or phase is _FINAL_BETTING) and self.to_act is not None:
-            return self._legal_betting(self.to_act, phase)  # the common case first
+        if i is not None:  # the common cases first: a betting act, then a draw, then a show
+            if phase is _FIRST_BETTING or phase is _FINAL_BETTING:
+                return self._legal_betting(i, phase)
+            seat = self._seat_no[i]
+            if phase is _DRAWING:  # max_discard(seat), inlined
+                held = len(self._hands[i])
+                top = held if held < self._draw_top else self._draw_top
+                view = _DRAW_VIEWS.get((seat, top))
+                if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
+                    view = LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=top)
+                    if type(seat) is int:
+                        if len(_DRAW_VIEWS) >= _VIEWS_KEPT:
+                            _DRAW_VIEWS.clear()
+                        _DRAW_VIEWS[seat, top] = view
+                return view
+            if phase is _SHOWDOWN:
+                unmucked = list(map(self._mucked.__getitem__, self._show_queue)).count(False)  # _unmucked_left()
+                shown = _SHOW_OR_MUCK if unmucked > 1 else _SHOW_ONLY
+                view = _SHOW_VIEWS.get((seat, shown))
+                if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
+                    view = LegalActions(phase=phase, seat=seat, acts=shown)
+                    if type(seat) is int:
+                        if len(_SHOW_VIEWS) >= _VIEWS_KEPT:
+                            _SHOW_VIEWS.clear()
+                        _SHOW_VIEWS[seat, shown] = view
+                return view
         if phase in TERMINAL:
             return LegalActions(phase=phase, seat=None, acts=())
         if phase is _RESHUFFLING:
@@ -1863,37 +1932,11 @@ class Hand:
                 acts.append("decline_straddle")
             return LegalActions(phase=phase, seat=seat, acts=tuple(acts), call_amount=0,
                                 min_to=2 * self._current, max_to=2 * self._current)
-        if phase is _DRAWING:  # max_discard(seat), inlined
-            held = len(self._hands[i])
-            top = held if held < self._draw_top else self._draw_top
-            view = _DRAW_VIEWS.get((seat, top))
-            if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
-                view = LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=top)
-                if type(seat) is int:
-                    if len(_DRAW_VIEWS) >= _VIEWS_KEPT:
-                        _DRAW_VIEWS.clear()
-                    _DRAW_VIEWS[seat, top] = view
-            return view
         if phase is _PROVING:
             return LegalActions(phase=phase, seat=seat, acts=("show", "muck"))
         if phase is _REOPENING:
             acts = ["take_open"] if self.can_take_open(seat) else []
             return LegalActions(phase=phase, seat=seat, acts=(*acts, "decline_open"))
-        if phase is _SHOWDOWN:
-            mucked = self._mucked
-            unmucked = 0
-            for j in self._show_queue:  # _unmucked_left(), inlined
-                if not mucked[j]:
-                    unmucked += 1
-            shown = _SHOW_OR_MUCK if unmucked > 1 else _SHOW_ONLY
-            view = _SHOW_VIEWS.get((seat, shown))
-            if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
-                view = LegalActions(phase=phase, seat=seat, acts=shown)
-                if type(seat) is int:
-                    if len(_SHOW_VIEWS) >= _VIEWS_KEPT:
-                        _SHOW_VIEWS.clear()
-                    _SHOW_VIEWS[seat, shown] = view
-            return view
         return self._legal_betting(i, phase)
 
     def _legal_betting(self, i: int, phase: Phase) -> LegalActions:
