@@ -240,11 +240,10 @@ class DeckProfile:
         if not isinstance(recut, bool):
             raise VisionInputError(f"{path}: deck profile's recut is not true or false")
         return cls(name=str(meta.get("name", "deck")), ranks=ranks, suits=suits,
-                   min_rank_score=float(meta["min_rank_score"]), min_suit_score=float(meta["min_suit_score"]),
-                   min_margin=float(meta["min_margin"]),
-                   min_rank_margin=None if meta.get("min_rank_margin") is None else float(meta["min_rank_margin"]),
-                   recut=recut,
-                   min_pair_score=None if meta.get("min_pair_score") is None else float(meta["min_pair_score"]))
+                   min_rank_score=_score(meta, "min_rank_score", path),
+                   min_suit_score=_score(meta, "min_suit_score", path), min_margin=_score(meta, "min_margin", path),
+                   min_rank_margin=_optional_score(meta, "min_rank_margin", path),
+                   recut=recut, min_pair_score=_optional_score(meta, "min_pair_score", path))
 
     def with_templates(self, ranks: list[tuple[str, Image]], suits: list[tuple[str, Image]],
                        name: str | None = None) -> DeckProfile:
@@ -253,6 +252,18 @@ class DeckProfile:
                            min_rank_score=self.min_rank_score, min_suit_score=self.min_suit_score,
                            min_margin=self.min_margin, min_rank_margin=self.min_rank_margin, recut=self.recut,
                            min_pair_score=self.min_pair_score)
+
+
+def _optional_score(meta: dict[str, object], key: str, path: str | Path) -> float | None:
+    return None if meta.get(key) is None else _score(meta, key, path)
+
+
+def _score(meta: dict[str, object], key: str, path: str | Path) -> float:
+    """A threshold of the profile's meta: a finite number, or a typed error naming it."""
+    value = meta.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not np.isfinite(value):
+        raise VisionInputError(f"{path}: deck profile's {key} is not a number")
+    return float(value)
 
 
 @lru_cache(maxsize=1)

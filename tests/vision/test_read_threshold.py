@@ -149,3 +149,22 @@ def test_pair_score_is_saved_in_the_profile(tmp_path: Path) -> None:
     default_profile().save(path)
     assert DeckProfile.load(path).min_pair_score is None
     assert DeckProfile.load(path).pair_rank_score == default_profile().min_rank_score
+
+
+@pytest.mark.parametrize(("key", "value"), [("min_pair_score", "low"), ("min_rank_margin", [0.1]),
+                                            ("min_rank_score", None), ("min_margin", True),
+                                            ("min_suit_score", float("nan"))])
+def test_a_profile_threshold_that_is_not_a_number_is_a_typed_error(tmp_path: Path, key: str, value: object) -> None:
+    """A broken threshold in a profile's meta is refused by name (a VisionInputError, exit 2 at the CLI),
+    never a ValueError or KeyError from deep inside."""
+    import json
+
+    path = tmp_path / "p.npz"
+    replace(default_profile(), min_rank_margin=0.2, min_pair_score=0.5).save(path)
+    data = dict(np.load(path, allow_pickle=False))
+    meta = json.loads(str(data["meta"]))
+    meta[key] = value
+    data["meta"] = np.array(json.dumps(meta))
+    np.savez(path, **data)
+    with pytest.raises(VisionInputError, match=key):
+        DeckProfile.load(path)
