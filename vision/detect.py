@@ -42,6 +42,7 @@ TOO_BIG_FOR_SURE = 2.0
 MAX_SKEW = 1.25
 SQUARISH = 1.25
 PART_AREA = 0.85  # a card inside a merged outline of two has at most this share of its area
+MAX_COVERED = 0.5  # the other card of a merged outline: at most this share of it under the first
 CORNER_NEAR = 0.1  # corners this close (of the short side) are the same corner
 REACH_FRACTION = 0.25  # without a card size: how far around an unexplained blob a card may lie (of the frame)
 _SIDE_STEPS = np.linspace(0.1, 0.9, 15, dtype=np.float32)
@@ -211,7 +212,9 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     # A near-square quad with a card-shaped quad in it that shares two of its corners is two cards side
     # by side taken for one (its corners are both cards' outer corners, so it shows two indices, and its
     # outline is a card's edge all round): the cards go first, whatever their edge evidence.
-    merges = [q for _, q in sure + lined if _squarish(q) and any(_is_part(k, q) for _, k in sure + lined)]
+    candidates = [q for _, q in sure + lined]
+    merges = [q for q in candidates + [f for f in found if not any(f is c for c in candidates)]
+              if _squarish(q) and any(_is_part(k, q) for k in candidates)]
     sure.sort(key=lambda sq: (not any(sq[1] is m for m in merges), sq[0]), reverse=True)
     # Four straight edges come last: in a fan the edges of neighbouring cards also close such shapes,
     # with an index at two corners, so they only add cards where nothing better is.
@@ -233,7 +236,64 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     largest = TOO_BIG_FOR_SURE * float(np.median([quad_area(q) for q in sure_cards])) if sure_cards else math.inf
     kept.extend(q for q in found if not any(q is k or _contradicts(q, k) for k in sure_cards)
                 and (quad_area(q) <= largest or _index_count(frame, q) == 2))
+    # The other card of a merged outline (one card of it is kept): the same size, at the outline's far
+    # end, partly under the first; it counts when an index corner of its own, outside the first, shows one.
+    for whole in merges:
+        for part in sure_cards:
+            if not _is_part(part, whole):
+                continue
+            other = _other_card(whole, part)
+            # Mostly covered, its centre would lie on the first card: the reader would take that one's
+            # print for it, so it stays unfound.
+            if (other is not None and not _squarish(other) and _covered_share(other, part) <= MAX_COVERED
+                    and not any(_contradicts(other, k) for k in kept if k is not part)
+                    and _uncovered_index(frame, other, part)):
+                kept.append(other)
     return kept
+
+
+def _other_card(whole: FloatArray, part: FloatArray) -> FloatArray | None:
+    """The card at the far end of `whole` from `part` (which shares two adjacent corners with it), as
+    wide as `part` across `whole`."""
+    near = CORNER_NEAR * side_lengths(whole)[0]
+    shared = [i for i in range(4) if float(np.min(np.linalg.norm(part - whole[i], axis=1))) <= near]
+    if len(shared) != 2 or (shared[1] - shared[0]) % 4 not in (1, 3):
+        return None
+    i, j = (shared[0], shared[1]) if (shared[1] - shared[0]) % 4 == 1 else (shared[1], shared[0])
+    # whole[i] -> whole[j] is the shared side; whole[j+1] and whole[i-1] (= whole[j+2]) the far side.
+    a, b = whole[(j + 1) % 4], whole[(i - 1) % 4]
+    across = [part[int(np.argmin(np.linalg.norm(part - whole[k], axis=1)))] for k in (i, j)]
+    # The part's extent across `whole`: from its shared corners to its other two corners.
+    rest = [p for p in part if all(float(np.linalg.norm(p - c)) > 1e-3 for c in across)]
+    if len(rest) != 2:
+        return None
+    width = float(np.mean([min(float(np.linalg.norm(r - c)) for r in rest) for c in across]))
+    ua = whole[j] - a
+    ub = whole[i] - b
+    la, lb = float(np.linalg.norm(ua)), float(np.linalg.norm(ub))
+    if min(la, lb) <= width:
+        return None
+    quad = np.array([a, a + ua / la * width, b + ub / lb * width, b], np.float32)
+    return order_quad(quad)
+
+
+def _covered_share(quad: FloatArray, cover: FloatArray) -> float:
+    inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), cover.astype(np.float32))
+    return float(inter) / max(quad_area(quad), 1e-6)
+
+
+def _uncovered_index(frame: Image, quad: FloatArray, cover: FloatArray) -> bool:
+    """Whether one of `quad`'s index corners that `cover` leaves in view shows an index (the corner
+    under `cover` shows `cover`'s own print, which must not name this card)."""
+    from vision.identify import extract_glyphs, iter_index_corners
+
+    hull = cover.reshape(-1, 1, 2).astype(np.float32)
+    margin = 0.1 * side_lengths(quad)[0]
+    for corner_point, corner in zip((quad[0], quad[2]), iter_index_corners(frame, quad), strict=True):
+        inside = cv2.pointPolygonTest(hull, (float(corner_point[0]), float(corner_point[1])), True)
+        if inside < -margin and extract_glyphs(corner) is not None:
+            return True
+    return False
 
 
 def _squarish(quad: FloatArray) -> bool:

@@ -8,7 +8,7 @@ import numpy as np
 
 from hardware_sim.camera.art import draw_face
 from tests.vision.test_detect_threshold import _found, _place
-from vision.detect import _is_part, _merged_boxes, find_cards
+from vision.detect import MAX_COVERED, _covered_share, _is_part, _merged_boxes, _other_card, find_cards
 from vision.geometry import order_quad, quad_iou
 
 
@@ -39,14 +39,15 @@ def test_overlapping_search_regions_are_searched_once() -> None:
     assert _merged_boxes([(0, 0, 10, 10), (10, 0, 20, 10)]) == [(0, 0, 10, 10), (10, 0, 20, 10)]
 
 
-def _pair_scene() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A ten lying over the right half of an ace, upright side by side: the paper mask makes the two one
-    near-square blob whose outer corners show two indices (the ace's and the ten's)."""
+def _pair_scene(offset: float = 90.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A ten lying over the right part of an ace, upright side by side (`offset` pixels between their
+    centres; a card is 122 wide): the paper mask makes the two one near-square blob whose outer corners
+    show two indices (the ace's and the ten's)."""
     frame = np.full((540, 960, 3), (40, 60, 90), np.uint8)
     ace = _place(frame, draw_face("Ac"), (420, 270), 0.0)
     ten_art = draw_face("Td")
-    _place(frame, np.full_like(ten_art, 120), (507, 275), 0.0)  # the ten's shadow on the ace
-    ten = _place(frame, ten_art, (510, 274), 0.0)
+    _place(frame, np.full_like(ten_art, 120), (417 + offset, 275), 0.0)  # the ten's shadow on the ace
+    ten = _place(frame, ten_art, (420 + offset, 274), 0.0)
     rng = np.random.default_rng(3)
     noisy = np.clip(frame.astype(np.float64) + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
     return np.asarray(cv2.GaussianBlur(noisy, (3, 3), 0), np.uint8), ace, ten
@@ -58,6 +59,18 @@ def test_two_cards_side_by_side_are_not_one_near_square_card() -> None:
     assert len(_found(quads, ten)) == 1
     both = order_quad(np.vstack([ace, ten]).reshape(-1, 2)[[0, 5, 6, 3]])
     assert all(quad_iou(q, both) < 0.6 for q in quads)
+    # The ace, a quarter under the ten, is the outline's other card: as wide as the ten, its index in view.
+    assert len(_found(quads, ace)) == 1
+    assert len(quads) == 2
+
+
+def test_a_mostly_covered_card_gets_no_outline() -> None:
+    # The ace shows only its index strip (two fifths of it): its whole outline would be centred on
+    # the ten, whose print the reader would then read for it.
+    frame, ace, _ten = _pair_scene(offset=50.0)
+    quads = find_cards(frame)
+    assert not _found(quads, ace)
+    assert all(quad_iou(q, order_quad(ace)) < 0.5 for q in quads)
 
 
 def test_a_half_of_a_merged_outline_is_a_part_but_a_picture_frame_is_not() -> None:
@@ -69,3 +82,19 @@ def test_a_half_of_a_merged_outline_is_a_part_but_a_picture_frame_is_not() -> No
     assert not _is_part(order_quad(picture), order_quad(card))
     # Nor is a near-square piece, or one nearly as big as the whole.
     assert not _is_part(order_quad(np.array([[0, 0], [160, 0], [160, 170], [0, 170]], np.float32)), order_quad(whole))
+
+
+def test_the_other_card_of_a_merged_outline_is_as_wide_as_the_first_at_the_far_end() -> None:
+    whole = order_quad(np.array([[0, 0], [250, 0], [250, 170], [0, 170]], np.float32))
+    right_card = order_quad(np.array([[130, 0], [250, 0], [250, 170], [130, 170]], np.float32))
+    other = _other_card(whole, right_card)
+    assert other is not None
+    assert quad_iou(other, order_quad(np.array([[0, 0], [120, 0], [120, 170], [0, 170]], np.float32))) > 0.98
+    # Two cards overlapping by two thirds: the other card lies mostly under the first (its centre on the
+    # first card's print), more than a card found this way may.
+    narrow = order_quad(np.array([[0, 0], [160, 0], [160, 170], [0, 170]], np.float32))
+    top = order_quad(np.array([[40, 0], [160, 0], [160, 170], [40, 170]], np.float32))
+    other = _other_card(narrow, top)
+    assert other is not None
+    assert quad_iou(other, order_quad(np.array([[0, 0], [120, 0], [120, 170], [0, 170]], np.float32))) > 0.98
+    assert _covered_share(other, top) > MAX_COVERED
