@@ -193,7 +193,7 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
             continue
         score = whiteness(roi)
         dist = edge_distance(np.asarray(cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY), np.uint8))
-        for q in threshold_proposals(score, min_area / scale**2, MAX_AREA_FRACTION * h * w / scale**2):
+        for q in threshold_proposals(score, min_area / scale**2, MAX_AREA_FRACTION * h * w / scale**2, dist=dist):
             if _cut_by_roi(q, (x0, y0, x1, y1), ww, wh):
                 continue
             quad = np.asarray((q + np.array([x0, y0], np.float32)) * scale, np.float32)

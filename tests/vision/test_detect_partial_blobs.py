@@ -10,6 +10,7 @@ from hardware_sim.camera.art import draw_face
 from tests.vision.test_detect_threshold import _found, _place
 from vision.detect import MAX_COVERED, _covered_share, _is_part, _merged_boxes, _other_card, find_cards
 from vision.geometry import order_quad, quad_iou
+from vision.outline import edge_distance, threshold_proposals
 
 
 def _shaded_scene(factor: float) -> tuple[np.ndarray, np.ndarray]:
@@ -98,3 +99,29 @@ def test_the_other_card_of_a_merged_outline_is_as_wide_as_the_first_at_the_far_e
     assert other is not None
     assert quad_iou(other, order_quad(np.array([[0, 0], [120, 0], [120, 170], [0, 170]], np.float32))) > 0.98
     assert _covered_share(other, top) > MAX_COVERED
+
+
+def _picture_card_in_shade() -> tuple[np.ndarray, np.ndarray]:
+    """Whiteness of a picture card (a white border around a coloured picture, which scores low) on a
+    dark table, its lower right corner in a shadow that takes the border below every paper level: at
+    each level the card is a broken ring, whose hull is no quadrilateral."""
+    score = np.full((300, 400), 20, np.uint8)
+    card = np.array([[140, 60], [260, 60], [260, 230], [140, 230]], np.int32)
+    cv2.fillConvexPoly(score, card, 225)
+    cv2.rectangle(score, (158, 84), (242, 206), 25, -1)
+    cv2.fillConvexPoly(score, np.array([[260, 170], [260, 230], [200, 230]], np.int32), 36)
+    return np.asarray(cv2.GaussianBlur(score, (3, 3), 0), np.uint8), card.astype(np.float32)
+
+
+def test_a_broken_picture_card_is_proposed_as_the_rectangle_it_spans() -> None:
+    score, card = _picture_card_in_shade()
+    dist = edge_distance(score)
+    plain = threshold_proposals(score, 2000, 60000)
+    assert all(quad_iou(q, order_quad(card)) < 0.9 for q in plain)
+    spanning = threshold_proposals(score, 2000, 60000, dist=dist)
+    assert any(quad_iou(q, order_quad(card)) >= 0.9 for q in spanning)
+    # A blob of no card's proportions is not proposed so: a long strip of paper.
+    strip = np.full((300, 400), 30, np.uint8)
+    cv2.rectangle(strip, (60, 100), (340, 160), 225, -1)
+    cv2.rectangle(strip, (80, 115), (320, 145), 25, -1)
+    assert threshold_proposals(strip, 2000, 60000, dist=edge_distance(strip)) == []
