@@ -250,10 +250,6 @@ class Hand:
         self._fixed_limit = config.betting is _FIXED_LIMIT and form is not _BLOCK_SYSTEM
         self._pass_out_form = form is _PASS_AND_OUT
         self._straddle_form = form in STRADDLE_FORMS
-        # Fixed limit with no opening requirement, blinds, straddles or pass-and-out: legal_actions() computes
-        # the betting view of this game (the commonest) inline.
-        self._plain = (self._fixed_limit and not self._pass_out_form and not self._straddle_form
-                       and form is not _BLIND_OPENING and self.requirement is None)
         self._small_bet, self._big_bet, self._cap = stakes.small_bet, stakes.big_bet, stakes.cap
         draw_limit = config.draw_limit
         if draw_limit is _DRAW_FOUR:
@@ -282,6 +278,10 @@ class Hand:
         # Seat numbers, stacks and the carried pot all exact ints: every amount the engine computes is one, and the
         # events it builds from them may be kept by value (_keep_event).
         self._int_chips = {*map(type, numbers), *map(type, stacks), type(carried_pot)} == _INT_ONLY
+        # Fixed limit with no opening requirement, blinds, straddles or pass-and-out, int seats and chips:
+        # legal_actions() computes the betting view of this game (the commonest) inline.
+        self._plain = (self._fixed_limit and not self._pass_out_form and not self._straddle_form
+                       and form is not _BLIND_OPENING and self.requirement is None and self._int_chips)
 
         # Cards, by position in the shoe's order.
         ident = _whole_pack(deck)
@@ -1884,7 +1884,7 @@ class Hand:
         self._legal_full = full
         key = (phase, self._seat_no[i], acts, call_amount, lo, lo)
         legal = _VIEWS.get(key)
-        if legal is None or type(key[1]) is not int:
+        if legal is None:  # (the seat is an int: _plain)
             legal = _betting_view(key)
         self._legal = legal
         return legal
@@ -2074,10 +2074,10 @@ def _whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
     if (type(deck) is not list and type(deck) is not tuple) or len(deck) != DECK_SIZE:
         return None
     try:
-        ident = list(map(_CARD_OF.get, deck))
-    except TypeError:
-        return None  # something unhashable: _parse_deck names it
-    if None in ident or len(set(ident)) != DECK_SIZE:
+        ident: list[Card | None] = list(map(_CARD_OF.__getitem__, deck))
+    except (KeyError, TypeError):
+        return None  # not one of our codes, or something unhashable: _parse_deck names it
+    if len(set(ident)) != DECK_SIZE:
         return None
     return ident
 
