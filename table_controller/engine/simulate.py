@@ -128,7 +128,8 @@ def _random_betting(hand: Hand, rng: Chooser, legal: LegalActions, aggression: i
         hand.declare_no_openers(seat)
         return
     if aggressive is not None and rng.randrange(10) < aggression:
-        to = legal.min_to + rng.randrange(legal.max_to - legal.min_to + 1)
+        lo, hi = legal.min_to, legal.max_to
+        to = lo if lo == hi else lo + rng.randrange(hi - lo + 1)  # fixed limit: one amount, nothing to draw
         if aggressive == "bet":
             hand.bet(seat, to)
         else:
