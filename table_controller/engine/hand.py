@@ -23,10 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain as _chain
-from itertools import compress as _compress
-from itertools import filterfalse as _filterfalse
 from operator import attrgetter
-from operator import ne as _ne
 from typing import Any
 
 from table_controller.engine import frozen_init as _frozen_init
@@ -605,7 +602,7 @@ class Hand:
 
     def _codes(self, positions: Sequence[int]) -> tuple[str, ...]:
         ident, name = self._ident, _NAME_OF
-        return tuple(map(name.__getitem__, map(ident.__getitem__, positions)))  # in C: no comprehension frame
+        return tuple([name[ident[p]] for p in positions])
 
     def hole_cards(self, seat: int) -> tuple[str, ...]:
         """The cards a seat holds now ("??" where unidentified). Secret: the caller controls who sees them."""
@@ -613,7 +610,7 @@ class Hand:
         if i is None:
             i = self._i(seat)  # raises, naming the seat
         ident, name = self._ident, _NAME_OF  # _codes(), inlined: the random player asks before every draw
-        return tuple(map(name.__getitem__, map(ident.__getitem__, self._hands[i])))
+        return tuple([name[ident[p]] for p in self._hands[i]])
 
     def card_identities(self) -> tuple[str, ...]:
         """Every shoe position's card as known now ("??" where not yet identified). For records and auditors."""
@@ -1368,8 +1365,7 @@ class Hand:
                 or len(discard) > legal.max_discard:
             return None
         ident = self._ident
-        hand = self._hands[self._index[seat]]
-        at = dict(zip(map(ident.__getitem__, hand), hand, strict=True))
+        at = {ident[p]: p for p in self._hands[self._index[seat]]}
         thrown: list[int] = []
         for item in discard:
             card = _CARD_OF.get(item) if type(item) is str else None
@@ -1391,8 +1387,8 @@ class Hand:
         before = len(self.events)
         i = self._index[seat]
         ident, name = self._ident, _NAME_OF
-        codes = tuple(map(name.__getitem__, map(ident.__getitem__, thrown)))  # _codes(thrown), inlined
-        self._hands[i] = list(_filterfalse(thrown.__contains__, self._hands[i]))  # the cards kept
+        codes = tuple([name[ident[p]] for p in thrown])  # _codes(thrown), inlined
+        self._hands[i] = [p for p in self._hands[i] if p not in thrown]
         held = (i == self._opener and self.requirement is not None and self.config.options.opener_holds_discards)
         if held:
             self._held[i] += thrown
@@ -1432,11 +1428,10 @@ class Hand:
             self.to_act = None
             return
         self._pending_serve = None
-        code, seat = _NAME_OF.__getitem__, self._seat_no[i]
-        card = self._ident.__getitem__
+        ident, name, seat = self._ident, _NAME_OF, self._seat_no[i]
         self.events.append(_draw_served(
-            seat, tuple(map(code, map(card, thrown))) if thrown_codes is None else thrown_codes,
-            tuple(map(code, map(card, served))), bool(thrown) and thrown[0] in self._held[i]))
+            seat, tuple([name[ident[p]] for p in thrown]) if thrown_codes is None else thrown_codes,
+            tuple([name[ident[p]] for p in served]), bool(thrown) and thrown[0] in self._held[i]))
         if self._announced:
             self._announced.pop(seat, None)
         self._draw_pos += 1
@@ -1649,7 +1644,7 @@ class Hand:
                 and "show" in legal.acts:
             i = self._index[seat]
             ident = self._ident
-            held = list(map(ident.__getitem__, self._hands[i]))
+            held = [ident[p] for p in self._hands[i]]
             if len(held) == HAND_SIZE and None not in held:  # all five known: what verify_show checks here
                 return self._show_known(i, seat, held)
         self.verify_show(seat, cards)
@@ -1687,7 +1682,7 @@ class Hand:
         self._shown[i] = True
         value = _evaluate5(*held)  # type: ignore[arg-type]  # five distinct known cards (the invariants)
         self._values[i] = value
-        self.events.append(_shown(seat, tuple(map(_NAME_OF.__getitem__, held)), describe(value)))
+        self.events.append(_shown(seat, tuple([_NAME_OF[c] for c in held]), describe(value)))
         if i == self._opener and self.requirement is not None:
             verdict = self._judge_and_emit(i, final=True)
             if not verdict:
@@ -1909,7 +1904,11 @@ class Hand:
                         _DRAW_VIEWS[seat, top] = view
                 return view
             if phase is _SHOWDOWN:
-                unmucked = list(map(self._mucked.__getitem__, self._show_queue)).count(False)  # _unmucked_left()
+                mucked = self._mucked
+                unmucked = 0
+                for j in self._show_queue:  # _unmucked_left(), inlined
+                    if not mucked[j]:
+                        unmucked += 1
                 shown = _SHOW_OR_MUCK if unmucked > 1 else _SHOW_ONLY
                 view = _SHOW_VIEWS.get((seat, shown))
                 if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
@@ -2084,13 +2083,13 @@ def _whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
 
 def _recopy(piles: list[list[int]], kept: list[list[int]], was: list[int], now: list[int]) -> None:
     """Bring the copies of a group of piles (hands, held-out cards or discards) of which some changed up to date in
-    place: the changed ones' cards then and now added to ``was`` and ``now`` (Hand._check_cards). The changed
-    piles are found by one comparison per pile in C (``map(ne, ...)``), the loop runs only over those."""
-    for k in _compress(range(len(piles)), map(_ne, piles, kept)):
-        was += kept[k]
-        pile = piles[k]
-        now += pile
-        kept[k] = pile[:]
+    place: the changed ones' cards then and now added to ``was`` and ``now`` (Hand._check_cards)."""
+    for k, pile in enumerate(piles):
+        old = kept[k]
+        if pile != old:
+            was += old
+            now += pile
+            kept[k] = pile[:]
 
 
 @cache
