@@ -42,7 +42,7 @@ def shuffled(rng: Chooser, items: Sequence[T]) -> list[T]:
         if n < 2:
             return list(items)
         orders = _ORDERS[n]
-        return list(map(items.__getitem__, orders[rng.randrange(len(orders))]))
+        return [items[k] for k in orders[rng.randrange(len(orders))]]
     out = list(items)
     for k in range(len(out) - 1, 0, -1):
         j = rng.randrange(k + 1)
