@@ -10,7 +10,7 @@ from hardware_sim.camera.art import draw_face
 from tests.vision.test_detect_threshold import _found, _place
 from vision.detect import MAX_COVERED, _covered_share, _is_part, _merged_boxes, _other_card, find_cards
 from vision.geometry import order_quad, quad_iou
-from vision.outline import edge_distance, threshold_proposals
+from vision.outline import _edge_outlines, edge_distance, threshold_proposals
 
 
 def _shaded_scene(factor: float) -> tuple[np.ndarray, np.ndarray]:
@@ -125,3 +125,19 @@ def test_a_broken_picture_card_is_proposed_as_the_rectangle_it_spans() -> None:
     cv2.rectangle(strip, (60, 100), (340, 160), 225, -1)
     cv2.rectangle(strip, (80, 115), (320, 145), 25, -1)
     assert threshold_proposals(strip, 2000, 60000, dist=edge_distance(strip)) == []
+
+
+def test_closed_edges_propose_a_card_on_a_tiled_floor_but_not_the_tiles() -> None:
+    # A card's outline is one closed edge. The tiles' outlines are closed edges too, but darker inside
+    # than out (light grout around them): no card's edge.
+    score = np.full((300, 400), 150, np.uint8)
+    for x in range(0, 400, 130):
+        cv2.line(score, (x, 0), (x, 299), 200, 5)
+    for y in range(0, 300, 260):
+        cv2.line(score, (0, y), (399, y), 200, 5)
+    card = np.array([[160, 35], [240, 45], [225, 160], [145, 150]], np.int32)
+    cv2.fillConvexPoly(score, card, 250)
+    score = np.asarray(cv2.GaussianBlur(score, (3, 3), 0), np.uint8)
+    quads = _edge_outlines(score, edge_distance(score), 2000, 60000)
+    assert len(quads) == 1
+    assert quad_iou(quads[0], order_quad(card.astype(np.float32))) > 0.9
