@@ -209,7 +209,7 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     # (Only those that some sure card contradicts need the test: the others stay anyway.)
     rivals = [q for q in found if any(_contradicts(q, k) for _, k in sure + lined)]
     sure.extend((_evidence(work, np.asarray(q / scale, np.float32)), q) for q in rivals if _index_count(frame, q) == 2)
-    # A near-square quad with a card-shaped quad in it that shares two of its corners is two cards side
+    # A near-square quad with a card-shaped quad in it that shares a side with it is two cards side
     # by side taken for one (its corners are both cards' outer corners, so it shows two indices, and its
     # outline is a card's edge all round): the cards go first, whatever their edge evidence.
     candidates = [q for _, q in sure + lined]
@@ -304,13 +304,15 @@ def _squarish(quad: FloatArray) -> bool:
 
 
 def _is_part(card: FloatArray, whole: FloatArray) -> bool:
-    """A card-shaped quad, smaller than `whole`, with two of its corners on `whole`'s corners: one of two
-    cards side by side that `whole` outlines as one. (A picture's frame inside a card shares no corner.)"""
+    """A card-shaped quad, smaller than `whole`, with two of its corners on two adjacent corners of
+    `whole` (one side in common): one of two cards side by side that `whole` outlines as one. (A
+    picture's frame inside a card shares no corner; a quad across two cards' opposite corners, as a
+    threshold blob of a card and its neighbour's strip can be, shares no side.)"""
     if _squarish(card) or quad_area(card) > PART_AREA * quad_area(whole):
         return False
     near = CORNER_NEAR * side_lengths(whole)[0]
-    shared = sum(float(np.min(np.linalg.norm(whole - p, axis=1))) <= near for p in card)
-    return shared >= 2
+    shared = [i for i in range(4) if float(np.min(np.linalg.norm(card - whole[i], axis=1))) <= near]
+    return any((b - a) % 4 in (1, 3) for a in shared for b in shared if a < b)
 
 
 def _skew(quad: FloatArray) -> float:

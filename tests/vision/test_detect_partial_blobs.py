@@ -81,6 +81,11 @@ def test_a_half_of_a_merged_outline_is_a_part_but_a_picture_frame_is_not() -> No
     card = np.array([[0, 0], [120, 0], [120, 170], [0, 170]], np.float32)
     picture = np.array([[20, 25], [100, 25], [100, 145], [20, 145]], np.float32)
     assert not _is_part(order_quad(picture), order_quad(card))
+    # Nor is a card-shaped quad across two opposite corners of a merged outline (it shares no side with
+    # it): the shapes of a photograph where a threshold blob spans a card and its neighbour's strip.
+    merged = np.array([[53, 161], [377, 0], [336, 349], [138, 377]], np.float32)
+    across = np.array([[54, 162], [231, 91], [330, 339], [153, 410]], np.float32)
+    assert not _is_part(order_quad(across), order_quad(merged))
     # Nor is a near-square piece, or one nearly as big as the whole.
     assert not _is_part(order_quad(np.array([[0, 0], [160, 0], [160, 170], [0, 170]], np.float32)), order_quad(whole))
 
