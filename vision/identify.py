@@ -405,13 +405,78 @@ def warp_index_corners(image: Image, quad: npt.NDArray[np.float32]) -> list[Imag
 
 def iter_index_corners(image: Image, quad: npt.NDArray[np.float32]) -> Iterator[Image]:
     """The two index corners, warped one at a time: a reader sure of the first never pays for the second."""
+    m = _card_transform(quad)
+    for which in (0, 1):
+        yield _warp_index_corner(image, m, which)
+
+
+def _card_transform(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    """The perspective transform from the image to the upright canonical card of the outline `quad`."""
+    return np.asarray(cv2.getPerspectiveTransform(quad.astype(np.float32), canonical_corners(CARD_W, CARD_H)),
+                      np.float64)
+
+
+def _warp_index_corner(image: Image, m: npt.NDArray[np.float64], which: int) -> Image:
+    """Index corner `which` (0: top-left; 1: bottom-right, turned upright) of the card that the transform
+    `m` (`_card_transform`) sets upright."""
     iw, ih = round(CARD_W * INDEX_W), round(CARD_H * INDEX_H)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical_corners(CARD_W, CARD_H)).astype(np.float64)
-    shift = np.array([[1, 0, -(CARD_W - iw)], [0, 1, -(CARD_H - ih)], [0, 0, 1]], np.float64)
-    turn = np.array([[-1, 0, iw - 1], [0, -1, ih - 1], [0, 0, 1]], np.float64)
-    for mm in (m, turn @ shift @ m):
-        yield np.asarray(cv2.warpPerspective(image, mm, (iw, ih), flags=cv2.INTER_CUBIC,
-                                             borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
+    if which:
+        shift = np.array([[1, 0, -(CARD_W - iw)], [0, 1, -(CARD_H - ih)], [0, 0, 1]], np.float64)
+        turn = np.array([[-1, 0, iw - 1], [0, -1, ih - 1], [0, 0, 1]], np.float64)
+        m = turn @ shift @ m
+    return np.asarray(cv2.warpPerspective(image, m, (iw, ih), flags=cv2.INTER_CUBIC,
+                                          borderMode=cv2.BORDER_REPLICATE), dtype=np.uint8)
+
+
+# The outlines whose index corners `corner_views` also reads, as (width, length) factors of the detected
+# outline about its centre. On the real photographs a picture card is often found by its picture's frame
+# (its white border merges with the table): that outline is about 0.75-0.9 of the card each way, so its
+# corner region cuts the index in half or leaves it out; grown, the index is whole again. The shrunk one
+# is for an outline a little larger than its card (a shadow, the table's edge along one side).
+SEARCH_GROWS = ((1.15, 1.08), (1.3, 1.16), (0.9, 0.94))
+
+
+def grown_quad(quad: npt.NDArray[np.float32], width: float, length: float) -> npt.NDArray[np.float32]:
+    """`quad` (clockwise, first side short) scaled about its centre by `width` along its short sides
+    and `length` along its long sides, corners in the same order."""
+    q = quad.astype(np.float64)
+    across = (q[1] - q[0] + q[2] - q[3]) / 2
+    along = (q[3] - q[0] + q[2] - q[1]) / 2
+    centre = q.mean(axis=0)
+    a, b = across * width / 2, along * length / 2
+    return np.array([centre - a - b, centre + a - b, centre + a + b, centre - a + b], np.float32)
+
+
+def corner_views(image: Image, quad: npt.NDArray[np.float32], which: int) -> Iterator[Image]:
+    """Index corner `which` of the outline, then the same corner of the outlines of SEARCH_GROWS, warped
+    one at a time (`read_views` stops at the first sure reading)."""
+    yield _warp_index_corner(image, _card_transform(quad), which)
+    for width, length in SEARCH_GROWS:
+        yield _warp_index_corner(image, _card_transform(grown_quad(quad, width, length)), which)
+
+
+def read_views(views: Iterable[Image], profile: DeckProfile) -> CornerReading | None:
+    """The best rank reading of several views of one index corner (`corner_views`), stopping at the first
+    sure one. Which view wins does not depend on the profile's thresholds (as with `glyph_cuts`)."""
+    best: CornerReading | None = None
+    for view in views:
+        reading = read_corner(view, profile)
+        if reading is not None and (best is None or reading.rank_score > best.rank_score):
+            best = reading
+        if best is not None and best.rank_score >= SURE:
+            break
+    return best
+
+
+def read_outline(image: Image, quad: npt.NDArray[np.float32], profile: DeckProfile) -> Iterator[CornerReading | None]:
+    """The readings of the outline's two index corners, one at a time, for `name_card`: searched over
+    `corner_views` when the profile says so (`DeckProfile.search`), else from the outline's corners only."""
+    if not profile.search:
+        for corner in iter_index_corners(image, quad):
+            yield read_corner(corner, profile)
+        return
+    for which in (0, 1):
+        yield read_views(corner_views(image, quad, which), profile)
 
 
 def read_card(card: Image, profile: DeckProfile) -> CardReading:

@@ -44,7 +44,15 @@ import numpy.typing as npt
 from vision.cards import RANKS
 from vision.detect import find_cards
 from vision.errors import VisionInputError
-from vision.identify import CornerReading, extract_glyphs, iter_index_corners, name_card, read_corner
+from vision.identify import (
+    CornerReading,
+    corner_views,
+    extract_glyphs,
+    iter_index_corners,
+    name_card,
+    read_corner,
+    read_views,
+)
 from vision.images import Image, load_image
 from vision.pipeline import is_small, may_be_named
 from vision.profile import (
@@ -240,7 +248,8 @@ def photo_glyphs(image: Image, cards: Sequence[LabelledCard], photo: str, base: 
 class _Outline:
     """A detected outline centred in at least one labelled box, as the recognizer would read it."""
 
-    corners: tuple[Image, ...]
+    # Per index corner, its views (`identify.corner_views`: the outline's own, then grown and shrunk ones).
+    corners: tuple[tuple[Image, ...], ...]
     small: bool
     named: bool
     boxes: tuple[int, ...]  # the labelled cards (indices in the photo) whose box holds its centre
@@ -263,7 +272,8 @@ def _photo_cards(image: Image, cards: Sequence[LabelledCard], photo: str,
         cx, cy = (float(v) for v in quad.mean(axis=0))
         inside = tuple(i for i, c in enumerate(cards) if c.box[0] <= cx <= c.box[2] and c.box[1] <= cy <= c.box[3])
         if inside:
-            outlines.append(_Outline(corners=tuple(iter_index_corners(image, quad)), small=is_small(quad),
+            outlines.append(_Outline(corners=tuple(tuple(corner_views(image, quad, which)) for which in (0, 1)),
+                                     small=is_small(quad),
                                      named=may_be_named(quad), boxes=inside))
     return _PhotoCards(photo=photo, ranks=tuple(c.rank for c in cards), outlines=tuple(outlines))
 
@@ -337,12 +347,12 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
         taught = [(g.rank, g.mask) for g, kept in zip(glyphs, keep, strict=True) if kept and _fold(g.photo) != k]
         if not fold_photos or not taught:
             continue
-        fold_profile = replace(base.with_templates(taught, []), recut=True)
+        fold_profile = replace(base.with_templates(taught, []), recut=True, search=True)
         known = {rank for rank, _ in taught}
         for p in fold_photos:
             scored_ranks = tuple(r if r in known else "" for r in p.ranks)
             readings.append((replace(p, ranks=scored_ranks),
-                             [[read_corner(c, fold_profile) for c in o.corners] for o in p.outlines]))
+                             [[read_views(views, fold_profile) for views in o.corners] for o in p.outlines]))
     outcome: dict[tuple[float, float, float], tuple[int, int, int]] = {}
 
     def measured(s: float, m: float, drop: float = 0.0) -> tuple[int, int, int]:
@@ -373,7 +383,7 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
     profile = DeckProfile(name=name, ranks=learnt.ranks, suits=learnt.suits, min_rank_score=float(min_score),
                           min_suit_score=base.min_suit_score, min_margin=base.min_margin,
                           min_rank_margin=float(min_margin), recut=True,
-                          min_pair_score=round(float(min_score) - pair_drop, 2))
+                          min_pair_score=round(float(min_score) - pair_drop, 2), search=True)
     learnt_ranks = {g.rank for g, k in zip(glyphs, keep, strict=True) if k}
     return RankCalibration(profile=profile, glyphs=len(glyphs), kept=int(keep.sum()), cv_cards=n_cards,
                            cv_read=max(cv_right, 0) + cv_wrong, cv_right=max(cv_right, 0), cv_wrong=cv_wrong,

@@ -186,6 +186,11 @@ class DeckProfile:
     # The rank score two corners reading the same rank need together (their scores pooled), when a
     # rank-only calibration measured that agreement lets it be lower; None: `min_rank_score`.
     min_pair_score: float | None = None
+    # Also read each index corner of grown and shrunk outlines (`identify.corner_views`) and keep the best
+    # rank reading: for photographs, whose outline is often only roughly the card's (a picture card found
+    # by its picture's frame), with a reject rule cross-validated with it (a rank-only calibration). Off
+    # for the built-in and clean-image profiles, so the rendered-frame path pays nothing for it.
+    search: bool = False
 
     @property
     def rank_margin(self) -> float:
@@ -204,6 +209,8 @@ class DeckProfile:
             meta["recut"] = True
         if self.min_pair_score is not None:
             meta["min_pair_score"] = self.min_pair_score
+        if self.search:
+            meta["search"] = True
         buf = io.BytesIO()
         np.savez_compressed(
             buf, meta=np.array(json.dumps(meta)),
@@ -236,14 +243,16 @@ class DeckProfile:
         bad = [lbl for lbl in ranks.labels if lbl not in RANKS] + [lbl for lbl in suits.labels if lbl not in SUITS]
         if bad or not ranks.labels or not suits.labels:
             raise VisionInputError(f"{path}: deck profile has no templates or unknown labels {bad[:3]}")
-        recut = meta.get("recut", False)
-        if not isinstance(recut, bool):
-            raise VisionInputError(f"{path}: deck profile's recut is not true or false")
+        recut, search = meta.get("recut", False), meta.get("search", False)
+        for key, flag in (("recut", recut), ("search", search)):
+            if not isinstance(flag, bool):
+                raise VisionInputError(f"{path}: deck profile's {key} is not true or false")
         return cls(name=str(meta.get("name", "deck")), ranks=ranks, suits=suits,
                    min_rank_score=_score(meta, "min_rank_score", path),
                    min_suit_score=_score(meta, "min_suit_score", path), min_margin=_score(meta, "min_margin", path),
                    min_rank_margin=_optional_score(meta, "min_rank_margin", path),
-                   recut=recut, min_pair_score=_optional_score(meta, "min_pair_score", path))
+                   recut=bool(recut), min_pair_score=_optional_score(meta, "min_pair_score", path),
+                   search=bool(search))
 
     def with_templates(self, ranks: list[tuple[str, Image]], suits: list[tuple[str, Image]],
                        name: str | None = None) -> DeckProfile:
@@ -251,7 +260,7 @@ class DeckProfile:
                            suits=self.suits.merged(TemplateSet.build(suits, SUIT_SHAPE)),
                            min_rank_score=self.min_rank_score, min_suit_score=self.min_suit_score,
                            min_margin=self.min_margin, min_rank_margin=self.min_rank_margin, recut=self.recut,
-                           min_pair_score=self.min_pair_score)
+                           min_pair_score=self.min_pair_score, search=self.search)
 
 
 def _optional_score(meta: dict[str, object], key: str, path: str | Path) -> float | None:

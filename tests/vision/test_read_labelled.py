@@ -127,7 +127,7 @@ def test_calibrate_ranks_learns_a_deck_and_reads_other_photos(tmp_path: Path) ->
                                                                RANK_SHAPE))
     cal = calibrate_ranks({tmp_path / name: cards for name, cards in labels.items()}, name="house", base=blind)
     p = cal.profile
-    assert p.name == "house" and cal.kept <= cal.glyphs and cal.glyphs >= 20
+    assert p.name == "house" and cal.kept <= cal.glyphs and cal.glyphs >= 20 and p.recut and p.search
     # Cross-validated reject rule, card by card, never below the search floor; these rendered photos hold
     # no outline of two cards at once, so no card was read wrong across the folds.
     assert p.min_rank_score >= SCORE_FLOOR and p.rank_margin >= 0.04 and cal.cv_right > cal.cv_wrong == 0
@@ -187,8 +187,8 @@ def test_near_square_outline_is_not_named(monkeypatch: pytest.MonkeyPatch, long_
 
     quad = np.array([[100, 100], [200, 100], [200, 100 + long_side], [100, 100 + long_side]], np.float32)
     monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [quad])
-    monkeypatch.setattr(pipeline, "read_corners",
-                        lambda corners, profile, small=False: CardReading(card="Qs", face_up=True, confidence=0.9,
-                                                                          rank="Q"))
+    monkeypatch.setattr(pipeline, "name_card",
+                        lambda readings, profile, small=False: CardReading(card="Qs", face_up=True, confidence=0.9,
+                                                                           rank="Q"))
     (d,) = Recognizer().identify(np.full((400, 400, 3), 200, np.uint8))
     assert d.face == "up" and (d.card, d.rank) == (("Qs", "Q") if named else (None, None))

@@ -48,7 +48,7 @@ def _reading(rank: str, score: float, other: str, other_score: float) -> CornerR
 
 
 def _outline(*boxes: int, named: bool = True) -> _Outline:
-    return _Outline(corners=(BLANK, BLANK), small=False, named=named, boxes=boxes)
+    return _Outline(corners=((BLANK,), (BLANK,)), small=False, named=named, boxes=boxes)
 
 
 def test_card_outcomes_score_cards_as_the_bench_does() -> None:
