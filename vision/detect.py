@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.face import looks_like_face
 from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
 from vision.outline import (
     edge_distance,
@@ -45,6 +46,13 @@ PART_AREA = 0.85  # a card inside a merged outline of two has at most this share
 MAX_COVERED = 0.5  # the other card of a merged outline: at most this share of it under the first
 CORNER_NEAR = 0.1  # corners this close (of the short side) are the same corner
 REACH_FRACTION = 0.25  # without a card size: how far around an unexplained blob a card may lie (of the frame)
+# A threshold proposal without both indices is still a card when its outline is a card's edge all round
+# (mean and weakest side of `outline.edge_evidence`), it has a card's proportions (stretched photos
+# included) and its print is a card face's (`vision.face`).
+FACE_EVIDENCE = 0.95
+FACE_SIDE_EVIDENCE = 0.83
+FACE_ASPECT = (1.15, 2.0)
+FACE_HOLDER = 2.5  # a quad this much bigger than a face that holds it is no card (a card's picture frame is ~0.6 of it)
 _SIDE_STEPS = np.linspace(0.1, 0.9, 15, dtype=np.float32)
 _SIDE_OFFSETS = np.array([3.0, 5.0], np.float32)
 ROUGH_VARIANCE = 15.0**2
@@ -176,9 +184,12 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     1280 x 720 frame's time down).
 
     Such a card must show an index in both index corners (on the tuning photos: 247 proposals on a card
-    against 8 elsewhere; with one corner, 106 against 63). Among quads that contradict each other, the
-    one whose outline is most like a card's edge all round wins, whether the mask or a threshold gave
-    it; the mask's other quads stay where no sure card contradicts them."""
+    against 8 elsewhere; with one corner, 106 against 63), or else have an outline that is a card's edge
+    all round and a card face's print (`vision.face`: on the tuning photos, of such proposals outside the
+    cards already found, 9 cards against 1 elsewhere; these come last, where nothing else is). Among
+    quads that contradict each other, the one whose outline is most like a card's edge all round wins,
+    whether the mask or a threshold gave it; the mask's other quads stay where no sure card contradicts
+    them."""
     h, w = frame.shape[:2]
     scale = 2 if w > DETECT_WIDTH * 1.4 else 1
     work = frame if scale == 1 else np.asarray(cv2.resize(frame, (w // 2, h // 2), interpolation=cv2.INTER_AREA),
@@ -187,6 +198,7 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     rois = [(0, 0, ww, wh)] if whole_frame else _merged_boxes(
         [_padded_box(c, scale, ww, wh, reach / scale) for c in clusters])
     sure: list[tuple[float, FloatArray]] = []
+    faces: list[tuple[float, FloatArray]] = []
     for x0, y0, x1, y1 in rois:
         roi = np.ascontiguousarray(work[y0:y1, x0:x1])
         if min(roi.shape[:2]) < 16:
@@ -201,8 +213,14 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
                 continue  # not one card of the size the table's calibration gives
             if _index_count(frame, quad) == 2:
                 sure.append((edge_evidence(score, dist, q)[0], quad))
+                continue
+            mean, weakest = edge_evidence(score, dist, q)
+            short, long_ = side_lengths(quad)
+            if (mean >= FACE_EVIDENCE and weakest >= FACE_SIDE_EVIDENCE
+                    and FACE_ASPECT[0] <= long_ / short <= FACE_ASPECT[1] and looks_like_face(frame, quad)):
+                faces.append((mean, quad))
     lined = _line_cards(frame, work, scale, clusters, card_size)
-    if not sure and not lined:
+    if not sure and not lined and not faces:
         return found
     # The mask's own quads that show both indices compete on the same terms: a threshold blob can be a
     # card with a sliver of its neighbour, still "sure" but with a worse outline.
@@ -224,10 +242,20 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
         if not any(_contradicts(q, k) for k in kept):
             kept.append(q)
     # ... nor do they displace a quad of the mask that shows an index (a card partly under the next).
-    indexed = [q for q in found if any(_contradicts(q, k) for _, k in lined)
+    indexed = [q for q in found if any(_contradicts(q, k) for _, k in lined + faces)
                and not (_squarish(q) and any(_is_part(k, q) for _, k in lined)) and _has_index(frame, q)]
     for _, q in lined:
         if not any(_contradicts(q, k) for k in kept + indexed):
+            kept.append(q)
+    # Last, a face whose indices do not read (small, blurred, washed out) but whose outline is a card's
+    # edge all round and whose print is a card's (`vision.face`): where nothing else is.
+    # A mask quad that shows an index, or that holds the face (a picture card's frame is a face-like
+    # quad inside the card), keeps its place, unless it is far bigger: a light table patch or a merge.
+    faces.sort(key=lambda sq: sq[0], reverse=True)
+    for _, q in faces:
+        holders = [f for f in found if quad_area(f) <= FACE_HOLDER * quad_area(q)
+                   and (any(f is i for i in indexed) or _covered_share(q, f) > CONTAINED)]
+        if not any(_contradicts(q, k) for k in kept + holders):
             kept.append(q)
     # The mask's quads may overlap one another (a fan, a pile): they are only tested against sure cards.
     # The sure cards also tell the cards' size in this frame: a "card" twice as big without both indices is

@@ -1,0 +1,82 @@
+"""A card face told by its print rather than its index (`vision.face`): half-turn symmetric, with ink; and
+the cards it lets the detector find whose indices do not read (`vision.detect`)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware_sim.camera.art import ART_H, ART_W, PAPER, draw_back, draw_face
+from tests.vision.test_detect_threshold import _found, _paper_scene, _place
+from vision import detect
+from vision.errors import VisionInputError
+from vision.face import MIN_INK, MIN_SYMMETRY, face_symmetry, looks_like_face
+from vision.geometry import order_quad
+
+
+def _on_table(art: np.ndarray, angle: float = 14.0) -> tuple[np.ndarray, np.ndarray]:
+    frame = np.full((400, 500, 3), (40, 60, 90), np.uint8)
+    corners = _place(frame, art, (250, 200), angle)
+    return frame, order_quad(corners)
+
+
+@pytest.mark.parametrize("card", ["9c", "Ah", "Td", "Ks"])
+def test_a_card_face_is_half_turn_symmetric_with_ink(card: str) -> None:
+    frame, quad = _on_table(draw_face(card))
+    symmetry, ink = face_symmetry(frame, quad)
+    assert symmetry >= MIN_SYMMETRY and ink >= MIN_INK
+    assert looks_like_face(frame, quad)
+
+
+def test_blank_paper_is_symmetric_but_has_no_ink() -> None:
+    frame, quad = _on_table(np.full((ART_H, ART_W, 3), PAPER, np.uint8))
+    assert face_symmetry(frame, quad)[1] < MIN_INK
+    assert not looks_like_face(frame, quad)
+
+
+def test_a_printed_page_or_a_rough_texture_is_no_face() -> None:
+    page = np.full((ART_H, ART_W, 3), PAPER, np.uint8)
+    for y in range(20, ART_H // 2, 14):  # lines of text on the top half only, left-aligned
+        cv2.line(page, (15, y), (15 + (y * 37) % (ART_W - 40), y), (30, 30, 30), 4)
+    frame, quad = _on_table(page)
+    assert not looks_like_face(frame, quad)
+    rng = np.random.default_rng(5)
+    texture = cv2.GaussianBlur(rng.integers(0, 255, (ART_H, ART_W, 3), dtype=np.uint8), (9, 9), 0)
+    frame, quad = _on_table(np.asarray(texture, np.uint8))
+    assert face_symmetry(frame, quad)[0] < MIN_SYMMETRY
+
+
+def test_bad_input_is_a_typed_error() -> None:
+    frame, quad = _on_table(draw_face("9c"))
+    with pytest.raises(VisionInputError):
+        face_symmetry(frame[:, :, 0], quad)
+    with pytest.raises(VisionInputError):
+        face_symmetry(frame, quad[:3])
+    with pytest.raises(VisionInputError):
+        face_symmetry(frame, np.full((4, 2), np.nan, np.float32))
+
+
+def _unreadable(card: str) -> np.ndarray:
+    """A face whose corner indices are gone (worn, blurred past reading): only its pips are left."""
+    art = draw_face(card)
+    iw, ih = round(ART_W * 0.2), round(ART_H * 0.3)
+    art[:ih, :iw] = PAPER
+    art[ART_H - ih:, ART_W - iw:] = PAPER
+    return art
+
+
+def test_a_face_without_a_readable_index_is_found_by_its_print(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame, corners = _paper_scene(_unreadable("9c"))
+    assert len(_found(detect.find_cards(frame), corners)) == 1
+    # It is the face test that finds it: without it the threshold path wants both indices.
+    monkeypatch.setattr(detect, "FACE_EVIDENCE", 2.0)
+    assert _found(detect.find_cards(frame), corners) == []
+
+
+def test_a_back_is_no_face_and_is_not_invented_on_a_light_sheet() -> None:
+    # A back's lattice is half-turn symmetric, but its field is no paper with ink on it.
+    frame, quad = _on_table(draw_back())
+    assert not looks_like_face(frame, quad)
+    frame, _ = _paper_scene(draw_back())
+    assert detect.find_cards(frame) == []
