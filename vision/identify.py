@@ -365,8 +365,10 @@ def _read_recut(corner: Image, profile: DeckProfile) -> CornerReading | None:
 # The further ink thresholds of `glyph_cuts`. In real photographs the rank is often fainter than the
 # pips beside it (a washed-out red, a blurred grey): at the standard threshold the rank breaks up or
 # vanishes and a piece of a pip is taken for it (on the tuning split of the real photographs, most found
-# cards left unknown with a well-fitting outline looked like that).
-RECUT_LEVELS = (0.3, 0.2)
+# cards left unknown with a well-fitting outline looked like that). A washed-out pink rank beside a
+# saturated pip is fainter still (ink 0.1-0.15 against the pip's 0.3: a webcam's over-exposed frames),
+# hence the two lowest cuts; a cut at 0.05 read no further card on the tuning split.
+RECUT_LEVELS = (0.3, 0.2, 0.12, 0.08)
 
 
 def glyph_cuts(corner: Image) -> Iterator[IndexGlyphs]:

@@ -91,6 +91,16 @@ def test_recut_reads_an_index_fainter_than_the_ink_threshold(grey: int) -> None:
     assert reading is not None and reading.rank == "9" and reading.rank_score >= 0.85 and reading.suit == "s"
 
 
+@pytest.mark.parametrize("grey", [205, 215, 225])
+def test_recut_reads_an_index_barely_darker_than_its_paper(grey: int) -> None:
+    """Grey 205-225 on paper 245 is ink 0.08-0.16 (a washed-out pink rank in an over-exposed frame): under
+    the faint-ink floor (0.2), read only by the lowest cuts of `recut` (0.12, 0.08)."""
+    corner = _faint_corner(grey)
+    assert read_corner(corner, default_profile()) is None
+    reading = read_corner(corner, replace(default_profile(), recut=True))
+    assert reading is not None and reading.rank == "9" and reading.rank_score >= 0.85 and reading.suit == "s"
+
+
 def test_recut_keeps_a_sure_standard_reading() -> None:
     """A well-printed index is read from the standard cut, first of `glyph_cuts`; the further cuts do
     not change a sure reading."""
