@@ -44,6 +44,6 @@ def machine_line() -> str:
 def to_markdown(rows: Iterable[BenchRow]) -> str:
     lines = ["| area | metric | system | value | unit | note |", "|---|---|---|---:|---|---|"]
     for row in rows:
-        system = f"**{row.system}**" if row.system == OURS else row.system
+        system = f"**{row.system}**" if row.system.startswith(OURS) else row.system
         lines.append(f"| {row.area} | {row.metric} | {system} | {_format_value(row.value)} | {row.unit} | {row.note} |")
     return "\n".join(lines)

@@ -16,11 +16,15 @@ than hands per second; the speed-up row gives the ratio both ways.
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bench._report import OURS, BenchRow
@@ -29,6 +33,7 @@ from table_controller.engine.config import Betting, GameConfig, GameForm, Stakes
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.simulate import play_random, shuffled
 
+NATIVE = f"{OURS}, native build"
 STAKES = Stakes(ante=1, small_bet=2, big_bet=4, cap=4)
 CONFIG = GameConfig(form=GameForm.FIVE_CARD_DRAW, betting=Betting.FIXED_LIMIT, stakes=STAKES)
 CODES = [card_str(c) for c in FULL_DECK]
@@ -85,6 +90,7 @@ def pokerkit_one(rng: random.Random) -> int:
 
 
 Player = Callable[[random.Random], int]
+Burst = Callable[[float], tuple[int, int, float, float]]  # seconds -> hands, acts, wall seconds, CPU seconds
 
 
 def _burst(play: Player, rng: random.Random, seconds: float) -> tuple[int, int, float, float]:
@@ -98,6 +104,58 @@ def _burst(play: Player, rng: random.Random, seconds: float) -> tuple[int, int, 
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:
             return hands, acts, elapsed, time.process_time() - cpu_started
+
+
+def _in_process(play: Player) -> Burst:
+    rng = QuickRandom(2024)
+    return lambda seconds: _burst(play, rng, seconds)
+
+
+class NativeWorker:
+    """Our engine's native build (bench/native.py) playing bursts in a child process, on request: the child reads
+    one line (the seconds of a burst) and answers one JSON line, so its bursts alternate with the others'."""
+
+    def __init__(self, build_dir: Path) -> None:
+        from bench.native import NativeBuildError, environment
+
+        self._proc = subprocess.Popen([sys.executable, "-m", "bench.engine", "--worker"], cwd=build_dir,
+                                      env=environment(build_dir), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      text=True)
+        hello = self._read()
+        if hello != {"native": True}:
+            self.close()
+            raise NativeBuildError(f"the native worker in {build_dir} does not run the compiled engine: {hello}")
+
+    def _read(self) -> Any:
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the native worker stopped (exit {self._proc.wait()})")
+        return json.loads(line)
+
+    def __call__(self, seconds: float) -> tuple[int, int, float, float]:
+        assert self._proc.stdin is not None
+        self._proc.stdin.write(f"{seconds}\n")
+        self._proc.stdin.flush()
+        hands, acts, elapsed, cpu = self._read()
+        return int(hands), int(acts), float(elapsed), float(cpu)
+
+    def close(self) -> None:
+        if self._proc.stdin is not None:
+            self._proc.stdin.close()
+        self._proc.wait(timeout=30)
+
+
+def _worker() -> None:
+    """The child side of :class:`NativeWorker`."""
+    from bench.native import is_native_engine
+
+    print(json.dumps({"native": is_native_engine()}), flush=True)
+    burst = _in_process(ours_one)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for line in sys.stdin:
+            print(json.dumps(burst(float(line))), flush=True)
 
 
 @dataclass(kw_only=True)
@@ -121,17 +179,16 @@ class Rate:
         return self.cpu_seconds / self.hands * 1e6
 
 
-def _rates(players: list[Player], seconds: float) -> list[Rate]:
-    """Hands per second of each player, measured in alternating short bursts so that both see the same load
+def _rates(bursts: list[Burst], seconds: float) -> list[Rate]:
+    """Hands per second of each player, measured in alternating short bursts so that all see the same load
     on a shared machine."""
-    rngs = [QuickRandom(2024) for _ in players]
-    totals = [Rate() for _ in players]
+    totals = [Rate() for _ in bursts]
     rounds = 10
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PokerKit warns on a fold that could have checked
         for _ in range(rounds):
-            for k, play in enumerate(players):
-                hands, acts, elapsed, cpu = _burst(play, rngs[k], seconds / rounds)
+            for k, burst in enumerate(bursts):
+                hands, acts, elapsed, cpu = burst(seconds / rounds)
                 totals[k].hands += hands
                 totals[k].acts += acts
                 totals[k].seconds += elapsed
@@ -139,27 +196,61 @@ def _rates(players: list[Player], seconds: float) -> list[Rate]:
     return totals
 
 
+def _native_worker() -> tuple[NativeWorker | None, str]:
+    """The native build's worker, or None and why not (the report says it)."""
+    from bench.native import NativeBuildError, build
+
+    started = time.perf_counter()
+    try:
+        build_dir = build()
+        return NativeWorker(build_dir), f"built or found in {time.perf_counter() - started:.0f} s"
+    except (NativeBuildError, OSError, RuntimeError) as exc:
+        return None, f"{type(exc).__name__}: {exc}"[:300]
+
+
 def run(quick: bool = False) -> list[BenchRow]:
     seconds = 1.0 if quick else 5.0
     metric = "random complete hands/s, fixed-limit five-card draw"
+    bursts: list[Burst] = [_in_process(ours_one)]
     try:
         import pokerkit  # noqa: F401
     except ImportError:
-        (ours,) = _rates([ours_one], seconds)
-        return [BenchRow(area="engine", metric=metric, system=OURS, value=ours.per_second, unit="hands/s",
-                         note=_ours_note(ours))]
-    ours, theirs = _rates([ours_one, pokerkit_one], seconds)
-    return [
-        BenchRow(area="engine", metric=metric, system=OURS, value=ours.per_second, unit="hands/s",
-                 note=_ours_note(ours)),
-        BenchRow(area="engine", metric=metric, system="pokerkit", value=theirs.per_second, unit="hands/s",
-                 note=f"{theirs.hands} hands, {theirs.acts_per_hand:.1f} acts each (showdown automated), "
-                      f"{theirs.cpu_us_per_hand:.0f} us CPU per hand"),
-        BenchRow(area="engine", metric="speed-up over PokerKit", system=OURS,
-                 value=ours.per_second / theirs.per_second, unit="x",
-                 note=f"goal: 10x; alternating bursts, same run; by CPU time per hand: "
-                      f"{theirs.cpu_us_per_hand / ours.cpu_us_per_hand:.2f}x"),
-    ]
+        has_pokerkit = False
+    else:
+        has_pokerkit = True
+        bursts.append(_in_process(pokerkit_one))
+    worker, why = _native_worker()
+    if worker is not None:
+        bursts.append(worker)
+    try:
+        rates = _rates(bursts, seconds)
+    finally:
+        if worker is not None:
+            worker.close()
+    ours = rates[0]
+    rows = [BenchRow(area="engine", metric=metric, system=OURS, value=ours.per_second, unit="hands/s",
+                     note="interpreted; " + _ours_note(ours))]
+    native = rates[-1] if worker is not None else None
+    if native is not None:
+        rows.append(BenchRow(area="engine", metric=metric, system=NATIVE, value=native.per_second, unit="hands/s",
+                             note=f"the same source compiled by mypyc (bench/native.py, {why}); " + _ours_note(native)))
+    else:
+        rows.append(BenchRow(area="engine", metric=metric, system=NATIVE, value=0, unit="hands/s",
+                             note=f"not measured: {why}"))
+    if not has_pokerkit:
+        return rows
+    theirs = rates[1]
+    rows.append(BenchRow(area="engine", metric=metric, system="pokerkit", value=theirs.per_second, unit="hands/s",
+                         note=f"{theirs.hands} hands, {theirs.acts_per_hand:.1f} acts each (showdown automated), "
+                              f"{theirs.cpu_us_per_hand:.0f} us CPU per hand"))
+    for system, rate in ((OURS, ours), (NATIVE, native)):
+        if rate is None:
+            continue
+        rows.append(BenchRow(area="engine", metric="speed-up over PokerKit", system=system,
+                             value=rate.per_second / theirs.per_second, unit="x",
+                             note=f"goal: 10x; alternating bursts, same run; by CPU time per hand: "
+                                  f"{theirs.cpu_us_per_hand / rate.cpu_us_per_hand:.2f}x"))
+    return rows
 
 
 def _ours_note(rate: Rate) -> str:
@@ -168,6 +259,9 @@ def _ours_note(rate: Rate) -> str:
 
 
 if __name__ == "__main__":
-    from bench._report import to_markdown
+    if "--worker" in sys.argv[1:]:
+        _worker()
+    else:
+        from bench._report import to_markdown
 
-    print(to_markdown(run(quick=True)))
+        print(to_markdown(run(quick="--full" not in sys.argv[1:])))

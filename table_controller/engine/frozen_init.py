@@ -29,12 +29,12 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["builder", "install", "supported"]
+__all__ = ["builder", "install", "is_native", "supported"]
 
 
 def supported(cls: type) -> bool:
     """Whether :func:`install` can give this class a fast ``__init__`` (else it leaves the class alone)."""
-    if not dataclasses.is_dataclass(cls) or "__slots__" in cls.__dict__:
+    if not dataclasses.is_dataclass(cls) or "__slots__" in cls.__dict__ or is_native(cls):
         return False
     params = cls.__dataclass_params__  # type: ignore[attr-defined]
     if not (params.frozen and params.init):
@@ -81,6 +81,8 @@ def builder(cls: type[T]) -> Callable[..., T]:
     ``nonnegative_ints=True``: the same instance, the same ``ValueError`` for an int field below zero.
 
     Only for classes :func:`install` was given with ``nonnegative_ints`` (a ``ValueError`` otherwise)."""
+    if is_native(cls):
+        return cls  # compiled: its own __init__ is already a C function, with the checks of __post_init__
     init = cls.__dict__.get("__init__")
     if getattr(init, "__doc__", None) != _fast_doc(cls) or not getattr(init, "_nonnegative_ints", False):
         raise ValueError(f"{cls.__name__} has no fast __init__ with the non-negative check")
@@ -138,6 +140,12 @@ def _quick_nonnegative_checks(cls: type, fields: tuple[dataclasses.Field[Any], .
         lines += ["    else:"]
         lines += ["    " + line for line in "\n".join(_nonnegative_checks(cls, others)).split("\n")]
     return lines
+
+
+def is_native(cls: type) -> bool:
+    """Whether ``cls`` was compiled by mypyc (the native build of docs/benchmarks.md): its instances have no
+    ``__dict__`` to write into, and its generated ``__init__`` is already as fast as this module's."""
+    return hasattr(cls, "__mypyc_attrs__")
 
 
 def _fast_doc(cls: type) -> str:

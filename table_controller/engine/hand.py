@@ -19,6 +19,7 @@ Seats are numbered clockwise: "the player on the left" of seat N is the next sea
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -130,6 +131,9 @@ class SeatSpec:
     stack: int
     name: str = ""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeatSpec:
+        return self  # frozen, of ints and a str: nothing to copy (and a compiled one refuses the default copy)
+
 
 @dataclass(frozen=True, kw_only=True)
 class LegalActions:
@@ -149,6 +153,9 @@ class LegalActions:
     max_to: int = 0
     max_discard: int = 0
     reshuffle_size: int = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LegalActions:
+        return self  # frozen, of ints, strs and a tuple of strs: nothing to copy (a compiled one refuses to)
 
 
 CardLike = Card | int | str | None
@@ -206,9 +213,9 @@ class Hand:
         "_burned_for_draw", "_button", "_cap", "_checked_layout", "_chips_total", "_contrib", "_current", "_dead",
         "_deck_codes", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat", "_final_first",
         "_fixed_limit", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_int_chips",
-        "_interval", "_last_inc", "_learnt", "_legal", "_legal_full", "_muck", "_mucked", "_n", "_needs", "_opened",
-        "_opener", "_openers_cache", "_original", "_others", "_pass_out_form", "_pending_serve", "_plain", "_pot",
-        "_predraw_level", "_raises", "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no",
+        "_interval", "_last_inc", "_learnt", "_legal", "_legal_full", "_made_with", "_muck", "_mucked", "_n", "_needs",
+        "_opened", "_opener", "_openers_cache", "_original", "_others", "_pass_out_form", "_pending_serve", "_plain",
+        "_pot", "_predraw_level", "_raises", "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no",
         "_show_pos", "_show_queue", "_shown", "_small_bet", "_stack", "_straddle_form", "_straddles", "_stub",
         "_values", "actions", "carried_in", "config", "events", "false_opener_case", "irregular_state",
         "openers_proved", "passed_deals", "phase", "requirement", "seats", "status", "to_act",
@@ -218,6 +225,8 @@ class Hand:
                  deck: Sequence[CardLike] | None = None, carried_pot: int = 0, passed_deals: int = 0,
                  ante_for_all: int | None = None) -> None:
         self.config = config
+        self._made_with = (config, tuple(seats), button, None if deck is None else tuple(deck), carried_pot,
+                           passed_deals, ante_for_all)
         ordered = sorted(seats, key=_seat_number)
         numbers: list[int] = list(map(_seat_number, ordered))
         stacks: list[int] = list(map(_stack_of, ordered))
@@ -353,6 +362,20 @@ class Hand:
         self._start()
 
     # ----------------------------------------------------------------------------------------------- setup
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
+        """A copy standing exactly where this deal stands (the controller tries an act on one before the real one).
+
+        Why not the default copy: in the compiled build (``bench/native.py``) a hand is a native object that cannot
+        be made empty, as the default copy makes it. So the twin is dealt again from the same inputs, then given a
+        deep copy of every field, which leaves nothing of that second deal."""
+        config, seats, button, deck, carried_pot, passed_deals, ante_for_all = self._made_with
+        twin = Hand(config, seats, button, deck=deck, carried_pot=carried_pot, passed_deals=passed_deals,
+                    ante_for_all=ante_for_all)
+        memo[id(self)] = twin
+        for name in _field_names(self):
+            setattr(twin, name, copy.deepcopy(getattr(self, name), memo))
+        return twin
 
     @staticmethod
     def _parse_deck(deck: Sequence[CardLike] | None) -> list[str]:
@@ -732,21 +755,23 @@ class Hand:
             self._needs = [c and b < cur for c, b in zip(can_bet, bet, strict=True)]
         self._acted_full = [False] * n
         self._aggressor = None
-        self.to_act = None
-        self._set_next(first, inclusive=True)
-        if self.to_act is None:
+        # The turn is read back from _set_next, not from self.to_act: a type checker keeps the None stored just
+        # before a call, and a compiled build (see docs/benchmarks.md) would trust it.
+        if self._set_next(first, inclusive=True) is None:
             self._close_interval("no_action")
 
-    def _set_next(self, start: int, *, inclusive: bool) -> None:
+    def _set_next(self, start: int, *, inclusive: bool) -> int | None:
+        """Give the turn to the next player from ``start`` who still has to act; returns him (None: nobody)."""
         needs, folded, stack = self._needs, self._folded, self._stack
         if inclusive and needs[start] and not folded[start] and stack[start] > 0:
             self.to_act = start
-            return
+            return start
         for j in self._after[start]:
             if needs[j] and not folded[j] and stack[j] > 0:  # _can_bet_chips, inlined: this runs after every act
                 self.to_act = j
-                return
+                return j
         self.to_act = None
+        return None
 
     def _to_call(self, i: int) -> int:
         return min(self._current - self._bet[i], self._stack[i])
@@ -1136,9 +1161,7 @@ class Hand:
             return self._done(before)
         resume = self._resume_at
         self.to_act = None
-        if resume is not None:
-            self._set_next(resume, inclusive=True)
-        if self.to_act is None:
+        if resume is None or self._set_next(resume, inclusive=True) is None:
             self._close_interval("take_open")
         else:
             self._move(_FIRST_BETTING, "take_open")
@@ -2118,3 +2141,11 @@ def _can(verify: Callable[..., None], *args: Any) -> bool:
     except IllegalActionError:
         return False
     return True
+
+
+def _field_names(hand: Hand) -> list[str]:
+    """Every field a hand has set: the compiled class lists its own; the interpreted one has slots and a dict."""
+    names: tuple[str, ...] | None = getattr(type(hand), "__mypyc_attrs__", None)
+    if names is None:
+        names = (*getattr(Hand, "__slots__"), *vars(hand))  # noqa: B009  (a compiled build has no __slots__)
+    return [name for name in names if name != "__dict__" and hasattr(hand, name)]
