@@ -88,7 +88,7 @@ def build(root: Path = ROOT, cache: Path = CACHE) -> Path:
     target = cache / digest
     if (target / ".complete").is_file():
         return target
-    work = cache / f"{target.name}.partial"
+    work = cache / f"{digest}.partial-{os.getpid()}"  # two builds at once each work apart; the first to end wins
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     for top in COPIED:
@@ -104,8 +104,13 @@ def build(root: Path = ROOT, cache: Path = CACHE) -> Path:
     if missing:
         raise NativeBuildError(f"mypyc made no extension for {missing}")
     (work / ".complete").write_text(digest + "\n", encoding="utf-8")
-    shutil.rmtree(target, ignore_errors=True)
-    work.rename(target)
+    try:
+        work.rename(target)
+    except OSError:  # another build of the same sources ended first: use it
+        shutil.rmtree(work, ignore_errors=True)
+    for old in cache.iterdir():  # builds of older sources (a failed one's leftovers too) only take room
+        if old != target and not old.name.startswith(f"{digest}.partial"):
+            shutil.rmtree(old, ignore_errors=True)
     return target
 
 
