@@ -19,7 +19,9 @@ clean image per card. `calibrate_ranks` learns the deck's rank glyphs from them:
    corners reading the same rank need, up to 0.2 lower) read the most cards right while
    adding at most `target_wrong` of the cards to the wrong readings of the clean-image rule (0.72,
    0.04), also a little below the chosen score. So the threshold is a measured property of this deck,
-   not a guess, and the photographs to be scored later play no part in it.
+   not a guess, and the photographs to be scored later play no part in it. The folds read as the
+   profile made here will: each corner cut again at lower ink levels when unsure (`recut`), and searched
+   near its expected place, from grown and shrunk outlines too (`search`, `identify.corner_views`).
 4. Suits are not labelled: a suit glyph that the base profile reads very surely is added under that
    reading (it teaches the deck's suit shapes without a label; a doubtful one is left out).
 
