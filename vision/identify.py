@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import RED_SUITS
-from vision.geometry import CARD_H, CARD_W, canonical_corners
+from vision.geometry import CARD_H, CARD_W, canonical_corners, side_lengths
 from vision.profile import INK_THRESHOLD, RANK_SHAPE, SUIT_SHAPE, DeckProfile
 
 Image = npt.NDArray[np.uint8]
@@ -436,6 +436,12 @@ def _warp_index_corner(image: Image, m: npt.NDArray[np.float64], which: int) -> 
 # corner region cuts the index in half or leaves it out; grown, the index is whole again. The shrunk one
 # is for an outline a little larger than its card (a shadow, the table's edge along one side).
 SEARCH_GROWS = ((1.15, 1.08), (1.3, 1.16), (0.9, 0.94))
+# Outlines shorter than this (pixels, long side) are not searched: a card's rank is about 0.09 of its
+# length on the real photographs' deck, so here about 5 pixels tall, under the smallest templates (9),
+# and among many views of so few pixels some piece of print passes for a glyph (tuning split: an outline
+# 20 x 28 pixels inside a king's picture read "9" at 0.74 from a grown view; the smallest outline there
+# that fits a card is 79 pixels long).
+SEARCH_MIN_PX = 60.0
 
 
 def grown_quad(quad: npt.NDArray[np.float32], width: float, length: float) -> npt.NDArray[np.float32]:
@@ -473,7 +479,7 @@ def read_views(views: Iterable[Image], profile: DeckProfile) -> CornerReading | 
 def read_outline(image: Image, quad: npt.NDArray[np.float32], profile: DeckProfile) -> Iterator[CornerReading | None]:
     """The readings of the outline's two index corners, one at a time, for `name_card`: searched over
     `corner_views` when the profile says so (`DeckProfile.search`), else from the outline's corners only."""
-    if not profile.search:
+    if not profile.search or side_lengths(quad)[1] < SEARCH_MIN_PX:
         for corner in iter_index_corners(image, quad):
             yield read_corner(corner, profile)
         return

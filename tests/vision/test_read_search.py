@@ -5,6 +5,7 @@ outlines (`identify.corner_views`), and the best rank reading is kept."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +15,15 @@ import pytest
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
 from vision import pipeline
 from vision.errors import VisionInputError
-from vision.identify import SEARCH_GROWS, corner_views, grown_quad, iter_index_corners, name_card, read_outline
+from vision.identify import (
+    SEARCH_GROWS,
+    SEARCH_MIN_PX,
+    corner_views,
+    grown_quad,
+    iter_index_corners,
+    name_card,
+    read_outline,
+)
 from vision.pipeline import Recognizer
 from vision.profile import DeckProfile, default_profile
 
@@ -117,3 +126,22 @@ def test_a_card_cut_by_the_frame_s_edge_is_read_from_its_one_index() -> None:
     # Measured: 29 (plain) and 32 (searching) of 36 read right, none wrong.
     assert cases == 36 and counts["plain"][1] == counts["search"][1] == 0
     assert 27 <= counts["plain"][0] <= counts["search"][0] and counts["search"][0] >= 30, counts
+
+
+@pytest.mark.parametrize(("long_side", "searched"), [(50.0, False), (SEARCH_MIN_PX + 1, True), (140.0, True)])
+def test_an_outline_too_small_to_hold_a_readable_rank_is_not_searched(monkeypatch: pytest.MonkeyPatch,
+                                                                     long_side: float, searched: bool) -> None:
+    from vision import identify
+
+    calls: list[int] = []
+
+    def views(image: np.ndarray, quad: np.ndarray, which: int) -> Iterator[np.ndarray]:
+        calls.append(which)
+        return corner_views(image, quad, which)
+
+    monkeypatch.setattr(identify, "corner_views", views)
+    quad = np.array([[100, 100], [100 + long_side / 1.4, 100], [100 + long_side / 1.4, 100 + long_side],
+                     [100, 100 + long_side]], np.float32)
+    image = np.full((400, 400, 3), 230, np.uint8)
+    readings = list(read_outline(image, quad, replace(default_profile(), search=True)))
+    assert len(readings) == 2 and calls == ([0, 1] if searched else [])
