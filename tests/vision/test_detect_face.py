@@ -80,3 +80,13 @@ def test_a_back_is_no_face_and_is_not_invented_on_a_light_sheet() -> None:
     assert not looks_like_face(frame, quad)
     frame, _ = _paper_scene(draw_back())
     assert detect.find_cards(frame) == []
+
+
+def test_two_indices_on_an_inkless_quad_do_not_make_a_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A blank card-shaped sheet half on a light sheet: as if both its corners had read as indices (on the
+    # photos: a quad over carpet whose corners fall on two cards' indices), it is still no card face.
+    frame, corners = _paper_scene(np.full((ART_H, ART_W, 3), PAPER, np.uint8))
+    monkeypatch.setattr(detect, "_index_count", lambda _frame, _quad: 2)
+    assert _found(detect.find_cards(frame), corners) == []
+    monkeypatch.setattr(detect, "SURE_INK", -1.0)
+    assert len(_found(detect.find_cards(frame), corners)) == 1
