@@ -52,6 +52,8 @@ REACH_FRACTION = 0.25  # without a card size: how far around an unexplained blob
 FACE_EVIDENCE = 0.95
 FACE_SIDE_EVIDENCE = 0.83
 FACE_ASPECT = (1.15, 2.0)
+SPAN_FACE = 0.6
+SPAN_NO_FACE = 0.2
 SURE_INK = 0.02  # share of ink (`vision.face`) a quad with both indices read must have
 FACE_HOLDER = 2.5  # a quad this much bigger than a face that holds it is no card (a card's picture frame is ~0.6 of it)
 _SIDE_STEPS = np.linspace(0.1, 0.9, 15, dtype=np.float32)
@@ -247,6 +249,10 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     indexed = [q for q in found if any(_contradicts(q, k) for _, k in lined + faces)
                and not (_squarish(q) and any(_is_part(k, q) for _, k in lined)) and _has_index(frame, q)]
     for _, q in lined:
+        rivals_here = [k for k in kept + indexed if _contradicts(q, k)]
+        if rivals_here and all(any(k is r for r in kept) for k in rivals_here) and _spans_two(frame, q, rivals_here):
+            kept = [k for k in kept if not any(k is r for r in rivals_here)]
+            indexed = [k for k in indexed if not any(k is r for r in rivals_here)]
         if not any(_contradicts(q, k) for k in kept + indexed):
             kept.append(q)
     # Last, a face whose indices do not read (small, blurred, washed out) but whose outline is a card's
@@ -280,6 +286,15 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
                     and _uncovered_index(frame, other, part)):
                 kept.append(other)
     return kept
+
+
+def _spans_two(frame: Image, card: FloatArray, rivals: list[FloatArray]) -> bool:
+    """Whether `card` (a four-edge card) is a card face and each of the threshold cards it contradicts
+    is not one at all (half-turn symmetry, `vision.face`): a quad across a card and the strip of the
+    card under it shows two indices (one of each) but is no card's print."""
+    if face_symmetry(frame, card)[0] < SPAN_FACE:
+        return False
+    return all(face_symmetry(frame, r)[0] < SPAN_NO_FACE for r in rivals)
 
 
 def _inked(frame: Image, quad: FloatArray, faces_only: bool) -> bool:

@@ -90,3 +90,18 @@ def test_two_indices_on_an_inkless_quad_do_not_make_a_card(monkeypatch: pytest.M
     assert _found(detect.find_cards(frame), corners) == []
     monkeypatch.setattr(detect, "SURE_INK", -1.0)
     assert len(_found(detect.find_cards(frame), corners)) == 1
+
+
+def test_a_four_edge_face_displaces_a_quad_spanning_it_and_the_card_under_it() -> None:
+    # A ten lying over the right part of a king: one quad across the king's index strip and the ten
+    # shows an index at both corners (one of each card) but no card's print; the ten's own outline does.
+    frame = np.full((540, 960, 3), (40, 60, 90), np.uint8)
+    king = order_quad(_place(frame, draw_face("Kc"), (400, 270), 0.0))
+    ten = order_quad(_place(frame, draw_face("Ts"), (470, 270), 0.0))
+    spanning = order_quad(np.array([king[0], ten[1], ten[2], king[3]], np.float32))
+    assert detect._spans_two(frame, ten, [spanning])
+    # Not the other way round, and a card whose print is in view is never given up for another face.
+    assert not detect._spans_two(frame, spanning, [ten])
+    other = order_quad(_place(frame, draw_face("9h"), (750, 270), 5.0))
+    assert not detect._spans_two(frame, ten, [other])
+    assert not detect._spans_two(frame, ten, [spanning, other])
