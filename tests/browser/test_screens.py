@@ -182,6 +182,8 @@ def test_camera_view_shows_the_frame_with_detections(live_server: LiveServer, pa
     page.locator("#dets tr").nth(1).wait_for()
     rows = page.locator("#dets tr").all_inner_texts()
     assert any("face down" in r and "seat" in r for r in rows)
+    # The page writes the status line after the detections, from a later request: wait for it.
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('camera: ')")
     assert "camera: live" in page.locator("#status").inner_text()
     shot(page, "camera-view")
 
