@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from vision.face import face_symmetry, looks_like_face
 from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
+from vision.index_first import cards_from_marks, index_marks, is_index_card
 from vision.outline import (
     edge_distance,
     edge_evidence,
@@ -45,6 +46,7 @@ SQUARISH = 1.25
 PART_AREA = 0.85  # a card inside a merged outline of two has at most this share of its area
 MAX_COVERED = 0.5  # the other card of a merged outline: at most this share of it under the first
 CORNER_NEAR = 0.1  # corners this close (of the short side) are the same corner
+NO_CARD_LENGTH = 0.3  # a card's length (of the frame's longer side) guessed where no card is found to tell it
 REACH_FRACTION = 0.25  # without a card size: how far around an unexplained blob a card may lie (of the frame)
 # A threshold proposal without both indices is still a card when its outline is a card's edge all round
 # (mean and weakest side of `outline.edge_evidence`), it has a card's proportions (stretched photos
@@ -168,14 +170,46 @@ def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) ->
         # an index counts there, as for the outline search. A back there stays unfound, never invented.
         found = [q for q in found if _has_index(frame, q)]
         found.extend(_outlined_cards(frame, found, min_area))
-        return _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=True,
-                                     reach=reach, faces_only=True)
+        found = _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=True,
+                                      reach=reach, faces_only=True)
+        return _with_index_cards(frame, found, given_size)
     if unexplained or not found:
         # Blobs the mask could not cut into cards (cards touching or overlapping, or joined to something
         # light beside them), or nothing found at all: look there again at other whiteness levels.
-        return _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=not found,
-                                     reach=reach)
+        found = _with_threshold_cards(frame, found, min_area, given_size, unexplained, whole_frame=not found,
+                                      reach=reach)
+        return _with_index_cards(frame, found, given_size)
     return found
+
+
+def _with_index_cards(frame: Image, found: list[FloatArray], card_size: tuple[float, float] | None
+                      ) -> list[FloatArray]:
+    """`found` plus the cards that two corner indices fix where no outline closed (`vision.index_first`),
+    outside the cards already found. Only where the paper mask left something unexplained, and only on a
+    frame found at full size (photographs): a 1280 x 720 frame's 30 ms budget has no room for it (the
+    search costs tens of milliseconds on a cluttered photograph)."""
+    h, w = frame.shape[:2]
+    if w > DETECT_WIDTH * 1.4:
+        return found
+    if card_size is not None:
+        length = card_size[1]
+    elif found:
+        length = float(np.median([side_lengths(q)[1] for q in found]))
+    else:
+        length = NO_CARD_LENGTH * max(h, w)
+    exclude = np.zeros((h, w), np.uint8)
+    for q in found:
+        cv2.fillConvexPoly(exclude, np.round(q).astype(np.int32), 1)
+    tried: list[FloatArray] = []
+    out = list(found)
+    for quad in cards_from_marks(*index_marks(frame, length, exclude), length):
+        # Outlines that much the same indices fix are one card: the first stands for them all.
+        if any(_contradicts(quad, k) for k in found) or any(_contradicts(quad, k) for k in tried):
+            continue
+        tried.append(quad)
+        if is_index_card(frame, quad):
+            out.append(quad)
+    return out
 
 
 def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float,

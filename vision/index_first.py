@@ -1,0 +1,120 @@
+"""Cards found from their two corner indices first, where no outline of theirs closes.
+
+A standard card's index is a rank glyph above a suit pip, in ink (dark or red) on white paper, near
+two opposite corners; the bottom-right one is the top-left one turned half a turn. So one index fixes
+which way the card is "up" (from the pip to the rank) and where its corner is, and two indices that
+face opposite ways, placed as a card's two index corners are, fix the whole card: position, turn and
+size, with no outline at all. That is what reaches a card in clutter, on carpet or in glare whose
+outline breaks at every whiteness level but whose print is intact.
+
+Here: the ink marks of the frame (outside the cards already found) that are glyph-sized for the
+frame's cards are paired into index marks (two marks a glyph's spacing apart, either one the rank);
+two index marks facing opposite ways whose offset, seen from the first, runs right and down as a
+card's diagonal does, with a card's proportions, give a card outline. It is kept when both its index
+corners show an index (`identify.extract_glyphs`) and its print is a card face's (`vision.face`
+half-turn symmetry): on the tuning photographs, of 364 such outlines off the cards already found,
+those two tests keep the 10 that lie on unfound cards and 1 elsewhere.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import VisionInputError
+from vision.face import face_symmetry
+from vision.geometry import FloatArray, order_quad
+
+Image = npt.NDArray[np.uint8]
+
+# Where an index's middle (between rank and pip) lies from its corner, as shares of the card's width and
+# length (the real photographs' deck and the rendered ones: about 0.09 and 0.145).
+INDEX_ACROSS = 0.09
+INDEX_DOWN = 0.145
+# Glyph sizes and spacing as shares of the card's length (rank about 0.09 tall on the real photographs).
+GLYPH_SIZE = (0.035, 0.17)
+GLYPH_SPACING = (0.06, 0.17)
+INDEX_SPACING = (0.05, 0.18)  # the two indices' mean spacing, of the length the outline they fix has
+MIN_GLYPH_PIXELS = 6
+INK_BELOW_PAPER = 60  # darkest channel this far under the local paper level (a red pip is dark in green)
+MIN_PAPER = 130  # the local paper level must be light: ink on card paper, not a dark table's texture
+OPPOSITE = -0.9  # cosine between the two indices' "up" directions
+ASPECT = (1.15, 2.0)  # card length over width, stretched photographs included
+LENGTH_RANGE = (0.6, 1.6)  # of the frame's card length
+MIN_SYMMETRY = 0.4
+MAX_MARKS = 1500  # index marks paired at most (a cluttered photo: the pairing is quadratic)
+
+
+def index_marks(frame: Image, card_length: float, exclude: Image
+                ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """(middles, ups, spacings) of the candidate indices: each a pair of glyph-sized ink marks, `ups` the
+    unit vector from the mark taken as the pip to the one taken as the rank (both ways are listed)."""
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+        raise VisionInputError(f"indices are looked for in an 8-bit BGR frame, not {frame.dtype} {frame.shape}")
+    if exclude.shape != frame.shape[:2]:
+        raise VisionInputError(f"the excluded area is {exclude.shape}, the frame {frame.shape[:2]}")
+    if not np.isfinite(card_length) or card_length <= 0:
+        raise VisionInputError(f"a card length is a positive number of pixels, not {card_length}")
+    dark = frame.min(axis=2)
+    k = max(5, int(0.2 * card_length)) | 1
+    paper = cv2.dilate(dark, np.ones((k, k), np.uint8))
+    ink = ((dark.astype(np.int16) < paper.astype(np.int16) - INK_BELOW_PAPER) & (paper > MIN_PAPER)
+           & (exclude == 0)).astype(np.uint8)
+    _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    size = np.maximum(stats[1:, 2], stats[1:, 3]).astype(np.float64)
+    ok = ((size >= GLYPH_SIZE[0] * card_length) & (size <= GLYPH_SIZE[1] * card_length)
+          & (stats[1:, 4] >= MIN_GLYPH_PIXELS))
+    c = np.asarray(centres[1:][ok], np.float64)
+    s = size[ok]
+    empty = np.zeros((0, 2), np.float64)
+    if len(c) < 2:
+        return empty, empty, np.zeros(0, np.float64)
+    d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
+    ratio = s[:, None] / s[None, :]
+    near = ((d >= GLYPH_SPACING[0] * card_length) & (d <= GLYPH_SPACING[1] * card_length)
+            & (ratio >= 0.5) & (ratio <= 2.0) & (d >= 0.4 * (s[:, None] + s[None, :])))
+    rank, pip = np.nonzero(near)  # both orders of every pair: either mark may be the rank
+    spacing = d[rank, pip]
+    ups = (c[rank] - c[pip]) / spacing[:, None]
+    return (c[rank] + c[pip]) / 2, ups, spacing
+
+
+def cards_from_marks(middles: npt.NDArray[np.float64], ups: npt.NDArray[np.float64],
+                     spacings: npt.NDArray[np.float64], card_length: float) -> list[FloatArray]:
+    """Card outlines (ordered, `geometry.order_quad`) that two index marks facing opposite ways fix, the
+    first one at the outline's first corner."""
+    m = min(len(middles), MAX_MARKS)
+    middles, ups, spacings = middles[:m], ups[:m], spacings[:m]
+    rights = np.stack([-ups[:, 1], ups[:, 0]], axis=1)
+    facing = ups @ ups.T <= OPPOSITE
+    i, j = np.nonzero(facing)
+    offset = middles[j] - middles[i]
+    across = np.einsum("ij,ij->i", offset, rights[i])
+    down = -np.einsum("ij,ij->i", offset, ups[i])
+    width = across / (1 - 2 * INDEX_ACROSS)
+    length = down / (1 - 2 * INDEX_DOWN)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        aspect = length / width
+        glyph = (spacings[i] + spacings[j]) / 2 / length
+    ok = ((across > 0) & (down > 0) & (aspect >= ASPECT[0]) & (aspect <= ASPECT[1])
+          & (length >= LENGTH_RANGE[0] * card_length) & (length <= LENGTH_RANGE[1] * card_length)
+          & (glyph >= INDEX_SPACING[0]) & (glyph <= INDEX_SPACING[1]))
+    out: list[FloatArray] = []
+    for a, w, ln in zip(i[ok], width[ok], length[ok], strict=True):
+        r, u = rights[a], ups[a]
+        corner = middles[a] - INDEX_ACROSS * w * r + INDEX_DOWN * ln * u
+        quad = np.array([corner, corner + w * r, corner + w * r - ln * u, corner - ln * u], np.float32)
+        out.append(order_quad(quad))
+    return out
+
+
+def is_index_card(frame: Image, quad: FloatArray) -> bool:
+    """Whether an outline fixed by two index marks is a card: an index read in both its index corners
+    and a card face's half-turn symmetry (an outline placed from the indices is within a few percent of
+    the card, so the symmetry holds up; two indices of two different cards facing each other do not)."""
+    from vision.identify import extract_glyphs, iter_index_corners
+
+    if not all(extract_glyphs(corner) is not None for corner in iter_index_corners(frame, quad)):
+        return False
+    return face_symmetry(frame, quad)[0] >= MIN_SYMMETRY
