@@ -200,13 +200,27 @@ def _with_index_cards(frame: Image, found: list[FloatArray], card_size: tuple[fl
     exclude = np.zeros((h, w), np.uint8)
     for q in found:
         cv2.fillConvexPoly(exclude, np.round(q).astype(np.int32), 1)
-    tried: list[FloatArray] = []
+    # Outlines that much the same indices fix are one card: the first stands for them all. Two quads
+    # overlap only if their centres are closer than their half-diagonals together: only those are compared.
+    others = list(found)
+    centres = [q.mean(axis=0) for q in others]
+    radii = [float(np.linalg.norm(q - q.mean(axis=0), axis=1).max()) for q in others]
     out = list(found)
-    for quad in cards_from_marks(*index_marks(frame, length, exclude), length):
-        # Outlines that much the same indices fix are one card: the first stands for them all.
-        if any(_contradicts(quad, k) for k in found) or any(_contradicts(quad, k) for k in tried):
+    candidates = cards_from_marks(*index_marks(frame, length, exclude), length)
+    if not candidates:
+        return out
+    corners = np.array(candidates)
+    middles = corners.mean(axis=1)
+    reaches = np.linalg.norm(corners - middles[:, None, :], axis=2).max(axis=1)
+    for quad, centre, radius in zip(candidates, middles, reaches, strict=True):
+        near: list[int] = []
+        if others:
+            near = np.nonzero(np.linalg.norm(np.array(centres) - centre, axis=1) < np.array(radii) + radius)[0].tolist()
+        if any(_contradicts(quad, others[i]) for i in near):
             continue
-        tried.append(quad)
+        others.append(quad)
+        centres.append(centre)
+        radii.append(float(radius))
         if is_index_card(frame, quad):
             out.append(quad)
     return out
