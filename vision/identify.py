@@ -352,9 +352,13 @@ def _read_glyphs(glyphs: IndexGlyphs, profile: DeckProfile) -> CornerReading | N
 def _read_recut(corner: Image, profile: DeckProfile) -> CornerReading | None:
     """The best rank reading of the corner's cuts (`glyph_cuts`), stopping at the first one read surely.
     Which cut wins does not depend on the profile's thresholds, so a calibration can cross-validate them."""
+    return _best_reading(_read_glyphs(glyphs, profile) for glyphs in glyph_cuts(corner))
+
+
+def _best_reading(readings: Iterable[CornerReading | None]) -> CornerReading | None:
+    """The reading of highest rank score, taking no more of the (lazy) readings once one is sure."""
     best: CornerReading | None = None
-    for glyphs in glyph_cuts(corner):
-        reading = _read_glyphs(glyphs, profile)
+    for reading in readings:
         if reading is not None and (best is None or reading.rank_score > best.rank_score):
             best = reading
         if best is not None and best.rank_score >= SURE:
@@ -466,14 +470,7 @@ def corner_views(image: Image, quad: npt.NDArray[np.float32], which: int) -> Ite
 def read_views(views: Iterable[Image], profile: DeckProfile) -> CornerReading | None:
     """The best rank reading of several views of one index corner (`corner_views`), stopping at the first
     sure one. Which view wins does not depend on the profile's thresholds (as with `glyph_cuts`)."""
-    best: CornerReading | None = None
-    for view in views:
-        reading = read_corner(view, profile)
-        if reading is not None and (best is None or reading.rank_score > best.rank_score):
-            best = reading
-        if best is not None and best.rank_score >= SURE:
-            break
-    return best
+    return _best_reading(read_corner(view, profile) for view in views)
 
 
 def read_outline(image: Image, quad: npt.NDArray[np.float32], profile: DeckProfile) -> Iterator[CornerReading | None]:
