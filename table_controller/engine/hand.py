@@ -1920,11 +1920,8 @@ class Hand:
                 top = held if held < self._draw_top else self._draw_top
                 view = _DRAW_VIEWS.get((seat, top))
                 if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
-                    view = LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=top)
-                    if type(seat) is int:
-                        if len(_DRAW_VIEWS) >= _VIEWS_KEPT:
-                            _DRAW_VIEWS.clear()
-                        _DRAW_VIEWS[seat, top] = view
+                    view = _keep_view(_DRAW_VIEWS, (seat, top), LegalActions(
+                        phase=phase, seat=seat, acts=("announce", "draw"), max_discard=top))
                 return view
             if phase is _SHOWDOWN:
                 mucked = self._mucked
@@ -1935,11 +1932,7 @@ class Hand:
                 shown = _SHOW_OR_MUCK if unmucked > 1 else _SHOW_ONLY
                 view = _SHOW_VIEWS.get((seat, shown))
                 if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
-                    view = LegalActions(phase=phase, seat=seat, acts=shown)
-                    if type(seat) is int:
-                        if len(_SHOW_VIEWS) >= _VIEWS_KEPT:
-                            _SHOW_VIEWS.clear()
-                        _SHOW_VIEWS[seat, shown] = view
+                    view = _keep_view(_SHOW_VIEWS, (seat, shown), LegalActions(phase=phase, seat=seat, acts=shown))
                 return view
         if phase in TERMINAL:
             return LegalActions(phase=phase, seat=None, acts=())
@@ -2081,12 +2074,17 @@ def _betting_view(key: tuple[Phase, int, int, int, int, int]) -> LegalActions:
     hands meet the same few dozen; the table is bounded). Only plain int seats are kept: ``True == 1``, and a
     view must give back the seat exactly as the hand has it."""
     phase, seat, acts, call_amount, min_to, max_to = key
-    view = LegalActions(phase=phase, seat=seat, acts=_ACTS_OF_MASK[acts], call_amount=call_amount, min_to=min_to,
-                        max_to=max_to)
-    if type(seat) is int:
-        if len(_VIEWS) >= _VIEWS_KEPT:
-            _VIEWS.clear()
-        _VIEWS[key] = view
+    return _keep_view(_VIEWS, key, LegalActions(phase=phase, seat=seat, acts=_ACTS_OF_MASK[acts],
+                                                call_amount=call_amount, min_to=min_to, max_to=max_to))
+
+
+def _keep_view(views: dict[Any, LegalActions], key: tuple[Any, ...], view: LegalActions) -> LegalActions:
+    """``view``, kept in ``views`` under ``key`` when its seat is a plain int (see _betting_view); a full table is
+    emptied first. Runs only when a view is built, never when one is reused, so the hot path does not pay for it."""
+    if type(view.seat) is int:
+        if len(views) >= _VIEWS_KEPT:
+            views.clear()
+        views[key] = view
     return view
 
 
