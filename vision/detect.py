@@ -315,11 +315,12 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
             kept.append(q)
     # The mask's quads may overlap one another (a fan, a pile): they are only tested against sure cards.
     # The sure cards also tell the cards' size in this frame: a "card" twice as big without both indices is
-    # a sheet of paper or a light patch of the table.
+    # a sheet of paper or a light patch of the table, unless its print is a card face's (`vision.face`):
+    # a lone false "sure" card in wood grain must not make a real card too big to keep.
     sure_cards = list(kept)
     largest = TOO_BIG_FOR_SURE * float(np.median([quad_area(q) for q in sure_cards])) if sure_cards else math.inf
     kept.extend(q for q in found if not any(q is k or _contradicts(q, k) for k in sure_cards)
-                and (quad_area(q) <= largest or _index_count(frame, q) == 2))
+                and (quad_area(q) <= largest or _index_count(frame, q) == 2 or looks_like_face(frame, q)))
     # The other card of a merged outline (one card of it is kept): the same size, at the outline's far
     # end, partly under the first; it counts when an index corner of its own, outside the first, shows one.
     for whole in merges:
