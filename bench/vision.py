@@ -132,26 +132,88 @@ def fanned_hands(seeds: range) -> Score:
     return score
 
 
-def real_photo_ranks(recognizer: Recognizer, folder: Path, *, holdout: bool = True) -> Score:
-    """Rank accuracy on the labelled real photographs: the detection whose centre lies inside a
-    labelled card box stands for that card (rank only: the labels carry no suit)."""
+Box = tuple[float, float, float, float]
+
+
+def real_photo_ranks(recognizer: Recognizer, folder: Path, *, holdout: bool = True,
+                     alone: Score | None = None) -> Score:
+    """Rank accuracy on the labelled real photographs (rank only: the labels carry no suit).
+
+    Each detection stands for at most one labelled card: among the boxes holding its centre, the one its
+    bounding rectangle overlaps most (`_owner`). Where two cards' boxes overlap, a detection of one of them
+    is not also counted as a reading of the other. A card with no detection of its own is not found.
+    `alone`, when given, also receives the cards standing alone (`standing_alone`)."""
     score = Score()
     for name, boxes in sorted(_labelled(folder).items()):
         if held_out(name) != holdout:
             continue
-        detections = recognizer.identify(load_image(folder / name))
-        for rank, x0, y0, x1, y1 in boxes:
-            inside = [d for d in detections if x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1]
-            named = [d for d in inside if d.rank is not None]
-            if not inside:
-                score.missed += 1
-            elif not named:
-                score.unknown += 1
-            elif any(d.rank == rank for d in named):
-                score.right += 1
-            else:
-                score.wrong += 1
+        image = load_image(folder / name)
+        height, width = image.shape[:2]
+        score_ranks(recognizer.identify(image), boxes, (width, height), score, alone)
     return score
+
+
+def score_ranks(detections: list[Detection], cards: list[tuple[str, float, float, float, float]],
+                size: tuple[int, int], score: Score, alone: Score | None = None) -> None:
+    """Add one photo's detections against its labelled cards (rank, box) to `score` (see `real_photo_ranks`)."""
+    boxes: list[Box] = [(x0, y0, x1, y1) for _, x0, y0, x1, y1 in cards]
+    owned: list[list[Detection]] = [[] for _ in boxes]
+    for d in detections:
+        owner = _owner(d, boxes)
+        if owner is not None:
+            owned[owner].append(d)
+    for i, (rank, *_box) in enumerate(cards):
+        _count_rank(score, owned[i], rank)
+        if alone is not None and standing_alone(i, boxes, *size):
+            _count_rank(alone, owned[i], rank)
+
+
+def _count_rank(score: Score, mine: list[Detection], rank: str) -> None:
+    named = [d for d in mine if d.rank is not None]
+    if not mine:
+        score.missed += 1
+    elif not named:
+        score.unknown += 1
+    elif any(d.rank == rank for d in named):
+        score.right += 1
+    else:
+        score.wrong += 1
+
+
+def iou(a: Box, b: Box) -> float:
+    """Intersection over union of two axis-aligned boxes (x0, y0, x1, y1)."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
+def _owner(detection: Detection, boxes: list[Box]) -> int | None:
+    """The labelled box a detection stands for: of those holding its centre, the one its bounding rectangle
+    overlaps most; None when no box holds its centre."""
+    cx, cy = detection.center
+    xs = [p[0] for p in detection.corners]
+    ys = [p[1] for p in detection.corners]
+    rect = (min(xs), min(ys), max(xs), max(ys))
+    holding = [i for i, (x0, y0, x1, y1) in enumerate(boxes) if x0 <= cx <= x1 and y0 <= cy <= y1]
+    return max(holding, key=lambda i: iou(rect, boxes[i]), default=None)
+
+
+STANDING_MARGIN = 3.0
+
+
+def standing_alone(i: int, boxes: list[Box], width: int, height: int) -> bool:
+    """Whether labelled card `i` stands alone: its box at least `STANDING_MARGIN` px inside the photo (no
+    card cut by the photo's edge) and touching no other card's box (no card lying on it or under it). The
+    goal of issue 6 is set for fully visible cards; the labels do not say which cards are, and this rule,
+    taken from the labels alone, is the nearest that can be computed. It is strict (a card whose box merely
+    touches a neighbour's is left out) and not complete (a card under a book or a hand, not a card, stays
+    in). The figure over all cards is reported beside it."""
+    x0, y0, x1, y1 = boxes[i]
+    if min(x0, y0, width - x1, height - y1) < STANDING_MARGIN:
+        return False
+    return not any(j != i and min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1])
+                   for j, b in enumerate(boxes))
 
 
 def _labelled(folder: Path) -> dict[str, list[tuple[str, float, float, float, float]]]:
@@ -244,8 +306,11 @@ def run(quick: bool = False) -> list[BenchRow]:
     if photos.is_dir():
         real = real_photo_ranks(recognizer, photos)
         rows += _accuracy_rows("real photos (held-out quarter), rank, default profile", real, None)
-        tuned = real_photo_ranks(Recognizer(tuned_real_profile(photos)), photos)
+        alone = Score()
+        tuned = real_photo_ranks(Recognizer(tuned_real_profile(photos)), photos, alone=alone)
         rows += _accuracy_rows("real photos (held-out quarter), rank, ranks from tuning split", tuned, 97.0)
+        rows += _accuracy_rows("real photos (held-out quarter), rank, ranks from tuning split, cards standing "
+                               "alone", alone, 97.0)
     else:
         rows.append(BenchRow(area=AREA, metric="real photos", system=OURS, value=float("nan"), unit="",
                              note=f"skipped: {photos} absent"))

@@ -20,12 +20,11 @@ from pathlib import Path
 import numpy as np
 
 from bench._report import OURS, BenchRow, to_markdown
-from bench.vision import DATASETS, _labelled, held_out
+from bench.vision import DATASETS, Box, _labelled, held_out, iou
 from vision.detect import find_cards
 from vision.images import load_image
 
 AREA = "vision detection"
-Box = tuple[float, float, float, float]
 
 
 @dataclass
@@ -41,14 +40,6 @@ class DetectionScore:
         return 100.0 * self.found / max(1, self.cards)
 
 
-def _iou(a: Box, b: Box) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def _inside(point: Sequence[float], box: Box) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
@@ -61,13 +52,13 @@ def score_photo(quads: Sequence[np.ndarray], boxes: Sequence[Box], score: Detect
     for box in boxes:
         score.cards += 1
         inside = [i for i, c in enumerate(centres) if _inside(c, box)]
-        score.found += len(inside) == 1 and _iou(rects[inside[0]], box) >= 0.5
+        score.found += len(inside) == 1 and iou(rects[inside[0]], box) >= 0.5
     for centre, rect in zip(centres, rects, strict=True):
         held = [b for b in boxes if b[0] >= rect[0] - 5 and b[1] >= rect[1] - 5 and b[2] <= rect[2] + 5
                 and b[3] <= rect[3] + 5]
         if len(held) >= 2:
             score.merged += 1
-        elif not any(_iou(rect, b) >= 0.3 or _inside(centre, b) for b in boxes):
+        elif not any(iou(rect, b) >= 0.3 or _inside(centre, b) for b in boxes):
             score.false += 1
     score.photos += 1
 

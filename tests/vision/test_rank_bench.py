@@ -1,0 +1,47 @@
+"""The real-photograph rank bench's scoring rule (`bench.vision.score_ranks`), on hand-made detections."""
+
+from __future__ import annotations
+
+from bench.vision import Score, score_ranks, standing_alone
+from vision.pipeline import Detection
+
+
+def _seen(x0: float, y0: float, x1: float, y1: float, rank: str | None) -> Detection:
+    return Detection(card=None, face="up", confidence=0.9, rank=rank,
+                     corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
+
+
+def _score(detections: list[Detection], cards: list[tuple[str, float, float, float, float]],
+           size: tuple[int, int] = (400, 300)) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    score, alone = Score(), Score()
+    score_ranks(detections, cards, size, score, alone)
+    return ((score.right, score.wrong, score.unknown, score.missed),
+            (alone.right, alone.wrong, alone.unknown, alone.missed))
+
+
+def test_each_card_is_scored_by_its_own_detection() -> None:
+    cards = [("Q", 10, 10, 60, 80), ("9", 100, 10, 150, 80), ("K", 200, 10, 250, 80), ("A", 300, 10, 350, 80)]
+    seen = [_seen(10, 10, 60, 80, "Q"), _seen(100, 10, 150, 80, "T"), _seen(200, 10, 250, 80, None)]
+    assert _score(seen, cards) == ((1, 1, 1, 1), (1, 1, 1, 1))
+
+
+def test_a_detection_of_one_card_is_not_a_reading_of_the_card_whose_box_it_also_lies_in() -> None:
+    # An ace lying over a ten: their boxes overlap and the ace's centre lies in both. Read as an ace, it is
+    # the ace's detection; the ten, with none of its own, is not found (not read wrong).
+    cards = [("A", 90, 90, 290, 300), ("T", 170, 40, 350, 220)]
+    assert _score([_seen(100, 100, 280, 290, "A")], cards) == ((1, 0, 0, 1), (0, 0, 0, 0))
+
+
+def test_a_detection_goes_to_the_box_it_overlaps_most() -> None:
+    cards = [("A", 90, 90, 290, 300), ("T", 170, 40, 350, 220)]
+    assert _score([_seen(180, 50, 340, 215, "A")], cards) == ((0, 1, 0, 1), (0, 0, 0, 0))
+
+
+def test_a_detection_centred_in_no_box_counts_for_no_card() -> None:
+    assert _score([_seen(200, 200, 260, 280, "K")], [("K", 10, 10, 60, 80)]) == ((0, 0, 0, 1), (0, 0, 0, 1))
+
+
+def test_standing_alone_needs_a_margin_from_the_photo_edge_and_no_touching_box() -> None:
+    boxes = [(10.0, 10.0, 60.0, 80.0), (2.0, 100.0, 50.0, 170.0), (100.0, 10.0, 150.0, 80.0),
+             (149.0, 50.0, 200.0, 120.0), (300.0, 200.0, 398.0, 290.0)]
+    assert [standing_alone(i, boxes, 400, 300) for i in range(len(boxes))] == [True, False, False, False, False]
