@@ -15,7 +15,7 @@ import hashlib
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,7 +153,7 @@ def real_photo_ranks(recognizer: Recognizer, folder: Path, *, holdout: bool = Tr
     return score
 
 
-def score_ranks(detections: list[Detection], cards: list[tuple[str, float, float, float, float]],
+def score_ranks(detections: Sequence[Detection], cards: Sequence[tuple[str, float, float, float, float]],
                 size: tuple[int, int], score: Score, alone: Score | None = None) -> None:
     """Add one photo's detections against its labelled cards (rank, box) to `score` (see `real_photo_ranks`)."""
     boxes: list[Box] = [(x0, y0, x1, y1) for _, x0, y0, x1, y1 in cards]
@@ -202,7 +202,7 @@ def _owner(detection: Detection, boxes: list[Box]) -> int | None:
 STANDING_MARGIN = 3.0
 
 
-def standing_alone(i: int, boxes: list[Box], width: int, height: int) -> bool:
+def standing_alone(i: int, boxes: Sequence[Box], width: int, height: int) -> bool:
     """Whether labelled card `i` stands alone: its box at least `STANDING_MARGIN` px inside the photo (no
     card cut by the photo's edge) and touching no other card's box (no card lying on it or under it). The
     goal of issue 6 is set for fully visible cards; the labels do not say which cards are, and this rule,

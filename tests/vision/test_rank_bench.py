@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bench.vision import Score, score_ranks, standing_alone
 from vision.pipeline import Detection
 
@@ -11,7 +13,7 @@ def _seen(x0: float, y0: float, x1: float, y1: float, rank: str | None) -> Detec
                      corners=((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
 
 
-def _score(detections: list[Detection], cards: list[tuple[str, float, float, float, float]],
+def _score(detections: list[Detection], cards: Sequence[tuple[str, float, float, float, float]],
            size: tuple[int, int] = (400, 300)) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
     score, alone = Score(), Score()
     score_ranks(detections, cards, size, score, alone)
