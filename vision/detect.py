@@ -97,6 +97,10 @@ def _fill_holes(mask: Image, contours: list[Contour]) -> Image:
 
 def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) -> list[FloatArray]:
     """Ordered quadrilaterals (see `order_quad`) of the cards in a BGR frame."""
+    return _find_cards(frame, card_size)
+
+
+def _find_cards(frame: Image, card_size: tuple[float, float] | None) -> list[FloatArray]:
     h, w = frame.shape[:2]
     given_size = card_size
     if w > DETECT_WIDTH * 1.4:
@@ -262,14 +266,16 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
             quad = np.asarray((q + np.array([x0, y0], np.float32)) * scale, np.float32)
             if not _fits_size(quad, card_size):
                 continue  # not one card of the size the table's calibration gives
-            if _index_count(frame, quad) == 2:
+            indices = _index_count(frame, quad)
+            if indices == 2:
                 if _inked(frame, quad, faces_only):
                     sure.append((edge_evidence(score, dist, q)[0], quad))
                 continue
             mean, weakest = edge_evidence(score, dist, q)
             short, long_ = side_lengths(quad)
             if (mean >= FACE_EVIDENCE and weakest >= FACE_SIDE_EVIDENCE
-                    and FACE_ASPECT[0] <= long_ / short <= FACE_ASPECT[1] and looks_like_face(frame, quad)):
+                    and FACE_ASPECT[0] <= long_ / short <= FACE_ASPECT[1]
+                    and looks_like_face(frame, quad, indices=indices)):
                 faces.append((mean, quad))
     lined = _line_cards(frame, work, scale, clusters, card_size, faces_only=faces_only)
     if not sure and not lined and not faces:

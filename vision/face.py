@@ -29,6 +29,11 @@ FACE_H = 84
 _TRIM = 4  # pixels of the warp's rim left out: the outline may be a pixel or two off the card's edge
 MIN_SYMMETRY = 0.5
 MIN_INK = 0.03
+# With one index already read in a corner, the print only has to confirm a face, not prove one: an ace's
+# print is one pip and two indices (little ink; an ace in shade on dark wood reaches symmetry 0.33, ink
+# 0.02), which the stricter test, made for quads with no index at all, turns away.
+ONE_INDEX_SYMMETRY = 0.25
+ONE_INDEX_INK = 0.01
 INK_BELOW_PAPER = 60.0  # a pixel this much darker than the paper level (80th percentile) is ink
 
 
@@ -52,7 +57,13 @@ def face_symmetry(frame: Image, quad: FloatArray) -> tuple[float, float]:
     return symmetry, ink
 
 
-def looks_like_face(frame: Image, quad: FloatArray) -> bool:
-    """Whether `quad` outlines a card face (half-turn symmetric, with ink), whatever its index reads."""
+def looks_like_face(frame: Image, quad: FloatArray, *, indices: int = 0) -> bool:
+    """Whether `quad` outlines a card face (half-turn symmetric, with ink), whatever its index reads.
+    `indices`: how many of its index corners already show an index (one lowers the bar; see
+    `ONE_INDEX_SYMMETRY`)."""
+    if indices < 0:
+        raise VisionInputError(f"a card has no fewer than 0 indices read, not {indices}")
     symmetry, ink = face_symmetry(frame, quad)
+    if indices >= 1:
+        return symmetry >= ONE_INDEX_SYMMETRY and ink >= ONE_INDEX_INK
     return symmetry >= MIN_SYMMETRY and ink >= MIN_INK
