@@ -200,17 +200,24 @@ def _owner(detection: Detection, boxes: list[Box]) -> int | None:
 
 
 STANDING_MARGIN = 3.0
+# A whole card's bounding box, at any turn, is between 1/1.4 and 1.4 times as wide as high (a card is 1.4
+# times as long as wide); perspective and the stretched camera photographs widen that a little. A box
+# outside these proportions is a strip of a card whose rest is hidden.
+WHOLE_CARD_BOX = (0.6, 1.7)
 
 
 def standing_alone(i: int, boxes: Sequence[Box], width: int, height: int) -> bool:
     """Whether labelled card `i` stands alone: its box at least `STANDING_MARGIN` px inside the photo (no
-    card cut by the photo's edge) and touching no other card's box (no card lying on it or under it). The
+    card cut by the photo's edge), with a whole card's proportions (`WHOLE_CARD_BOX`: no strip of a card
+    under something) and touching no other card's box (no card lying on it or under it). The
     goal of issue 6 is set for fully visible cards; the labels do not say which cards are, and this rule,
     taken from the labels alone, is the nearest that can be computed. It is strict (a card whose box merely
     touches a neighbour's is left out) and not complete (a card under a book or a hand, not a card, stays
     in). The figure over all cards is reported beside it."""
     x0, y0, x1, y1 = boxes[i]
     if min(x0, y0, width - x1, height - y1) < STANDING_MARGIN:
+        return False
+    if not WHOLE_CARD_BOX[0] <= (x1 - x0) / max(y1 - y0, 1.0) <= WHOLE_CARD_BOX[1]:
         return False
     return not any(j != i and min(x1, b[2]) > max(x0, b[0]) and min(y1, b[3]) > max(y0, b[1])
                    for j, b in enumerate(boxes))

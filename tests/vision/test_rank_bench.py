@@ -47,3 +47,9 @@ def test_standing_alone_needs_a_margin_from_the_photo_edge_and_no_touching_box()
     boxes = [(10.0, 10.0, 60.0, 80.0), (2.0, 100.0, 50.0, 170.0), (100.0, 10.0, 150.0, 80.0),
              (149.0, 50.0, 200.0, 120.0), (300.0, 200.0, 398.0, 290.0)]
     assert [standing_alone(i, boxes, 400, 300) for i in range(len(boxes))] == [True, False, False, False, False]
+
+
+def test_a_strip_of_a_card_does_not_stand_alone() -> None:
+    # 30 x 90: thinner than any whole card's bounding box (at least 1 / 1.4 as wide as high, at any turn).
+    boxes = [(10.0, 10.0, 40.0, 100.0), (100.0, 10.0, 160.0, 100.0), (200.0, 10.0, 320.0, 100.0)]
+    assert [standing_alone(i, boxes, 400, 300) for i in range(3)] == [False, True, True]
