@@ -46,12 +46,16 @@ import numpy.typing as npt
 from vision.cards import RANKS
 from vision.detect import find_cards
 from vision.errors import VisionInputError
+from vision.geometry import side_lengths
 from vision.identify import (
+    SEARCH_MIN_PX,
     CornerReading,
     corner_views,
     extract_glyphs,
     iter_index_corners,
     name_card,
+    name_partials,
+    partial_card_quads,
     read_corner,
     read_views,
 )
@@ -255,6 +259,9 @@ class _Outline:
     small: bool
     named: bool
     boxes: tuple[int, ...]  # the labelled cards (indices in the photo) whose box holds its centre
+    # The index corners of each card the outline may be the end of (`identify.partial_card_quads`), read when
+    # its own corners give no rank; none for an outline too small to be searched (as `read_partials`).
+    partials: tuple[tuple[Image, ...], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -274,9 +281,11 @@ def _photo_cards(image: Image, cards: Sequence[LabelledCard], photo: str,
         cx, cy = (float(v) for v in quad.mean(axis=0))
         inside = tuple(i for i, c in enumerate(cards) if c.box[0] <= cx <= c.box[2] and c.box[1] <= cy <= c.box[3])
         if inside:
+            partials = () if side_lengths(quad)[1] < SEARCH_MIN_PX else \
+                tuple(tuple(iter_index_corners(image, card)) for card in partial_card_quads(quad))
             outlines.append(_Outline(corners=tuple(tuple(corner_views(image, quad, which)) for which in (0, 1)),
-                                     small=is_small(quad),
-                                     named=may_be_named(quad), boxes=inside))
+                                     small=is_small(quad), named=may_be_named(quad), boxes=inside,
+                                     partials=partials))
     return _PhotoCards(photo=photo, ranks=tuple(c.rank for c in cards), outlines=tuple(outlines))
 
 
@@ -302,13 +311,14 @@ def _card_outcomes(readings: Sequence[tuple[_PhotoCards, list[list[CornerReading
                    profile: DeckProfile) -> tuple[int, int, int]:
     """(cards with an outline, right, wrong) when the labelled cards are read with `profile`'s thresholds
     and scored as the bench scores them: a card is right when a named outline centred in its box has its
-    rank, wrong when named outlines there all have another."""
+    rank, wrong when named outlines there all have another. An outline's readings are its two index
+    corners', then two by two those of the cards it may be the end of (`_Outline.partials`)."""
     cards = right = wrong = 0
     for photo, per_outline in readings:
         named: list[set[str | None]] = [set() for _ in photo.ranks]
         seen = [False] * len(photo.ranks)
         for outline, corner_readings in zip(photo.outlines, per_outline, strict=True):
-            rank = name_card(iter(corner_readings), profile, small=outline.small).rank if outline.named else None
+            rank = _outline_rank(corner_readings, profile, outline.small) if outline.named else None
             for b in outline.boxes:
                 seen[b] = True
                 named[b].add(rank)
@@ -320,6 +330,17 @@ def _card_outcomes(readings: Sequence[tuple[_PhotoCards, list[list[CornerReading
             right += truth in ranks
             wrong += bool(ranks) and truth not in ranks
     return cards, right, wrong
+
+
+def _outline_rank(corner_readings: Sequence[CornerReading | None], profile: DeckProfile, small: bool) -> str | None:
+    """The rank the recognizer gives an outline from its readings (see `_card_outcomes`), as
+    `pipeline.Recognizer.identify` decides it."""
+    rank = name_card(iter(corner_readings[:2]), profile, small=small).rank
+    if rank is None and len(corner_readings) > 2:
+        pairs = (corner_readings[i:i + 2] for i in range(2, len(corner_readings), 2))
+        partial = name_partials(pairs, profile, small=small)
+        rank = None if partial is None else partial.rank
+    return rank
 
 
 def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str, Sequence[LabelledCard]], *,
@@ -354,7 +375,9 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
         for p in fold_photos:
             scored_ranks = tuple(r if r in known else "" for r in p.ranks)
             readings.append((replace(p, ranks=scored_ranks),
-                             [[read_views(views, fold_profile) for views in o.corners] for o in p.outlines]))
+                             [[read_views(views, fold_profile) for views in o.corners]
+                              + [read_corner(corner, fold_profile) for card in o.partials for corner in card]
+                              for o in p.outlines]))
     outcome: dict[tuple[float, float, float], tuple[int, int, int]] = {}
 
     def measured(s: float, m: float, drop: float = 0.0) -> tuple[int, int, int]:

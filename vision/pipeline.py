@@ -13,7 +13,7 @@ from vision.cards import RANKS, is_card
 from vision.detect import find_cards
 from vision.errors import VisionInputError
 from vision.geometry import side_lengths
-from vision.identify import SMALL_CARD_PX, name_card, read_outline
+from vision.identify import SMALL_CARD_PX, name_card, name_partials, read_outline, read_partials
 from vision.profile import DeckProfile, default_profile
 
 Image = npt.NDArray[np.uint8]
@@ -112,7 +112,12 @@ class Recognizer:
         image = check_frame(frame)
         out: list[Detection] = []
         for quad in find_cards(image, card_size=self.card_size):
-            reading = name_card(read_outline(image, quad, self.profile), self.profile, small=is_small(quad))
+            small = is_small(quad)
+            reading = name_card(read_outline(image, quad, self.profile), self.profile, small=small)
+            if reading.rank is None:
+                # The outline may be only the visible end of its card (a searching profile only).
+                reading = name_partials(read_partials(image, quad, self.profile), self.profile,
+                                        small=small) or reading
             named = may_be_named(quad)
             out.append(Detection(
                 card=reading.card if named else None, face="up" if reading.face_up else "down",
