@@ -85,7 +85,7 @@ def test_the_recognizer_reads_card_ends_with_a_searching_profile_only(monkeypatc
     assert plain.rank is None and searched.rank == rank and searched.face == "up"
     assert list(read_partials(image, quad, default_profile())) == []
     # An outline too small to be searched is not read as a card's end either.
-    assert list(read_partials(image, quad * 0.3, SEARCHING)) == []
+    assert list(read_partials(image, (quad * 0.3).astype(np.float32), SEARCHING)) == []
 
 
 def _reading(rank: str, score: float, other: str = "9", other_score: float = 0.1) -> CornerReading:
