@@ -317,7 +317,14 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     for _, q in faces:
         holders = [f for f in found if quad_area(f) <= FACE_HOLDER * quad_area(q)
                    and (any(f is i for i in indexed) or _covered_share(q, f) > CONTAINED)]
-        if not any(_contradicts(q, k) for k in kept + holders):
+        rivals_here = [k for k in kept + holders if _contradicts(q, k)]
+        if rivals_here and _spans_two(frame, q, rivals_here):
+            # A clean outline with a card's print beats quads that are no face at all: a threshold blob
+            # of part of a picture card and the table beside it can read an index at both corners.
+            kept = [k for k in kept if not any(k is r for r in rivals_here)]
+            indexed = [k for k in indexed if not any(k is r for r in rivals_here)]
+            rivals_here = []
+        if not rivals_here:
             kept.append(q)
     # The mask's quads may overlap one another (a fan, a pile): they are only tested against sure cards.
     # The sure cards also tell the cards' size in this frame: a "card" twice as big without both indices is

@@ -13,6 +13,7 @@ from vision import detect
 from vision.errors import VisionInputError
 from vision.face import MIN_INK, MIN_SYMMETRY, face_symmetry, looks_like_face
 from vision.geometry import order_quad
+from vision.outline import threshold_proposals
 
 
 def _on_table(art: np.ndarray, angle: float = 14.0) -> tuple[np.ndarray, np.ndarray]:
@@ -105,3 +106,30 @@ def test_a_four_edge_face_displaces_a_quad_spanning_it_and_the_card_under_it() -
     other = order_quad(_place(frame, draw_face("9h"), (750, 270), 5.0))
     assert not detect._spans_two(frame, ten, [other])
     assert not detect._spans_two(frame, ten, [spanning, other])
+
+
+def test_a_clean_face_displaces_a_two_index_quad_that_is_no_face(monkeypatch: pytest.MonkeyPatch) -> None:
+    # On the photos, a threshold blob of part of a king and the table beside it read an index at both
+    # corners and hid the king's own clean outline (a face, whose indices did not read).
+    frame, corners = _paper_scene(_unreadable("Kc"))
+    card = order_quad(corners)
+    width = card[1] - card[0]
+    spurious = order_quad(card - 0.4 * width)  # mostly on the card, partly on the light sheet
+    assert face_symmetry(frame, spurious)[0] < detect.SPAN_NO_FACE
+    real_count = detect._index_count
+
+    def proposals(score: np.ndarray, *args: object, **kwargs: object) -> list[np.ndarray]:
+        assert score.shape == frame.shape[:2]  # the region searched is the whole frame: no offset
+        return [*threshold_proposals(score, *args, **kwargs), spurious]  # type: ignore[arg-type]
+
+    monkeypatch.setattr(detect, "threshold_proposals", proposals)
+    monkeypatch.setattr(detect, "_index_count",
+                        lambda f, q: 2 if np.allclose(q, spurious) else real_count(f, q))
+    quads = detect.find_cards(frame)
+    assert len(_found(quads, corners)) == 1
+    assert not any(np.allclose(q, spurious) for q in quads)
+    # Without the rule the spurious "sure" quad keeps the card out.
+    monkeypatch.setattr(detect, "SPAN_FACE", 2.0)
+    quads = detect.find_cards(frame)
+    assert _found(quads, corners) == []
+    assert any(np.allclose(q, spurious) for q in quads)
