@@ -297,7 +297,13 @@ def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float
     lined.sort(key=lambda sq: (not any(sq[1] is m for m in merges), sq[0]), reverse=True)
     kept: list[FloatArray] = []
     for _, q in sure:
-        if not any(_contradicts(q, k) for k in kept):
+        rivals_here = [k for k in kept if _contradicts(q, k)]
+        if rivals_here and not any(q is m for m in merges) and _spans_two(frame, q, rivals_here):
+            # A card's print beats a better-edged quad that is no face at all: on carpet, a quad from the
+            # table to a card's far corner can read an index at both corners (one of them the card's).
+            kept = [k for k in kept if not any(k is r for r in rivals_here)]
+            rivals_here = []
+        if not rivals_here:
             kept.append(q)
     # ... nor do they displace a quad of the mask that shows an index (a card partly under the next).
     indexed = [q for q in found if any(_contradicts(q, k) for _, k in lined + faces)

@@ -13,7 +13,7 @@ from vision import detect
 from vision.errors import VisionInputError
 from vision.face import MIN_INK, MIN_SYMMETRY, face_symmetry, looks_like_face
 from vision.geometry import order_quad
-from vision.outline import threshold_proposals
+from vision.outline import edge_evidence, threshold_proposals
 
 
 def _on_table(art: np.ndarray, angle: float = 14.0) -> tuple[np.ndarray, np.ndarray]:
@@ -129,6 +129,36 @@ def test_a_clean_face_displaces_a_two_index_quad_that_is_no_face(monkeypatch: py
     assert len(_found(quads, corners)) == 1
     assert not any(np.allclose(q, spurious) for q in quads)
     # Without the rule the spurious "sure" quad keeps the card out.
+    monkeypatch.setattr(detect, "SPAN_FACE", 2.0)
+    quads = detect.find_cards(frame)
+    assert _found(quads, corners) == []
+    assert any(np.allclose(q, spurious) for q in quads)
+
+
+def test_a_face_beats_a_better_edged_two_index_quad_that_is_no_face(monkeypatch: pytest.MonkeyPatch) -> None:
+    # On carpet, a quad from the table to a king's far corner read an index at both corners (one the
+    # king's) and had a cleaner edge than the king's own outline: the king's print decides.
+    frame, corners = _paper_scene(draw_face("Kc"))
+    card = order_quad(corners)
+    far = card[2]
+    spurious = order_quad(far + (card - far) * 1.6)  # the card's far corner, reaching out over the sheet
+    assert face_symmetry(frame, spurious)[0] < detect.SPAN_NO_FACE
+    real_count = detect._index_count
+
+    def proposals(score: np.ndarray, *args: object, **kwargs: object) -> list[np.ndarray]:
+        assert score.shape == frame.shape[:2]  # the region searched is the whole frame: no offset
+        return [*threshold_proposals(score, *args, **kwargs), spurious]  # type: ignore[arg-type]
+
+    def evidence(score: np.ndarray, dist: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
+        return (1.0, 1.0) if np.allclose(quad, spurious) else edge_evidence(score, dist, quad)
+
+    monkeypatch.setattr(detect, "threshold_proposals", proposals)
+    monkeypatch.setattr(detect, "edge_evidence", evidence)
+    monkeypatch.setattr(detect, "_index_count",
+                        lambda f, q: 2 if np.allclose(q, spurious) else real_count(f, q))
+    quads = detect.find_cards(frame)
+    assert len(_found(quads, corners)) == 1
+    assert not any(np.allclose(q, spurious) for q in quads)
     monkeypatch.setattr(detect, "SPAN_FACE", 2.0)
     quads = detect.find_cards(frame)
     assert _found(quads, corners) == []
