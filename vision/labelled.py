@@ -54,10 +54,12 @@ from vision.identify import (
     extract_glyphs,
     iter_index_corners,
     name_card,
+    name_guessed,
     name_partials,
     partial_card_quads,
     read_corner,
     read_views,
+    side_by_side_cards,
 )
 from vision.images import Image, load_image
 from vision.pipeline import is_small, may_be_named
@@ -262,6 +264,11 @@ class _Outline:
     # The index corners of each card the outline may be the end of (`identify.partial_card_quads`), read when
     # its own corners give no rank; none for an outline too small to be searched (as `read_partials`).
     partials: tuple[tuple[Image, ...], ...] = ()
+    # For one of the two cards side by side that a near-square outline may be (`identify.side_by_side_cards`):
+    # that outline's index in the photo's outlines, and which of its pairs of cards this one belongs to. The
+    # recognizer reports a pair instead of the outline when either of its cards reads a rank and the other
+    # pair's cards none, and the outline alone otherwise.
+    half_of: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -275,18 +282,36 @@ class _PhotoCards:
 
 def _photo_cards(image: Image, cards: Sequence[LabelledCard], photo: str,
                  quads: Sequence[npt.NDArray[np.float32]]) -> _PhotoCards:
-    """What the bench scores of one photo: for each labelled card, the outlines centred in its box."""
-    outlines = []
+    """What the bench scores of one photo: for each labelled card, the outlines centred in its box. A
+    near-square outline that the recognizer may read as two cards side by side (`side_by_side_cards`) is
+    kept with its pairs of cards, wherever their centres lie: which of them the recognizer reports depends
+    on what the cards read (`_card_outcomes`)."""
+    outlines: list[_Outline] = []
     for quad in quads:
-        cx, cy = (float(v) for v in quad.mean(axis=0))
-        inside = tuple(i for i, c in enumerate(cards) if c.box[0] <= cx <= c.box[2] and c.box[1] <= cy <= c.box[3])
-        if inside:
-            partials = () if side_lengths(quad)[1] < SEARCH_MIN_PX else \
-                tuple(tuple(iter_index_corners(image, card)) for card in partial_card_quads(quad))
-            outlines.append(_Outline(corners=tuple(tuple(corner_views(image, quad, which)) for which in (0, 1)),
-                                     small=is_small(quad), named=may_be_named(quad), boxes=inside,
-                                     partials=partials))
+        searched = side_lengths(quad)[1] >= SEARCH_MIN_PX
+        halves = side_by_side_cards(quad) if searched and not may_be_named(quad) else []
+        inside = _boxes_holding(quad, cards)
+        if not inside and not halves:
+            continue
+        partials = tuple(tuple(iter_index_corners(image, card)) for card in partial_card_quads(quad)) \
+            if searched else ()
+        outlines.append(_outline(image, quad, inside, partials=partials))
+        whole = len(outlines) - 1
+        outlines += [_outline(image, half, _boxes_holding(half, cards), half_of=(whole, turn))
+                     for turn, pair in enumerate(halves) for half in pair]
     return _PhotoCards(photo=photo, ranks=tuple(c.rank for c in cards), outlines=tuple(outlines))
+
+
+def _boxes_holding(quad: npt.NDArray[np.float32], cards: Sequence[LabelledCard]) -> tuple[int, ...]:
+    cx, cy = (float(v) for v in quad.mean(axis=0))
+    return tuple(i for i, c in enumerate(cards) if c.box[0] <= cx <= c.box[2] and c.box[1] <= cy <= c.box[3])
+
+
+def _outline(image: Image, quad: npt.NDArray[np.float32], boxes: tuple[int, ...], *,
+             partials: tuple[tuple[Image, ...], ...] = (), half_of: tuple[int, int] | None = None) -> _Outline:
+    return _Outline(corners=tuple(tuple(corner_views(image, quad, which)) for which in (0, 1)),
+                    small=is_small(quad), named=may_be_named(quad), boxes=boxes, partials=partials,
+                    half_of=half_of)
 
 
 def _fold(photo: str) -> int:
@@ -317,8 +342,18 @@ def _card_outcomes(readings: Sequence[tuple[_PhotoCards, list[list[CornerReading
     for photo, per_outline in readings:
         named: list[set[str | None]] = [set() for _ in photo.ranks]
         seen = [False] * len(photo.ranks)
-        for outline, corner_readings in zip(photo.outlines, per_outline, strict=True):
-            rank = _outline_rank(corner_readings, profile, outline.small) if outline.named else None
+        ranks_read = [_outline_rank(corner_readings, profile, outline) if outline.named else None
+                      for outline, corner_readings in zip(photo.outlines, per_outline, strict=True)]
+        # Near-square outlines the recognizer reports as two cards side by side: those of which exactly one
+        # pair of cards (`identify.side_by_side_cards`) has a card reading a rank.
+        pairs_read: dict[int, set[int]] = {}
+        for o, rank in zip(photo.outlines, ranks_read, strict=True):
+            if o.half_of is not None and rank is not None:
+                pairs_read.setdefault(o.half_of[0], set()).add(o.half_of[1])
+        split = {whole: turns.pop() for whole, turns in pairs_read.items() if len(turns) == 1}
+        for i, (outline, rank) in enumerate(zip(photo.outlines, ranks_read, strict=True)):
+            if i in split or (outline.half_of is not None and split.get(outline.half_of[0]) != outline.half_of[1]):
+                continue
             for b in outline.boxes:
                 seen[b] = True
                 named[b].add(rank)
@@ -332,13 +367,16 @@ def _card_outcomes(readings: Sequence[tuple[_PhotoCards, list[list[CornerReading
     return cards, right, wrong
 
 
-def _outline_rank(corner_readings: Sequence[CornerReading | None], profile: DeckProfile, small: bool) -> str | None:
+def _outline_rank(corner_readings: Sequence[CornerReading | None], profile: DeckProfile,
+                  outline: _Outline) -> str | None:
     """The rank the recognizer gives an outline from its readings (see `_card_outcomes`), as
     `pipeline.Recognizer.identify` decides it."""
-    rank = name_card(iter(corner_readings[:2]), profile, small=small).rank
+    if outline.half_of is not None:
+        return name_guessed(corner_readings[:2], profile, small=outline.small).rank
+    rank = name_card(iter(corner_readings[:2]), profile, small=outline.small).rank
     if rank is None and len(corner_readings) > 2:
         pairs = (corner_readings[i:i + 2] for i in range(2, len(corner_readings), 2))
-        partial = name_partials(pairs, profile, small=small)
+        partial = name_partials(pairs, profile, small=outline.small)
         rank = None if partial is None else partial.rank
     return rank
 

@@ -13,7 +13,17 @@ from vision.cards import RANKS, is_card
 from vision.detect import find_cards
 from vision.errors import VisionInputError
 from vision.geometry import side_lengths
-from vision.identify import SMALL_CARD_PX, name_card, name_partials, read_outline, read_partials
+from vision.identify import (
+    SEARCH_MIN_PX,
+    SMALL_CARD_PX,
+    CardReading,
+    name_card,
+    name_guessed,
+    name_partials,
+    read_outline,
+    read_partials,
+    side_by_side_cards,
+)
 from vision.profile import DeckProfile, default_profile
 
 Image = npt.NDArray[np.uint8]
@@ -112,6 +122,10 @@ class Recognizer:
         image = check_frame(frame)
         out: list[Detection] = []
         for quad in find_cards(image, card_size=self.card_size):
+            halves = self._side_by_side(image, quad)
+            if halves:
+                out += halves
+                continue
             small = is_small(quad)
             reading = name_card(read_outline(image, quad, self.profile), self.profile, small=small)
             if reading.rank is None:
@@ -119,9 +133,26 @@ class Recognizer:
                 reading = name_partials(read_partials(image, quad, self.profile), self.profile,
                                         small=small) or reading
             named = may_be_named(quad)
-            out.append(Detection(
-                card=reading.card if named else None, face="up" if reading.face_up else "down",
-                confidence=reading.confidence, rank=reading.rank if named else None,
-                corners=tuple((float(x), float(y)) for x, y in quad),
-            ))
+            out.append(_detection(quad, reading, named=named))
         return out
+
+    def _side_by_side(self, image: Image, quad: npt.NDArray[np.float32]) -> list[Detection]:
+        """A near-square outline (never named itself) read as two cards side by side (`side_by_side_cards`),
+        when one of them reads a rank and the two cards the other way (the outline turned a quarter) read
+        none; else nothing (the outline stays as it is). A searching profile only: the rendered-frame path
+        pays nothing for it."""
+        if not self.profile.search or may_be_named(quad) or side_lengths(quad)[1] < SEARCH_MIN_PX:
+            return []
+        read = [[(half, name_guessed(list(read_outline(image, half, self.profile)), self.profile,
+                                     small=is_small(half))) for half in pair] for pair in side_by_side_cards(quad)]
+        ranked = [pair for pair in read if any(reading.rank is not None for _, reading in pair)]
+        if len(ranked) != 1:
+            return []
+        return [_detection(half, reading, named=True) for half, reading in ranked[0]]
+
+
+def _detection(quad: npt.NDArray[np.float32], reading: CardReading, *, named: bool) -> Detection:
+    """The detection of the outline `quad` read as `reading`; unnamed (face only) unless `named`."""
+    return Detection(card=reading.card if named else None, face="up" if reading.face_up else "down",
+                     confidence=reading.confidence, rank=reading.rank if named else None,
+                     corners=tuple((float(x), float(y)) for x, y in quad))
