@@ -95,7 +95,9 @@ def may_be_named(quad: npt.NDArray[np.float32]) -> bool:
     as wide; stretched photos and perspective give 1.1-1.8: on the real photographs' tuning split 4 of
     the 6 wrongly named outlines were under 1.1, 2 of 179 right ones; later, with the detector's fourth
     pass, the outlines from 1.1 to 1.15 that read a rank read it right, 4 of 4, two of them upright cards
-    in a camera's horizontally stretched frames, and the one wrong was at 1.05)."""
+    in a camera's horizontally stretched frames, and the one wrong was at 1.05). With a searching profile
+    the recognizer may still read it as the two cards side by side that it holds (`Recognizer._side_by_side`),
+    each from its own outer index."""
     short, long_ = side_lengths(quad)
     return long_ >= MIN_NAMED_ASPECT * short
 
