@@ -139,9 +139,9 @@ def real_photo_ranks(recognizer: Recognizer, folder: Path, *, holdout: bool = Tr
                      alone: Score | None = None) -> Score:
     """Rank accuracy on the labelled real photographs (rank only: the labels carry no suit).
 
-    Each detection stands for at most one labelled card: among the boxes holding its centre, the one its
-    bounding rectangle overlaps most (`_owner`). Where two cards' boxes overlap, a detection of one of them
-    is not also counted as a reading of the other. A card with no detection of its own is not found.
+    Each detection stands for at most one labelled card, among the boxes holding its centre, matched one
+    to one by overlap (`_owners`). Where two cards' boxes overlap, a detection of one of them is not also
+    counted as a reading of the other. A card with no detection of its own is not found.
     `alone`, when given, also receives the cards standing alone (`standing_alone`)."""
     score = Score()
     for name, boxes in sorted(_labelled(folder).items()):
@@ -158,8 +158,7 @@ def score_ranks(detections: Sequence[Detection], cards: Sequence[tuple[str, floa
     """Add one photo's detections against its labelled cards (rank, box) to `score` (see `real_photo_ranks`)."""
     boxes: list[Box] = [(x0, y0, x1, y1) for _, x0, y0, x1, y1 in cards]
     owned: list[list[Detection]] = [[] for _ in boxes]
-    for d in detections:
-        owner = _owner(d, boxes)
+    for d, owner in zip(detections, _owners(detections, boxes), strict=True):
         if owner is not None:
             owned[owner].append(d)
     for i, (rank, *_box) in enumerate(cards):
@@ -188,15 +187,32 @@ def iou(a: Box, b: Box) -> float:
     return w * h / union if union > 0 else 0.0
 
 
-def _owner(detection: Detection, boxes: list[Box]) -> int | None:
-    """The labelled box a detection stands for: of those holding its centre, the one its bounding rectangle
-    overlaps most; None when no box holds its centre."""
-    cx, cy = detection.center
+def _rect(detection: Detection) -> Box:
     xs = [p[0] for p in detection.corners]
     ys = [p[1] for p in detection.corners]
-    rect = (min(xs), min(ys), max(xs), max(ys))
-    holding = [i for i, (x0, y0, x1, y1) in enumerate(boxes) if x0 <= cx <= x1 and y0 <= cy <= y1]
-    return max(holding, key=lambda i: iou(rect, boxes[i]), default=None)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _owners(detections: Sequence[Detection], boxes: Sequence[Box]) -> list[int | None]:
+    """The labelled box each detection stands for, among the boxes holding its centre (None: no box holds
+    it). Pairs are matched one to one, best overlap (IoU of the detection's bounding rectangle with the box)
+    first: an ace lying on a ten, whose centre lies in both boxes, stands for the ace once the ten's own
+    detection has taken the ten's box. A detection left over (a second outline on one card) goes to the
+    box it overlaps most."""
+    holding = [[i for i, (x0, y0, x1, y1) in enumerate(boxes) if x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1]
+               for d in detections]
+    rects = [_rect(d) for d in detections]
+    pairs = sorted(((iou(rects[k], boxes[i]), k, i) for k, inside in enumerate(holding) for i in inside), reverse=True)
+    owners: list[int | None] = [None] * len(detections)
+    taken: set[int] = set()
+    for _, k, i in pairs:
+        if owners[k] is None and i not in taken:
+            owners[k] = i
+            taken.add(i)
+    for k, inside in enumerate(holding):
+        if owners[k] is None and inside:
+            owners[k] = max(inside, key=lambda i: iou(rects[k], boxes[i]))
+    return owners
 
 
 STANDING_MARGIN = 3.0

@@ -39,6 +39,21 @@ def test_a_detection_goes_to_the_box_it_overlaps_most() -> None:
     assert _score([_seen(180, 50, 340, 215, "A")], cards) == ((0, 1, 0, 1), (0, 0, 0, 0))
 
 
+def test_detections_are_matched_to_boxes_one_to_one_best_overlap_first() -> None:
+    # The ace's outline overlaps the ten's box more than its own (the ace's box is its visible part), but
+    # the ten's own outline matches the ten's box better still: each card keeps its own detection.
+    cards = [("A", 121, 119, 236, 322), ("T", 176, 106, 368, 336)]
+    ace, ten = _seen(160, 108, 300, 320, "A"), _seen(180, 108, 366, 334, "T")
+    assert _score([ace, ten], cards) == ((2, 0, 0, 0), (0, 0, 0, 0))
+    assert _score([ace], cards) == ((0, 1, 0, 1), (0, 0, 0, 0))
+
+
+def test_a_second_outline_on_a_card_still_counts_for_it() -> None:
+    cards = [("Q", 10, 10, 60, 80)]
+    assert _score([_seen(10, 10, 60, 80, None), _seen(12, 12, 58, 78, "Q")], cards) == ((1, 0, 0, 0),
+                                                                                          (1, 0, 0, 0))
+
+
 def test_a_detection_centred_in_no_box_counts_for_no_card() -> None:
     assert _score([_seen(200, 200, 260, 280, "K")], [("K", 10, 10, 60, 80)]) == ((0, 0, 0, 1), (0, 0, 0, 1))
 
