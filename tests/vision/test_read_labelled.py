@@ -186,7 +186,7 @@ def test_near_square_outline_is_not_named(monkeypatch: pytest.MonkeyPatch, long_
     from vision.identify import CardReading
 
     quad = np.array([[100, 100], [200, 100], [200, 100 + long_side], [100, 100 + long_side]], np.float32)
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None, strips=False: [quad])
+    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [quad])
     monkeypatch.setattr(pipeline, "name_card",
                         lambda readings, profile, small=False: CardReading(card="Qs", face_up=True, confidence=0.9,
                                                                            rank="Q"))

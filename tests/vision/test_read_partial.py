@@ -79,7 +79,7 @@ def test_the_end_of_a_card_reads_its_index_as_the_card_it_may_be_the_end_of() ->
 
 def test_the_recognizer_reads_card_ends_with_a_searching_profile_only(monkeypatch: pytest.MonkeyPatch) -> None:
     image, quad, rank = _end_outlines(range(41, 42))[0]
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None, strips=False: [quad])
+    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [quad])
     (plain,) = Recognizer().identify(image)
     (searched,) = Recognizer(SEARCHING).identify(image)
     assert plain.rank is None and searched.rank == rank and searched.face == "up"

@@ -78,7 +78,7 @@ def test_search_reads_the_index_that_an_outline_smaller_than_the_card_cuts_off()
 
 def test_the_recognizer_searches_only_with_a_searching_profile(monkeypatch: pytest.MonkeyPatch) -> None:
     image, quad, rank = _frame_outlines(range(41, 42))[0]
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None, strips=False: [quad])
+    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [quad])
     (plain,) = Recognizer().identify(image)
     (searched,) = Recognizer(replace(default_profile(), search=True)).identify(image)
     assert plain.rank is None and searched.rank == rank and searched.face == "up"

@@ -58,7 +58,7 @@ def test_a_near_square_outline_is_read_as_the_two_cards_it_holds(monkeypatch: py
     for seed in range(10):
         image, quad, ranks = _side_by_side(seed)
         assert not may_be_named(quad)
-        monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None, strips=False, quad=quad: [quad])
+        monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None, quad=quad: [quad])
         (plain,) = Recognizer().identify(image)
         assert plain.rank is None and plain.card is None
         read = {d.rank for d in Recognizer(SEARCHING).identify(image)} - {None}
