@@ -70,7 +70,7 @@ def detection_score(folder: Path, *, holdout: bool, cpu_ms: list[float] | None =
             continue
         image = load_image(folder / name)
         start = time.process_time()
-        quads = find_cards(image, strips=True)
+        quads = find_cards(image)
         if cpu_ms is not None:
             cpu_ms.append((time.process_time() - start) * 1000.0)
         score_photo(quads, [(x0, y0, x1, y1) for _, x0, y0, x1, y1 in rows], score)

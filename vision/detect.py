@@ -96,16 +96,11 @@ def _fill_holes(mask: Image, contours: list[Contour]) -> Image:
     return filled
 
 
-def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None,
-               strips: bool = False) -> list[FloatArray]:
-    """Ordered quadrilaterals (see `order_quad`) of the cards in a BGR frame.
-
-    `strips`: also the visible strips of cards lying under the cards found (`vision.strip`; photographs no
-    wider than 1008 px only). Off unless asked for: a strip is an outline only a reader that searches for a
-    card's visible end can name (`DeckProfile.search`), and elsewhere, as on the live table's camera, it
-    would only add unnamed outlines and time."""
+def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) -> list[FloatArray]:
+    """Ordered quadrilaterals (see `order_quad`) of the cards in a BGR frame."""
     found = _find_cards(frame, card_size)
-    return found + strip_outlines(frame, found) if strips else found
+    # Last, the visible strips of cards lying under the cards found (photographs only: `vision.strip`).
+    return found + strip_outlines(frame, found)
 
 
 def _find_cards(frame: Image, card_size: tuple[float, float] | None) -> list[FloatArray]:

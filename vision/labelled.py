@@ -228,7 +228,7 @@ def photo_glyphs(image: Image, cards: Sequence[LabelledCard], photo: str, base: 
                  ) -> tuple[list[RankGlyph], list[tuple[str, Image]]]:
     """The rank glyphs of the labelled cards found whole in one photo, and the suit glyphs `base` reads
     surely. `quads`: the photo's detected outlines, when already found."""
-    quads = find_cards(image, strips=True) if quads is None else quads
+    quads = find_cards(image) if quads is None else quads
     ranks: list[RankGlyph] = []
     suits: list[tuple[str, Image]] = []
     for card in cards:
@@ -391,7 +391,7 @@ def calibrate_ranks(photos: Mapping[Path, Sequence[LabelledCard]] | Mapping[str,
     scored: list[_PhotoCards] = []
     for path, cards in photos.items():
         image = load_image(path)
-        quads = find_cards(image, strips=True)
+        quads = find_cards(image)
         found, sure_suits = photo_glyphs(image, cards, Path(path).name, base, quads=quads)
         glyphs += found
         suits += sure_suits

@@ -123,7 +123,7 @@ class Recognizer:
     def identify(self, frame: Image) -> list[Detection]:
         image = check_frame(frame)
         out: list[Detection] = []
-        for quad in find_cards(image, card_size=self.card_size, strips=self.profile.search):
+        for quad in find_cards(image, card_size=self.card_size):
             halves = self._side_by_side(image, quad)
             if halves:
                 out += halves

@@ -8,10 +8,7 @@ import numpy as np
 import pytest
 
 from hardware_sim.camera.art import draw_face
-from vision.detect import find_cards
 from vision.geometry import FloatArray, order_quad, quad_iou, side_lengths
-from vision.pipeline import Recognizer
-from vision.profile import default_profile
 from vision.strip import MAX_WIDTH, STRIP_ASPECT, strip_outlines, thin_quad_of
 
 CARD = (140, 196)  # px, a card's width and length in the test frames
@@ -81,14 +78,3 @@ def test_frames_wider_than_photographs_are_not_searched() -> None:
     assert strip_outlines(frame, [seven]) == []
     frame, seven, _ = _scene(width=MAX_WIDTH)
     assert len(strip_outlines(frame, [seven])) == 1
-
-
-def test_find_cards_adds_strips_only_when_asked() -> None:
-    # The live table's camera reads with the built-in profile, which never searches for a card's visible end:
-    # there a strip would only be an unnamed outline, so `find_cards` leaves it out unless asked.
-    frame, _, visible = _scene()
-    assert not any(quad_iou(q, visible) > 0.8 for q in find_cards(frame))
-    assert any(quad_iou(q, visible) > 0.8 for q in find_cards(frame, strips=True))
-    assert not default_profile().search
-    assert not any(quad_iou(order_quad(np.array(d.corners, np.float32)), visible) > 0.8
-                   for d in Recognizer().identify(frame))
