@@ -29,7 +29,6 @@ from vision.outline import (
     threshold_proposals,
     whiteness,
 )
-from vision.strip import strip_outlines
 
 Image = npt.NDArray[np.uint8]
 Contour = npt.NDArray[Any]
@@ -98,9 +97,7 @@ def _fill_holes(mask: Image, contours: list[Contour]) -> Image:
 
 def find_cards(frame: Image, *, card_size: tuple[float, float] | None = None) -> list[FloatArray]:
     """Ordered quadrilaterals (see `order_quad`) of the cards in a BGR frame."""
-    found = _find_cards(frame, card_size)
-    # Last, the visible strips of cards lying under the cards found (photographs only: `vision.strip`).
-    return found + strip_outlines(frame, found)
+    return _find_cards(frame, card_size)
 
 
 def _find_cards(frame: Image, card_size: tuple[float, float] | None) -> list[FloatArray]:
