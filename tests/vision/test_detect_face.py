@@ -115,24 +115,7 @@ def test_a_clean_face_displaces_a_two_index_quad_that_is_no_face(monkeypatch: py
     card = order_quad(corners)
     width = card[1] - card[0]
     spurious = order_quad(card - 0.4 * width)  # mostly on the card, partly on the light sheet
-    assert face_symmetry(frame, spurious)[0] < detect.SPAN_NO_FACE
-    real_count = detect._index_count
-
-    def proposals(score: np.ndarray, *args: object, **kwargs: object) -> list[np.ndarray]:
-        assert score.shape == frame.shape[:2]  # the region searched is the whole frame: no offset
-        return [*threshold_proposals(score, *args, **kwargs), spurious]  # type: ignore[arg-type]
-
-    monkeypatch.setattr(detect, "threshold_proposals", proposals)
-    monkeypatch.setattr(detect, "_index_count",
-                        lambda f, q: 2 if np.allclose(q, spurious) else real_count(f, q))
-    quads = detect.find_cards(frame)
-    assert len(_found(quads, corners)) == 1
-    assert not any(np.allclose(q, spurious) for q in quads)
-    # Without the rule the spurious "sure" quad keeps the card out.
-    monkeypatch.setattr(detect, "SPAN_FACE", 2.0)
-    quads = detect.find_cards(frame)
-    assert _found(quads, corners) == []
-    assert any(np.allclose(q, spurious) for q in quads)
+    _a_face_wins_over(monkeypatch, frame, corners, spurious)
 
 
 def test_a_face_beats_a_better_edged_two_index_quad_that_is_no_face(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,6 +125,18 @@ def test_a_face_beats_a_better_edged_two_index_quad_that_is_no_face(monkeypatch:
     card = order_quad(corners)
     far = card[2]
     spurious = order_quad(far + (card - far) * 1.6)  # the card's far corner, reaching out over the sheet
+
+    def evidence(score: np.ndarray, dist: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
+        return (1.0, 1.0) if np.allclose(quad, spurious) else edge_evidence(score, dist, quad)
+
+    monkeypatch.setattr(detect, "edge_evidence", evidence)
+    _a_face_wins_over(monkeypatch, frame, corners, spurious)
+
+
+def _a_face_wins_over(monkeypatch: pytest.MonkeyPatch, frame: np.ndarray, corners: np.ndarray,
+                      spurious: np.ndarray) -> None:
+    """`spurious`, a quad that is no face, offered as a threshold card with both indices read, gives way to
+    the card's own outline; and without the rule (`SPAN_FACE` out of reach) it keeps the card out."""
     assert face_symmetry(frame, spurious)[0] < detect.SPAN_NO_FACE
     real_count = detect._index_count
 
@@ -149,11 +144,7 @@ def test_a_face_beats_a_better_edged_two_index_quad_that_is_no_face(monkeypatch:
         assert score.shape == frame.shape[:2]  # the region searched is the whole frame: no offset
         return [*threshold_proposals(score, *args, **kwargs), spurious]  # type: ignore[arg-type]
 
-    def evidence(score: np.ndarray, dist: np.ndarray, quad: np.ndarray) -> tuple[float, float]:
-        return (1.0, 1.0) if np.allclose(quad, spurious) else edge_evidence(score, dist, quad)
-
     monkeypatch.setattr(detect, "threshold_proposals", proposals)
-    monkeypatch.setattr(detect, "edge_evidence", evidence)
     monkeypatch.setattr(detect, "_index_count",
                         lambda f, q: 2 if np.allclose(q, spurious) else real_count(f, q))
     quads = detect.find_cards(frame)
