@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionInputError
-from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, side_lengths
+from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
 from vision.identify import SEARCH_MIN_PX, SMALL_CARD_PX, CardReading, name_guessed, read_outline
 from vision.index_first import INDEX_ACROSS, INDEX_DOWN, cards_from_marks, index_marks
 from vision.profile import DeckProfile
@@ -41,8 +41,11 @@ SPACING_SHARE = 0.106
 MARGIN = 0.6
 # A placed card stands for the outline when this share of the smaller of the two lies in the other.
 MIN_OVERLAP = 0.5
-# ... and not for another card already read: at most this share of the smaller of the two is shared.
-MAX_OTHER_OVERLAP = 0.3
+# ... and is not a card already read when it shares at most this much with it (IoU), nor this share of the
+# smaller of the two. Cards of a pile overlap: a nine of hearts lying over a third of a queen read already
+# (IMG_2624) shares 0.3 of its area with the queen's outline but is another card.
+MAX_OTHER_IOU = 0.4
+MAX_OTHER_SHARE = 0.8
 # Two placed cards whose corners all lie this close (share of the card length) are one.
 SAME_CARD = 0.08
 # An outline that is a piece of its card: its card may be this much longer (glyphs looked for at that size).
@@ -141,7 +144,8 @@ def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: S
     by_two: list[Reoutlined] = []
     by_one: list[Reoutlined] = []
     for two, card in placed_cards(image, quad, lengths, exclude):
-        if any(overlap_share(card, other) > MAX_OTHER_OVERLAP for other in others):
+        if any(quad_iou(card, other) > MAX_OTHER_IOU or overlap_share(card, other) > MAX_OTHER_SHARE
+               for other in others):
             continue
         readings = list(read_outline(image, card, profile))
         reading = name_guessed(readings, profile, small=side_lengths(card)[1] < SMALL_CARD_PX)

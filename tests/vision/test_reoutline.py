@@ -155,3 +155,20 @@ def test_bad_input_is_a_typed_error() -> None:
         placed_cards(np.zeros((100, 100, 3), np.uint8), quad[:3], [70.0], np.zeros((100, 100), np.uint8))
     with pytest.raises(VisionInputError):
         placed_cards(np.zeros((100, 100, 3), np.uint8), quad, [70.0], np.zeros((50, 100), np.uint8))
+
+
+def test_a_card_lying_partly_on_a_card_read_already_is_still_placed() -> None:
+    """Cards of a pile overlap: a placed card sharing a third of its area with a card read already is
+    another card (the same card would share most of it)."""
+    placed = right = 0
+    cases = _photo_cases(range(40, 44))
+    for image, card, rank in cases:
+        along = (card[3] - card[0] + card[2] - card[1]) / 2
+        # A card read already, lying over the far 40% of this one (and over its index at that end).
+        neighbour = (card + 0.6 * along).astype(np.float32)
+        assert 0.3 < overlap_share(card, neighbour) < 0.5
+        found = reoutline(image, _piece(card), SEARCHING, others=[neighbour])
+        placed += found is not None
+        right += found is not None and found.reading.rank == rank
+    # Measured: 15 of 17 placed from the index left in view, all read right (3 when a third shared was too much).
+    assert len(cases) == 17 and right == placed >= 13, (placed, right)
