@@ -22,6 +22,7 @@ import numpy.typing as npt
 from vision.face import face_symmetry, looks_like_face
 from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
 from vision.index_first import cards_from_marks, index_marks, is_index_card
+from vision.line_search import four_edge_cards
 from vision.outline import (
     edge_distance,
     edge_evidence,
@@ -212,7 +213,7 @@ def _with_index_cards(frame: Image, found: list[FloatArray], card_size: tuple[fl
     out = list(found)
     candidates = cards_from_marks(*index_marks(frame, length, exclude), length)
     if not candidates:
-        return out
+        return out + four_edge_cards(frame, length, out)
     corners = np.array(candidates)
     middles = corners.mean(axis=1)
     reaches = np.linalg.norm(corners - middles[:, None, :], axis=2).max(axis=1)
@@ -227,7 +228,7 @@ def _with_index_cards(frame: Image, found: list[FloatArray], card_size: tuple[fl
         radii.append(float(radius))
         if is_index_card(frame, quad):
             out.append(quad)
-    return out
+    return out + four_edge_cards(frame, length, out)
 
 
 def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float,
