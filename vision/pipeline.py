@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -17,6 +18,7 @@ from vision.identify import (
     SEARCH_MIN_PX,
     SMALL_CARD_PX,
     CardReading,
+    CornerReading,
     name_card,
     name_guessed,
     name_partials,
@@ -127,41 +129,55 @@ class Recognizer:
     def identify(self, frame: Image) -> list[Detection]:
         image = check_frame(frame)
         out: list[Detection] = []
+        # The detections named from one corner while the other read another rank (`_reoutlined`).
+        torn: set[int] = set()
         for quad in find_cards(image, card_size=self.card_size):
             halves = self._side_by_side(image, quad)
             if halves:
                 out += halves
                 continue
             small = is_small(quad)
-            reading = name_card(read_outline(image, quad, self.profile), self.profile, small=small)
+            corners: list[CornerReading | None] = []
+            reading = name_card(_kept(read_outline(image, quad, self.profile), corners), self.profile, small=small)
             if reading.rank is None:
                 # The outline may be only the visible end of its card (a searching profile only).
                 reading = name_partials(read_partials(image, quad, self.profile), self.profile,
                                         small=small) or reading
+            elif _disagree(corners):
+                torn.add(len(out))
             named = may_be_named(quad)
             out.append(_detection(quad, reading, named=named))
-        return self._reoutlined(image, out)
+        return self._reoutlined(image, out, torn)
 
-    def _reoutlined(self, image: Image, detections: list[Detection]) -> list[Detection]:
+    def _reoutlined(self, image: Image, detections: list[Detection], torn: set[int]) -> list[Detection]:
         """The detections whose outline reads no rank, outlined again from the indices in and around them
-        where those read a rank surely (`vision.reoutline`). A searching profile only, and on a frame found
-        at full size only (at most 1008 pixels wide: photographs; a 1280 x 720 frame's 30 ms budget has no
-        room for it)."""
+        where those read a rank surely (`vision.reoutline`); and those named from one corner while the
+        other read another rank (`torn`), replaced by the card their indices place when it reads another
+        rank (below). A searching profile only, and on a frame found at full size only (at most 1008
+        pixels wide: photographs; a 1280 x 720 frame's 30 ms budget has no room for it)."""
         if not self.profile.search or image.shape[1] > REOUTLINE_MAX_WIDTH:
             return detections
-        read = [np.array(d.corners, np.float32) for d in detections if d.rank is not None]
-        if not len(read) < len(detections):
+        outlines = [np.array(d.corners, np.float32) for d in detections]
+        read = {k for k, d in enumerate(detections) if d.rank is not None}
+        if len(read) == len(detections) and not torn:
             return detections
-        length = float(np.median([side_lengths(q)[1] for q in read])) if read else None
-        out = []
-        for d in detections:
-            found = None if d.rank is not None else reoutline(image, np.array(d.corners, np.float32), self.profile,
-                                                                others=read, card_length=length)
-            if found is None:
-                out.append(d)
-            else:
-                out.append(_detection(found.quad, found.reading, named=True))
-                read.append(found.quad)
+        length = float(np.median([side_lengths(outlines[k])[1] for k in read])) if read else None
+        out = list(detections)
+        for k, d in enumerate(detections):
+            if d.rank is not None and k not in torn:
+                continue
+            found = reoutline(image, outlines[k], self.profile, card_length=length,
+                              others=[outlines[j] for j in sorted(read) if j != k])
+            # An outline named from one corner while the other corner read another rank may hold two cards
+            # (a card and the one lying under it, the index of each in a corner): when the cards its indices
+            # place read another rank than its own, it is that card's. (Real photographs' tuning split: of 17
+            # such outlines, 16 read right and their placed cards read their rank or nothing; the one wrong,
+            # a queen's outline running onto the ten under it, read "T" from the ten's index, and its placed
+            # cards read "Q" from both indices.)
+            if found is not None and found.reading.rank != d.rank:
+                out[k] = _detection(found.quad, found.reading, named=True)
+                outlines[k] = found.quad
+                read.add(k)
         return out
 
     def _side_by_side(self, image: Image, quad: npt.NDArray[np.float32]) -> list[Detection]:
@@ -177,6 +193,21 @@ class Recognizer:
         if len(ranked) != 1:
             return []
         return [_detection(half, reading, named=True) for half, reading in ranked[0]]
+
+
+def _kept(readings: Iterator[CornerReading | None], into: list[CornerReading | None]
+          ) -> Iterator[CornerReading | None]:
+    """`readings`, each also kept in `into` as it is taken (`name_card` takes the second corner only when
+    the first is not sure: nothing more is read than before)."""
+    for reading in readings:
+        into.append(reading)
+        yield reading
+
+
+def _disagree(corners: list[CornerReading | None]) -> bool:
+    """Whether both index corners were read, each as a different rank."""
+    return len(corners) == 2 and corners[0] is not None and corners[1] is not None \
+        and corners[0].rank != corners[1].rank
 
 
 def _detection(quad: npt.NDArray[np.float32], reading: CardReading, *, named: bool) -> Detection:

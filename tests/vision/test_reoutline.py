@@ -5,18 +5,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
+from hardware_sim.camera.art import card_body_mask, draw_face
 from vision import pipeline
 from vision.errors import VisionInputError
 from vision.geometry import CARD_ASPECT, order_quad, side_lengths
-from vision.identify import name_card, read_outline
+from vision.identify import CardReading, name_card, read_outline
 from vision.pipeline import REOUTLINE_MAX_WIDTH, Recognizer
 from vision.profile import default_profile
-from vision.reoutline import one_index_cards, overlap_share, placed_cards, reoutline
+from vision.reoutline import Reoutlined, one_index_cards, overlap_share, placed_cards, reoutline
 
 SEARCHING = replace(default_profile(), recut=True, search=True)
 Quad = npt.NDArray[np.float32]
@@ -172,3 +174,52 @@ def test_a_card_lying_partly_on_a_card_read_already_is_still_placed() -> None:
         right += found is not None and found.reading.rank == rank
     # Measured: 15 of 17 placed from the index left in view, all read right (3 when a third shared was too much).
     assert len(cases) == 17 and right == placed >= 13, (placed, right)
+
+
+def _lay(frame: npt.NDArray[np.uint8], card: str, quad: Quad) -> None:
+    """Draw the face of `card` (the simulated camera's art) into `frame` at the outline `quad`."""
+    face = draw_face(card)
+    h, w = face.shape[:2]
+    m = cv2.getPerspectiveTransform(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32), quad)
+    size = (frame.shape[1], frame.shape[0])
+    warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_AREA)
+    body = cv2.warpPerspective(card_body_mask(w, h), m, size) > 127
+    frame[body] = warped[body]
+
+
+def _upright(x: float, y: float) -> Quad:
+    return np.array([[x, y], [x + 130, y], [x + 130, y + 182], [x, y + 182]], np.float32)
+
+
+@pytest.mark.parametrize("offset", [(30, 80), (40, 60)])
+def test_an_outline_running_onto_the_card_under_it_is_its_own_card(monkeypatch: pytest.MonkeyPatch,
+                                                                   offset: tuple[int, int]) -> None:
+    """A queen lying on a ten, found as one outline from the queen's index corner to the ten's: its corners
+    read "Q" unsurely and "T" surely, so it was named "T". Its indices place the queen: it is the queen."""
+    frame = np.full((500, 700, 3), (40, 110, 30), np.uint8)
+    queen, ten = _upright(200, 100), _upright(200 + offset[0], 100 + offset[1])
+    _lay(frame, "Th", ten)
+    _lay(frame, "Qd", queen)
+    outline = order_quad(np.array([queen[0], ten[1], ten[2], [queen[0, 0], ten[2, 1]]], np.float32))
+    corners = list(read_outline(frame, outline, SEARCHING))
+    assert [c.rank for c in corners if c is not None] == ["Q", "T"]
+    assert name_card(iter(corners), SEARCHING).rank == "T"  # as it was named before
+    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [outline])
+    (found,) = Recognizer(SEARCHING).identify(frame)
+    assert found.rank == "Q"
+    assert _corner_error(np.array(found.corners, np.float32), queen) <= 0.1 * side_lengths(queen)[1]
+
+
+def test_a_torn_outline_whose_indices_place_its_own_rank_stays_as_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame = np.full((500, 700, 3), (40, 110, 30), np.uint8)
+    queen, ten = _upright(200, 100), _upright(230, 180)
+    _lay(frame, "Th", ten)
+    _lay(frame, "Qd", queen)
+    outline = order_quad(np.array([queen[0], ten[1], ten[2], [queen[0, 0], ten[2, 1]]], np.float32))
+    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [outline])
+    # The cards placed around it read the outline's own rank ("T"): nothing changes.
+    placed = _upright(400, 300)
+    monkeypatch.setattr(pipeline, "reoutline", lambda *args, **kwargs: Reoutlined(
+        quad=placed, reading=CardReading(card=None, face_up=True, confidence=0.9, rank="T")))
+    (found,) = Recognizer(SEARCHING).identify(frame)
+    assert found.rank == "T" and np.allclose(np.array(found.corners, np.float32), outline)
