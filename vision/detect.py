@@ -205,15 +205,26 @@ def _with_index_cards(frame: Image, found: list[FloatArray], card_size: tuple[fl
     exclude = np.zeros((h, w), np.uint8)
     for q in found:
         cv2.fillConvexPoly(exclude, np.round(q).astype(np.int32), 1)
+    out = _index_cards(frame, found, length, exclude, opened=False)
+    # Again with the ink's thin lines cut (`index_first.index_marks(opened=True)`): a court card's index
+    # touching its picture's frame, a pip touching a towel's print. Its outlines are checked against the
+    # cards found so far only: an outline of the first round, refused, must not hide a truer one here.
+    out = _index_cards(frame, out, length, exclude, opened=True)
+    return out + four_edge_cards(frame, length, out)
+
+
+def _index_cards(frame: Image, found: list[FloatArray], length: float, exclude: Image, *, opened: bool
+                 ) -> list[FloatArray]:
+    """`found` plus the outlines fixed by two index marks (`index_first`) that are cards."""
     # Outlines that much the same indices fix are one card: the first stands for them all. Two quads
     # overlap only if their centres are closer than their half-diagonals together: only those are compared.
     others = list(found)
     centres = [q.mean(axis=0) for q in others]
     radii = [float(np.linalg.norm(q - q.mean(axis=0), axis=1).max()) for q in others]
     out = list(found)
-    candidates = cards_from_marks(*index_marks(frame, length, exclude), length)
+    candidates = cards_from_marks(*index_marks(frame, length, exclude, opened=opened), length)
     if not candidates:
-        return out + four_edge_cards(frame, length, out)
+        return out
     corners = np.array(candidates)
     middles = corners.mean(axis=1)
     reaches = np.linalg.norm(corners - middles[:, None, :], axis=2).max(axis=1)
@@ -228,7 +239,7 @@ def _with_index_cards(frame: Image, found: list[FloatArray], card_size: tuple[fl
         radii.append(float(radius))
         if is_index_card(frame, quad):
             out.append(quad)
-    return out + four_edge_cards(frame, length, out)
+    return out
 
 
 def _with_threshold_cards(frame: Image, found: list[FloatArray], min_area: float,

@@ -44,24 +44,31 @@ OPPOSITE = -0.9  # cosine between the two indices' "up" directions
 ASPECT = (1.15, 2.0)  # card length over width, stretched photographs included
 LENGTH_RANGE = (0.6, 1.6)  # of the frame's card length
 MIN_SYMMETRY = 0.55  # tuning photos: cards 0.61-0.97, other outlines under 0.34 but one; live table frames: spans 0.5
+_OPEN = np.ones((2, 2), np.uint8)
 MAX_MARKS = 1500  # index marks paired at most (a cluttered photo: the pairing is quadratic)
 
 
-def index_marks(frame: Image, card_length: float, exclude: Image
+def index_marks(frame: Image, card_length: float, exclude: Image, *, opened: bool = False
                 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(middles, ups, spacings) of the candidate indices: each a pair of glyph-sized ink marks, `ups` the
-    unit vector from the mark taken as the pip to the one taken as the rank (both ways are listed)."""
+    unit vector from the mark taken as the pip to the one taken as the rank (both ways are listed).
+    `opened`: the ink is opened (2 x 2) first, which cuts the thin lines that join a glyph to other ink:
+    a court card's index touching its picture's frame, a pip touching a towel's print."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise VisionInputError(f"indices are looked for in an 8-bit BGR frame, not {frame.dtype} {frame.shape}")
     if exclude.shape != frame.shape[:2]:
         raise VisionInputError(f"the excluded area is {exclude.shape}, the frame {frame.shape[:2]}")
     if not np.isfinite(card_length) or card_length <= 0:
         raise VisionInputError(f"a card length is a positive number of pixels, not {card_length}")
-    dark = frame.min(axis=2)
+    # The darkest channel, by OpenCV (numpy's reduction over the last axis costs ~10 ms on a 960 x 540 frame).
+    b, g, r = cv2.split(frame)
+    dark = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
     k = max(5, int(0.2 * card_length)) | 1
     paper = cv2.dilate(dark, np.ones((k, k), np.uint8))
     ink = ((dark.astype(np.int16) < paper.astype(np.int16) - INK_BELOW_PAPER) & (paper > MIN_PAPER)
            & (exclude == 0)).astype(np.uint8)
+    if opened:
+        ink = np.asarray(cv2.morphologyEx(ink, cv2.MORPH_OPEN, _OPEN), np.uint8)
     _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     size = np.maximum(stats[1:, 2], stats[1:, 3]).astype(np.float64)
     ok = ((size >= GLYPH_SIZE[0] * card_length) & (size <= GLYPH_SIZE[1] * card_length)
