@@ -180,22 +180,31 @@ def is_card_outline(score: Image, dist: npt.NDArray[np.float32], quad: FloatArra
 
 def _merged_lines(segments: npt.NDArray[np.int32]) -> list[tuple[float, float, float]]:
     """Hough segments merged into infinite lines (theta, rho, total length), longest first: the pieces
-    of one card side broken by an index or a shadow count together."""
-    lines: list[list[float]] = []
-    for x0, y0, x1, y1 in segments.reshape(-1, 4).astype(np.float64):
+    of one card side broken by an index or a shadow count together. (Each segment joins the first line
+    it matches; the lines so far are compared all at once, with the same arithmetic as one by one.)"""
+    rows = segments.reshape(-1, 4).astype(np.float64)
+    thetas = np.empty(len(rows), np.float64)
+    rhos = np.empty(len(rows), np.float64)
+    lengths: list[float] = []
+    tolerance = np.radians(4)
+    n = 0
+    for x0, y0, x1, y1 in rows:
         length = float(np.hypot(x1 - x0, y1 - y0))
         theta = float(np.arctan2(x0 - x1, y1 - y0)) % np.pi  # normal direction, in [0, pi)
         rho = x0 * np.cos(theta) + y0 * np.sin(theta)
-        for line in lines:
-            dt = abs(theta - line[0])
+        if n:
+            dt = np.abs(theta - thetas[:n])
             flip = dt > np.pi / 2
-            if min(dt, np.pi - dt) < np.radians(4) and abs((-rho if flip else rho) - line[1]) < 4.0:
-                line[2] += length
-                break
-        else:
-            lines.append([theta, rho, length])
-    lines.sort(key=lambda line: -line[2])
-    return [(t, r, n) for t, r, n in lines]
+            same = (np.minimum(dt, np.pi - dt) < tolerance) & (np.abs(np.where(flip, -rho, rho) - rhos[:n]) < 4.0)
+            hit = np.flatnonzero(same)
+            if hit.size:
+                lengths[int(hit[0])] += length
+                continue
+        thetas[n], rhos[n] = theta, rho
+        lengths.append(length)
+        n += 1
+    order = sorted(range(n), key=lambda k: -lengths[k])
+    return [(float(thetas[k]), float(rhos[k]), lengths[k]) for k in order]
 
 
 def _meet(a: tuple[float, float, float], b: tuple[float, float, float]) -> FloatArray | None:
@@ -218,23 +227,32 @@ def line_quads(gray: Image, min_side: float, max_side: float, *, region: Image |
     if segments is None:
         return []
     lines = _merged_lines(np.asarray(segments, np.int32))[:max_lines]
-    pairs = []
-    for i, a in enumerate(lines):
-        for b in lines[i + 1:]:
-            dt = abs(a[0] - b[0])
+    pairs: list[tuple[int, int]] = []
+    for i, first in enumerate(lines):
+        for j in range(i + 1, len(lines)):
+            second = lines[j]
+            dt = abs(first[0] - second[0])
             flip = dt > np.pi / 2
             if min(dt, np.pi - dt) > np.radians(12):
                 continue
-            gap = abs(a[1] - (-b[1] if flip else b[1]))
+            gap = abs(first[1] - (-second[1] if flip else second[1]))
             if 0.6 * min_side <= gap <= 1.15 * max_side:
-                pairs.append((a, b))
+                pairs.append((i, j))
+    # Many quads share a corner (the same two lines, met in the same order): each is computed once.
+    meets: dict[tuple[int, int], FloatArray | None] = {}
+
+    def meet(x: int, y: int) -> FloatArray | None:
+        if (x, y) not in meets:
+            meets[(x, y)] = _meet(lines[x], lines[y])
+        return meets[(x, y)]
+
     out: list[FloatArray] = []
     for i, (a, b) in enumerate(pairs):
         for c, d in pairs[i + 1:]:
-            dt = abs(a[0] - c[0]) % np.pi
+            dt = abs(lines[a][0] - lines[c][0]) % np.pi
             if min(dt, np.pi - dt) < np.radians(40):
                 continue
-            corners = [_meet(a, c), _meet(c, b), _meet(b, d), _meet(d, a)]
+            corners = [meet(a, c), meet(c, b), meet(b, d), meet(d, a)]
             if any(p is None for p in corners):
                 continue
             quad = np.array(corners, np.float32)

@@ -82,3 +82,16 @@ def test_bad_input_is_a_typed_error() -> None:
         line_search.four_edge_cards(frame, 0.0, [])
     with pytest.raises(VisionInputError):
         line_search.four_edge_cards(frame, float("nan"), [])
+
+
+def test_segments_of_one_line_merge_whichever_way_they_run() -> None:
+    from vision.outline import _merged_lines
+
+    segments = np.array([[10, 50, 60, 50],  # y = 50, 50 long
+                         [200, 51, 120, 51],  # the same line a pixel off, traced the other way: 80 long
+                         [10, 60, 40, 60],  # a parallel line 10 pixels away: its own line
+                         [30, 10, 30, 200]], np.int32)  # a perpendicular line, 190 long
+    lines = _merged_lines(segments.reshape(-1, 1, 4))
+    assert [round(n) for _, _, n in lines] == [190, 130, 30]
+    theta, rho, _ = lines[1]
+    assert abs(abs(rho) - 50.0) < 1.0 and min(theta, np.pi - theta) > np.radians(80)
