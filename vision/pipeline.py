@@ -166,7 +166,7 @@ class Recognizer:
         for k, d in enumerate(detections):
             if d.rank is not None and k not in torn:
                 continue
-            found = reoutline(image, outlines[k], self.profile, card_length=length,
+            found = reoutline(image, outlines[k], self.profile, card_length=length, grow=d.rank is None,
                               others=[outlines[j] for j in sorted(read) if j != k])
             # An outline named from one corner while the other corner read another rank may hold two cards
             # (a card and the one lying under it, the index of each in a corner): when the cards its indices

@@ -11,7 +11,12 @@ with another index mark facing it as a card's second index would (`index_first.c
 alone at the length its spacing gives. Each such card is read as any outline is (`identify.read_outline`,
 with the profile's search and recut), and named only under `identify.name_guessed`'s rule (a corner
 reading the rank at 0.8 or more, as for the other guessed outlines), when every placed card that reads a
-rank reads the same one. The detection then reports the placed card as its outline.
+rank reads the same one (a card placed by two indices, both reading it, is taken before any placed by
+one). The detection then reports the placed card as its outline. When no index mark places a card (an
+index too blurred, or touching the table's texture), the outline may be the index end of its card, too
+small for its own index region: it is read grown about each of its index corners (`anchored_cards`),
+named only from the corner grown about. Whatever placed the card, a corner naming it must be open paper
+around its ink (`on_paper`), as an index corner is and a card back's lattice or the table is not.
 
 Only for a profile that searches (calibrated from photographs) and only on frames found at full size
 (photographs at most 1008 pixels wide): never on the live table's 1280 x 720 rendered frames, whose 30 ms
@@ -29,7 +34,18 @@ import numpy.typing as npt
 
 from vision.errors import VisionInputError
 from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
-from vision.identify import SEARCH_MIN_PX, SMALL_CARD_PX, CardReading, name_guessed, read_outline
+from vision.identify import (
+    PARTIAL_MIN_SCORE,
+    SEARCH_MIN_PX,
+    SMALL_CARD_PX,
+    CardReading,
+    CornerReading,
+    corner_views,
+    iter_index_corners,
+    name_guessed,
+    read_outline,
+    read_views,
+)
 from vision.index_first import INDEX_ACROSS, INDEX_DOWN, cards_from_marks, index_marks
 from vision.profile import DeckProfile
 
@@ -50,6 +66,23 @@ MAX_OTHER_SHARE = 0.8
 SAME_CARD = 0.08
 # An outline that is a piece of its card: its card may be this much longer (glyphs looked for at that size).
 PIECE_GROWTH = 1.5
+# An outline that is a piece of its card at the card's index end (the rest under a rug, or split off by the
+# picture's frame) holds the index at one of its corners, too small for its own index region: it is read
+# grown about that corner by these factors (tuning split: a king under a rug found as the square of its
+# index end, read "K" at 0.92 grown twice; of the 61 outlines there that read no rank, no other was named
+# grown 1.3 to 3 times).
+ANCHOR_GROWTH = (1.5, 2.0)
+# An index corner is mostly open paper (`paper_share`): on the tuning photographs, 169 index corners read at
+# 0.8 or more (outlines fitting their card, a third of the photographs) have 38% or more of it (1st
+# percentile 42%, median 61%); the cards this module names there 52-77%. A card placed or grown off a card back lying
+# on the table has its "index" corner on the back's rim, its lattice and the table: the simulated camera's
+# backs, read with a searching built-in profile, gave "4" and "6" at 0.81-0.87 from 7 such corners, with
+# 7-25% open paper. (Counting light pixels alone, without the neighbourhood, the backs' corners had 51-60%
+# and the photographs' 54% or more: no gap. Tinted paper cannot be told by its colour: in a warm-lit photo
+# a white card's paper is as orange as a red back's lattice is pink.)
+PAPER_LEVEL = 0.75
+_PAPER_SPAN = np.ones((4, 4), np.uint8)
+MIN_PAPER_SHARE = 0.33
 # Placed cards read at most (the nearest the outline first): the reading is the cost.
 MAX_PLACED = 12
 
@@ -96,6 +129,7 @@ def placed_cards(image: Image, quad: FloatArray, lengths: Sequence[float], exclu
     if exclude.shape != image.shape[:2]:
         raise VisionInputError(f"the excluded area is {exclude.shape}, the frame {image.shape[:2]}")
     h, w = image.shape[:2]
+    centre = quad.mean(axis=0)
     found: list[tuple[bool, FloatArray]] = []
     for length in lengths:
         pad = MARGIN * length
@@ -110,28 +144,65 @@ def placed_cards(image: Image, quad: FloatArray, lengths: Sequence[float], exclu
         shift = np.array([x0, y0], np.float32)
         found += [(True, order_quad(card + shift)) for card in cards_from_marks(middles, ups, spacings, length)]
         found += [(False, card + shift) for card in one_index_cards(middles, ups, spacings / SPACING_SHARE)]
-    centre = quad.mean(axis=0)
     # A card centred off the frame (cut by its edge) is left as it was found: its index corners would be
     # read from the frame's replicated border, and its centre would be a point no one can see.
-    found = [(two, card) for two, card in found if overlap_share(card, quad) >= MIN_OVERLAP
-             and 0 <= card[:, 0].mean() < w and 0 <= card[:, 1].mean() < h]
+    # Cheap first: a card sharing half its area (or half the outline's) with the outline has its centre
+    # within half its length plus half the outline's of the outline's centre.
+    reach = 0.5 * side_lengths(quad)[1]
+    found = [(two, card) for two, card in found
+             if float(np.linalg.norm(card.mean(axis=0) - centre)) <= reach + 0.5 * side_lengths(card)[1]
+             and 0 <= card[:, 0].mean() < w and 0 <= card[:, 1].mean() < h and overlap_share(card, quad) >= MIN_OVERLAP]
     found.sort(key=lambda item: (not item[0], float(np.linalg.norm(item[1].mean(axis=0) - centre))))
     kept: list[tuple[bool, FloatArray]] = []
     for two, card in found:
         near = SAME_CARD * side_lengths(card)[1]
         if not any(float(np.abs(card - other).max()) <= near for _, other in kept):
             kept.append((two, card))
-    return kept[:MAX_PLACED]
+            if len(kept) == MAX_PLACED:
+                break
+    return kept
+
+
+def paper_share(corner: Image) -> float:
+    """The share of an index corner (as `identify.iter_index_corners` warps it) that is open paper: pixels
+    whose PAPER_SPAN x PAPER_SPAN neighbourhood is all at least PAPER_LEVEL of the corner's paper level (its
+    85th percentile of the darkest channel, as `identify.extract_glyphs` takes it). A card's paper is open
+    around its index; the light lines of a back's lattice are thin, and the table beyond a card's rim
+    is not light."""
+    low = corner.min(axis=2) if corner.ndim == 3 else corner
+    paper = float(np.percentile(low, 85))
+    light = (low >= PAPER_LEVEL * paper).astype(np.uint8)
+    return float(cv2.countNonZero(cv2.erode(light, _PAPER_SPAN))) / max(1, light.size)
+
+
+def on_paper(image: Image, card: FloatArray, readings: Sequence[CornerReading | None], rank: str) -> bool:
+    """Whether an index corner of the placed card `card` that reads `rank` at PARTIAL_MIN_SCORE (its
+    readings, as `read_outline` gives them) is mostly paper (MIN_PAPER_SHARE), as an index corner is. One
+    such corner is enough: in a pile, the next card may cover much of the other."""
+    return any(reading is not None and reading.rank == rank and reading.rank_score >= PARTIAL_MIN_SCORE
+               and paper_share(corner) >= MIN_PAPER_SHARE
+               for corner, reading in zip(iter_index_corners(image, card), readings, strict=True))
+
+
+def anchored_cards(quad: FloatArray) -> list[tuple[int, FloatArray]]:
+    """The outline `quad` (ordered as `order_quad` orders a card) grown about each of its two index corners
+    by ANCHOR_GROWTH, as (which index corner stays put: 0 or 1, card)."""
+    out = []
+    for which, corner in ((0, quad[0]), (1, quad[2])):
+        for growth in ANCHOR_GROWTH:
+            out.append((which, np.ascontiguousarray((corner + (quad - corner) * growth).astype(np.float32))))
+    return out
 
 
 def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: Sequence[FloatArray],
-              card_length: float | None = None) -> Reoutlined | None:
+              card_length: float | None = None, grow: bool = True) -> Reoutlined | None:
     """The card placed from the indices around the outline `quad` that names a rank surely, or None.
 
     `others`: the outlines of the frame's cards already read (their indices place nothing here, and a
     placed card that is largely one of them is skipped); `card_length`: the frame's card length when it
     is known (the median of the cards read), looked for besides the outline's own length and half as
-    long again (an outline that is a piece of its card)."""
+    long again (an outline that is a piece of its card). `grow`: when no index mark places a card, the
+    outline is also read grown about each index corner (`anchored_cards`)."""
     if not profile.search or side_lengths(quad)[1] < SEARCH_MIN_PX:
         return None
     own = side_lengths(quad)[1]
@@ -144,12 +215,14 @@ def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: S
     by_two: list[Reoutlined] = []
     by_one: list[Reoutlined] = []
     for two, card in placed_cards(image, quad, lengths, exclude):
+        if by_two and not two:
+            break  # a card placed by two indices is taken first anyway (below): the rest need not be read
         if any(quad_iou(card, other) > MAX_OTHER_IOU or overlap_share(card, other) > MAX_OTHER_SHARE
                for other in others):
             continue
         readings = list(read_outline(image, card, profile))
         reading = name_guessed(readings, profile, small=side_lengths(card)[1] < SMALL_CARD_PX)
-        if reading.rank is None:
+        if reading.rank is None or not on_paper(image, card, readings, reading.rank):
             continue
         if two:
             # Placed by both its indices: both must be read, as that rank (two cards' indices facing
@@ -165,4 +238,32 @@ def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: S
             if len({r.reading.rank for r in read}) != 1:
                 return None
             return max(read, key=lambda r: r.reading.confidence)
-    return None
+    return read_grown(image, quad, profile, others) if grow else None
+
+
+def read_grown(image: Image, quad: FloatArray, profile: DeckProfile, others: Sequence[FloatArray]) -> Reoutlined | None:
+    """The outline grown about one of its index corners (`anchored_cards`) that reads a rank surely from
+    that corner, when all that read one agree; None otherwise. The corner grown about must read the rank
+    at PARTIAL_MIN_SCORE: the far corner of a grown outline lies beyond the outline, where another card's
+    index may be. It must also show a suit under the rank (`CornerReading.is_face`): grown, an outline's
+    corner may take in the table beyond the card (on the simulated camera's frames, the corner of a line
+    painted on the table beside a card back read "4" at 0.84, with a suit score of 0.19)."""
+    h, w = image.shape[:2]
+    read: list[Reoutlined] = []
+    for which, card in anchored_cards(quad):
+        if not (0 <= card[:, 0].mean() < w and 0 <= card[:, 1].mean() < h) or any(
+                quad_iou(card, other) > MAX_OTHER_IOU or overlap_share(card, other) > MAX_OTHER_SHARE
+                for other in others):
+            continue
+        # The corner grown about first (as `read_outline` reads it), the other only when that one is sure.
+        anchor = read_views(corner_views(image, card, which), profile)
+        if anchor is None or anchor.rank_score < PARTIAL_MIN_SCORE or not anchor.is_face():
+            continue
+        other = read_views(corner_views(image, card, 1 - which), profile)
+        readings = [anchor, other] if which == 0 else [other, anchor]
+        reading = name_guessed(readings, profile, small=side_lengths(card)[1] < SMALL_CARD_PX)
+        if reading.rank == anchor.rank and on_paper(image, card, readings, reading.rank):
+            read.append(Reoutlined(quad=card, reading=reading))
+    if len({r.reading.rank for r in read}) != 1:
+        return None
+    return max(read, key=lambda r: r.reading.confidence)
