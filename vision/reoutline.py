@@ -64,6 +64,8 @@ MAX_OTHER_IOU = 0.4
 MAX_OTHER_SHARE = 0.8
 # Two placed cards whose corners all lie this close (share of the card length) are one.
 SAME_CARD = 0.08
+# Placed cards read at most (the nearest the outline first): the reading is the cost.
+MAX_PLACED = 6
 # An outline that is a piece of its card: its card may be this much longer (glyphs looked for at that size).
 PIECE_GROWTH = 1.5
 # An outline that is a piece of its card at the card's index end (the rest under a rug, or split off by the
@@ -83,8 +85,6 @@ ANCHOR_GROWTH = (1.5, 2.0)
 PAPER_LEVEL = 0.75
 _PAPER_SPAN = np.ones((4, 4), np.uint8)
 MIN_PAPER_SHARE = 0.33
-# Placed cards read at most (the nearest the outline first): the reading is the cost.
-MAX_PLACED = 6
 
 
 @dataclass(frozen=True, kw_only=True)
