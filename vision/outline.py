@@ -149,6 +149,14 @@ def _sample(image: npt.NDArray[Any], pts: FloatArray) -> tuple[npt.NDArray[Any],
 
 def edge_evidence(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray) -> tuple[float, float]:
     """(mean, weakest side): the fraction of each side's length that looks like a card's edge."""
+    fractions = side_evidence(score, dist, quad)
+    return float(np.mean(fractions)), float(min(fractions))
+
+
+def side_evidence(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray) -> tuple[float, float, float, float]:
+    """The fraction of each side's length (side i runs from corner i to corner i + 1) that looks like a
+    card's edge, the quad's inside taken as the card: a piece of a card (its index corner) is judged by the
+    sides it shares with the card."""
     short, _ = side_lengths(quad)
     d_in = max(2.5, 0.05 * short)
     d_out = max(2.0, 0.03 * short)
@@ -173,8 +181,8 @@ def edge_evidence(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray)
     # A card cut by the frame's edge: the part beyond the frame is no evidence against it.
     beyond = ~out_ok | ~near_ok
     good = (in_ok & (contrast | edge | beyond)).reshape(4, len(_STEPS))
-    fractions = [float(side.mean()) for side in good]
-    return float(np.mean(fractions)), float(min(fractions))
+    a, b, c, d = (float(side.mean()) for side in good)
+    return a, b, c, d
 
 
 def is_card_outline(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray) -> bool:

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import RANKS, is_card
+from vision.covered import covered_cards
 from vision.detect import DETECT_WIDTH, find_cards
 from vision.errors import VisionInputError
 from vision.geometry import side_lengths
@@ -147,7 +148,21 @@ class Recognizer:
                 torn.add(len(out))
             named = may_be_named(quad)
             out.append(_detection(quad, reading, named=named))
-        return self._reoutlined(image, out, torn)
+        out = self._reoutlined(image, out, torn)
+        return out + self._covered(image, out)
+
+    def _covered(self, image: Image, detections: list[Detection]) -> list[Detection]:
+        """The cards under others, under an object or cut by the frame that one corner index places outside
+        the detections, reported by their visible part (`vision.covered`). As `_reoutlined`: a searching
+        profile and a frame found at full size only, and the card length from the cards read."""
+        if not self.profile.search or image.shape[1] > REOUTLINE_MAX_WIDTH:
+            return []
+        outlines = [np.array(d.corners, np.float32) for d in detections]
+        lengths = [side_lengths(q)[1] for q, d in zip(outlines, detections, strict=True) if d.rank is not None]
+        if not lengths:
+            return []
+        return [_detection(c.outline, c.reading, named=True)
+                for c in covered_cards(image, outlines, self.profile, card_length=float(np.median(lengths)))]
 
     def _reoutlined(self, image: Image, detections: list[Detection], torn: set[int]) -> list[Detection]:
         """The detections whose outline reads no rank, outlined again from the indices in and around them

@@ -1,0 +1,161 @@
+"""Cards found from one corner index when the rest is covered (`vision.covered`), reported by their visible
+part, with a searching profile on frames found at full size only."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
+from hardware_sim.camera.art import card_body_mask, draw_back, draw_face
+from vision import pipeline
+from vision.covered import VISIBLE_FILL, covered_cards, visible_part
+from vision.errors import VisionInputError
+from vision.geometry import order_quad, quad_area, quad_iou, side_lengths
+from vision.pipeline import Recognizer
+from vision.profile import default_profile
+
+SEARCHING = replace(default_profile(), recut=True, search=True)
+Quad = npt.NDArray[np.float32]
+FELT = (40, 110, 30)
+
+
+def _lay(frame: npt.NDArray[np.uint8], art: npt.NDArray[np.uint8], quad: Quad) -> None:
+    """Draw a card's art (the simulated camera's) into `frame` at the outline `quad`."""
+    h, w = art.shape[:2]
+    m = cv2.getPerspectiveTransform(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32), quad)
+    size = (frame.shape[1], frame.shape[0])
+    warped = cv2.warpPerspective(art, m, size, flags=cv2.INTER_AREA)
+    body = cv2.warpPerspective(card_body_mask(w, h), m, size) > 127
+    frame[body] = warped[body]
+
+
+def _upright(x: float, y: float) -> Quad:
+    return np.array([[x, y], [x + 130, y], [x + 130, y + 182], [x, y + 182]], np.float32)
+
+
+def _turned(quad: Quad, degrees: float, centre: tuple[float, float]) -> Quad:
+    m = cv2.getRotationMatrix2D(centre, degrees, 1.0)
+    return np.asarray(cv2.transform(quad.reshape(-1, 1, 2), m).reshape(4, 2), np.float32)
+
+
+def _inside(point: tuple[float, float], quad: Quad) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), point, False) >= 0
+
+
+# (the covering card's offset from the covered card, what shows of the covered card): a strip along its
+# long side with its top-left index, its index end, and all of it but the far corner.
+LAYOUTS = [((80, 10), "side strip"), ((8, 120), "end"), ((70, 110), "all but a corner")]
+
+
+@pytest.mark.parametrize(("offset", "shows"), LAYOUTS)
+@pytest.mark.parametrize("degrees", [0.0, 25.0])
+def test_a_card_under_another_is_found_by_its_index_and_reported_by_its_visible_part(
+        monkeypatch: pytest.MonkeyPatch, offset: tuple[int, int], shows: str, degrees: float) -> None:
+    frame = np.full((520, 760, 3), FELT, np.uint8)
+    under = _turned(_upright(250, 120), degrees, (380, 260))
+    over = _turned(_upright(250 + offset[0], 120 + offset[1]), degrees, (380, 260))
+    _lay(frame, draw_face("Qd"), under)
+    _lay(frame, draw_face("7s"), over)
+    # The detector found the card on top only.
+    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [order_quad(over)])
+    found = Recognizer(SEARCHING).identify(frame)
+    assert [d.rank for d in found] == ["7", "Q"], shows
+    queen = np.array(found[1].corners, np.float32)
+    # Its outline is the part of the queen that shows: on the queen, its centre off the seven.
+    assert _inside(found[1].center, under) and not _inside(found[1].center, over), shows
+    inter, _ = cv2.intersectConvexConvex(queen, over)
+    assert inter <= 0.1 * quad_area(queen), shows
+    shown = quad_area(under) - cv2.intersectConvexConvex(under, over)[0]
+    assert quad_area(queen) >= 0.6 * shown, shows
+
+
+def test_without_a_searching_profile_or_on_a_wide_frame_nothing_is_placed(monkeypatch: pytest.MonkeyPatch) -> None:
+    frame = np.full((520, 760, 3), FELT, np.uint8)
+    under, over = _upright(250, 120), _upright(330, 130)
+    _lay(frame, draw_face("Qd"), under)
+    _lay(frame, draw_face("7s"), over)
+    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [order_quad(over)])
+    assert len(Recognizer(SEARCHING).identify(frame)) == 2
+    assert len(Recognizer(default_profile()).identify(frame)) == 1
+    # A 1280 x 720 frame (the live table's rendered frames): its 30 ms budget has no room for it.
+    wide = np.full((720, 1280, 3), FELT, np.uint8)
+    wide[:520, :760] = frame
+    assert len(Recognizer(SEARCHING).identify(wide)) == 1
+
+
+def test_a_card_found_already_is_not_placed_again() -> None:
+    """A found outline a little inside its card leaves the card's index outside it: the card it places is
+    the card found, not one under it."""
+    frame = np.full((520, 760, 3), FELT, np.uint8)
+    card = _upright(250, 120)
+    _lay(frame, draw_face("Qd"), card)
+    centre = card.mean(axis=0)
+    inner = (centre + (card - centre) * 0.85).astype(np.float32)
+    assert covered_cards(frame, [inner], SEARCHING, card_length=182.0) == []
+    # Without the outline, the same index places the queen.
+    alone = covered_cards(frame, [], SEARCHING, card_length=182.0)
+    assert [c.reading.rank for c in alone] == ["Q"]
+    assert quad_iou(alone[0].card, card) > 0.7
+
+
+def test_the_visible_part_is_the_largest_rectangle_from_the_index_corner() -> None:
+    card = _upright(100, 100)
+    # Nothing over it: the whole card.
+    whole, share = visible_part(card, 0, [], (800, 600))  # type: ignore[misc]
+    assert share > 0.97 and quad_iou(whole, card) > 0.97
+    # A card over its right 70%: the left strip, 30% wide.
+    strip, share = visible_part(card, 0, [_upright(139, 90)], (800, 600))  # type: ignore[misc]
+    assert share == pytest.approx(0.3, abs=0.04)
+    assert strip[:, 0].min() == pytest.approx(100, abs=2) and strip[:, 0].max() == pytest.approx(139, abs=5)
+    # Seen from the other index corner, that strip leaves the index out: none.
+    assert visible_part(card, 1, [_upright(139, 90)], (800, 600)) is None
+    # Cut by the frame's edge (up to 1 - VISIBLE_FILL of the rectangle may lie beyond it).
+    cut, _ = visible_part(card, 0, [], (180, 600))  # type: ignore[misc]
+    assert 177 <= cut[:, 0].max() <= 180 + (1 - VISIBLE_FILL) * 130 + 1
+    assert side_lengths(cut)[1] == pytest.approx(182, abs=4)
+
+
+def _small_frames(seeds: range, face_down: float) -> list[tuple[npt.NDArray[np.uint8], list[Quad]]]:
+    """The simulated camera's frames at 960 x 540 (the live table's camera size, found at full size and so
+    reaching the photographs' path), with the cards' true outlines at that size."""
+    out = []
+    for seed in seeds:
+        frame = render_with_truth(random_scene(seed, cards=8, face_down=face_down), seed, RenderOptions())
+        image = np.asarray(cv2.resize(frame.image, (960, 540), interpolation=cv2.INTER_AREA), np.uint8)
+        out.append((image, [np.array(t.corners, np.float32) * 0.75 for t in frame.truth]))
+    return out
+
+
+def test_no_face_is_placed_on_the_simulated_camera_s_backs() -> None:
+    """Never a face read from a back: backs of the simulated camera at 960 x 540, each with the other cards
+    taken as found (so pieces of backs lie under and beside them), and the whole recognizer."""
+    placed = 0
+    for image, cards in _small_frames(range(100, 112), face_down=1.0):
+        length = float(np.median([side_lengths(q)[1] for q in cards]))
+        for k in range(len(cards)):
+            placed += len(covered_cards(image, cards[:k] + cards[k + 1:], SEARCHING, card_length=length))
+        placed += len(covered_cards(image, [], SEARCHING, card_length=length))
+        assert all(d.rank is None for d in Recognizer(SEARCHING).identify(image))
+    assert placed == 0
+
+
+def test_a_back_under_a_face_is_not_read() -> None:
+    frame = np.full((520, 760, 3), FELT, np.uint8)
+    under, over = _upright(250, 120), _upright(300, 140)
+    _lay(frame, draw_back(), under)
+    _lay(frame, draw_face("Kc"), over)
+    assert covered_cards(frame, [order_quad(over)], SEARCHING, card_length=182.0) == []
+
+
+def test_bad_input_is_a_typed_error() -> None:
+    with pytest.raises(VisionInputError):
+        covered_cards(np.zeros((100, 100), np.uint8), [], SEARCHING, card_length=70.0)
+    with pytest.raises(VisionInputError):
+        covered_cards(np.zeros((100, 100, 3), np.uint8), [], SEARCHING, card_length=float("nan"))
+    with pytest.raises(VisionInputError):
+        covered_cards(np.zeros((100, 100, 3), np.uint8), [], SEARCHING, card_length=-3.0)

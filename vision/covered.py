@@ -1,0 +1,228 @@
+"""Cards found from one corner index when the rest of the card is covered: by another card, an object, or
+the photo's edge.
+
+A card lying under another card, in a spread, or under a book or a toy shows a strip of itself with its
+index at a corner, and no outline of its own closes. The index alone places the card: its rank and pip say
+which way the card is "up" and where its corner is, and their spacing gives the card's length
+(`reoutline.SPACING_SHARE`; `reoutline.one_index_cards` places it). Such a card is taken only on evidence
+that does not need the whole card:
+
+- the index corner reads a rank surely, from the corner the index placed (`identify.name_guessed`'s 0.8
+  rule, with a suit under the rank), and that corner is open paper around its ink (`reoutline.on_paper`:
+  a card back's lattice and the table are not);
+- the card's two sides that meet at that corner are a card's edge (`outline.side_evidence`): paper inside,
+  the table or another card's rim beyond, or an image edge along them;
+- the card is not one already found (a found card's index sticking out of its outline places that card
+  again), and a card's other index corner, where it shows, reads no other rank.
+
+Its outline is then its VISIBLE part: the placed card less the cards found over it and the frame, which
+is what the labels of the real photographs box and what a tracker needs (the covered rest is a guess).
+
+Only for a profile that searches (calibrated from photographs) on frames found at full size: never on the
+live table's 1280 x 720 frames, whose 30 ms budget has no room for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import VisionInputError
+from vision.geometry import FloatArray, order_quad, quad_area, side_lengths
+from vision.identify import (
+    PARTIAL_MIN_SCORE,
+    SMALL_CARD_PX,
+    CardReading,
+    corner_views,
+    name_guessed,
+    read_views,
+)
+from vision.index_first import index_marks
+from vision.outline import edge_distance, side_evidence, whiteness
+from vision.profile import DeckProfile
+from vision.reoutline import SPACING_SHARE, on_paper, one_index_cards
+
+Image = npt.NDArray[np.uint8]
+
+# A placed card's length, of the frame's card length (the median of the cards read): the spacing of one
+# index says the length to about +-16% (5-95% of the tuning photographs' deck).
+LENGTH_RANGE = (0.7, 1.45)
+# The visible part must be at least this share of the placed card (a sliver shows no more than an index).
+MIN_VISIBLE = 0.12
+# A placed card this much inside one card already found is that card (its index sticking out of its outline).
+MAX_INSIDE = 0.7
+# The two sides meeting at the index corner, checked over this share of each (from the corner).
+CORNER_REACH = (0.6, 0.35)  # (across, along)
+MIN_CORNER_EVIDENCE = 0.7
+# The placed card is moved by up to this share of its length each way onto its edges (`snapped`).
+_SNAP_STEPS = np.linspace(-0.05, 0.05, 11)
+# The card's grid for the visible part (across, along), the share of a visible rectangle that must be seen,
+# and the least of the card (across, along) it must keep: an index spans about 0.18 x 0.25 of its card.
+_GRID = (40, 56)
+VISIBLE_FILL = 0.92
+MIN_STRIP = (0.2, 0.25)
+# Placed cards read at most per frame (nearest a found card first): the reading is the cost.
+MAX_READ = 40
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoveredCard:
+    """A card placed from one index, its visible part (`outline`) and its reading."""
+
+    outline: FloatArray
+    card: FloatArray
+    reading: CardReading
+
+
+def corner_quad(card: FloatArray, which: int) -> FloatArray:
+    """The part of `card` (ordered as `order_quad` orders a card) at index corner `which`, CORNER_REACH of
+    its width and length, with the card's own two sides at that corner as its sides 0 and 3."""
+    q = card.astype(np.float64)
+    if which:
+        q = np.roll(q, 2, axis=0)
+    across, along = q[1] - q[0], q[3] - q[0]
+    a, b = across * CORNER_REACH[0], along * CORNER_REACH[1]
+    return np.array([q[0], q[0] + a, q[0] + a + b, q[0] + b], np.float32)
+
+
+def snapped(score: Image, dist: npt.NDArray[np.float32], card: FloatArray, which: int) -> tuple[FloatArray, float]:
+    """(card, evidence): `card` moved (by at most SNAP of its length each way) so that its two sides meeting
+    at index corner `which` lie on the card's edges, and the weaker of those two sides' edge evidence
+    (`outline.side_evidence`). The index places its corner to a few pixels only (the index's distances from
+    the card's edges, and the length its spacing gives, vary from deck to deck), and the evidence is taken
+    within a few pixels of the edge. Each side is set by the shift across it alone."""
+    corner = corner_quad(card, which)
+    across, along = corner[1] - corner[0], corner[3] - corner[0]
+    across, along = across / max(1e-6, float(np.linalg.norm(across))), along / max(1e-6, float(np.linalg.norm(along)))
+    steps = _SNAP_STEPS * side_lengths(card)[1]
+    # Shifts along the card move the side across its index end (side 0), and shifts across it the long side
+    # (side 3); the smallest shift among the best.
+    ends = [side_evidence(score, dist, (corner + t * along).astype(np.float32))[0] for t in steps]
+    sides = [side_evidence(score, dist, (corner + t * across).astype(np.float32))[3] for t in steps]
+    best_end, best_side = (_best(e, steps) for e in (ends, sides))
+    moved = card + steps[best_end] * along + steps[best_side] * across
+    return np.ascontiguousarray(moved.astype(np.float32)), min(ends[best_end], sides[best_side])
+
+
+def _best(evidence: Sequence[float], steps: npt.NDArray[np.float64]) -> int:
+    """The step with the most evidence, the smallest shift among equals."""
+    return max(range(len(steps)), key=lambda i: (evidence[i], -abs(float(steps[i]))))
+
+
+def visible_part(card: FloatArray, which: int, covers: Sequence[FloatArray], size: tuple[int, int]
+                 ) -> tuple[FloatArray, float] | None:
+    """(outline, share): the largest rectangle of `card` (ordered as `order_quad` orders a card) from its
+    index corner `which`, along the card's own sides, that is visible (at least VISIBLE_FILL of it not under
+    `covers` and inside a frame of `size` (width, height)), ordered as a card, and the share of the card it
+    is. A card under another shows a strip along a side or an end of itself, with its index at a corner; a
+    card with one corner covered, the larger of the two. None when it leaves the index out (under
+    MIN_STRIP of the card either way)."""
+    w, h = size
+    gw, gh = _GRID
+    q = np.roll(card, 2, axis=0) if which else card
+    target = np.array([[0, 0], [gw, 0], [gw, gh], [0, gh]], np.float32)
+    m = cv2.getPerspectiveTransform(q.astype(np.float32), target)
+    # The covers and the frame drawn straight into the card's own grid (index corner at the origin).
+    seen = np.ones((gh, gw), np.uint8)
+    for cover in covers:
+        pts = cv2.perspectiveTransform(cover.reshape(-1, 1, 2).astype(np.float32), m).reshape(-1, 2)
+        cv2.fillConvexPoly(seen, np.round(pts * 8).astype(np.int32), 0, shift=3)
+    grid = (np.mgrid[0:gh, 0:gw][::-1].astype(np.float32) + 0.5).transpose(1, 2, 0)  # (x, y) per cell
+    inv = np.linalg.inv(m)
+    at = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(gh, gw, 2)
+    seen &= ((at[..., 0] >= 0) & (at[..., 0] < w) & (at[..., 1] >= 0) & (at[..., 1] < h)).astype(np.uint8)
+    # Rectangles [0, a) x [0, b) of the grid: the share of each that is seen, from the integral image.
+    counts = cv2.integral(seen)[1:, 1:].astype(np.float64)
+    areas = np.arange(1, gh + 1, dtype=np.float64)[:, None] * np.arange(1, gw + 1, dtype=np.float64)[None, :]
+    ok = counts >= VISIBLE_FILL * areas
+    ok[: int(np.ceil(MIN_STRIP[1] * gh)) - 1, :] = False
+    ok[:, : int(np.ceil(MIN_STRIP[0] * gw)) - 1] = False
+    if not ok.any():
+        return None
+    b, a = np.unravel_index(int(np.argmax(np.where(ok, areas, 0))), ok.shape)
+    rect = np.array([[0, 0], [a + 1, 0], [a + 1, b + 1], [0, b + 1]], np.float32)
+    quad = cv2.perspectiveTransform(rect.reshape(-1, 1, 2), inv).reshape(4, 2)
+    return order_quad(quad), float(areas[b, a]) / (gw * gh)
+
+
+def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckProfile, *,
+                  card_length: float) -> list[CoveredCard]:
+    """The cards that one index each places outside the `outlines` found (see the module's doc), with
+    their visible parts and readings."""
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise VisionInputError(f"cards are placed in an 8-bit BGR frame, not {image.dtype} {image.shape}")
+    if not np.isfinite(card_length) or card_length <= 0:
+        raise VisionInputError(f"a card length is a positive number of pixels, not {card_length}")
+    if not profile.search:
+        return []
+    h, w = image.shape[:2]
+    exclude = np.zeros((h, w), np.uint8)
+    for q in outlines:
+        cv2.fillConvexPoly(exclude, np.round(q).astype(np.int32), 1)
+    middles, ups, spacings = index_marks(image, card_length, exclude)
+    if not len(middles):
+        return []
+    cards = one_index_cards(middles, ups, spacings / SPACING_SHARE)
+    longs = np.linalg.norm(cards[:, 3] - cards[:, 0], axis=1)
+    ok = (longs >= LENGTH_RANGE[0] * card_length) & (longs <= LENGTH_RANGE[1] * card_length)
+    # The index corner the mark placed: the first corner, or the third when the card was turned.
+    which = (np.linalg.norm(cards[:, 2] - middles, axis=1) < np.linalg.norm(cards[:, 0] - middles, axis=1)).astype(int)
+    corner = np.where(which[:, None] == 1, cards[:, 2], cards[:, 0])
+    ok &= (corner[:, 0] >= 0) & (corner[:, 0] < w) & (corner[:, 1] >= 0) & (corner[:, 1] < h)
+    order = [int(k) for k in np.nonzero(ok)[0]]
+    score = whiteness(image)
+    dist = edge_distance(np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8))
+    found: list[CoveredCard] = []
+    tried: list[FloatArray] = []
+    for k in order:
+        card = np.ascontiguousarray(cards[k])
+        near = 0.08 * longs[k]
+        if any(float(np.abs(card - other).max()) <= near for other in tried):
+            continue
+        if len(tried) >= MAX_READ:
+            break
+        tried.append(card)
+        area = quad_area(card)
+        if any(_inside_share(card, q, area) > MAX_INSIDE for q in outlines):
+            continue
+        card, evidence = snapped(score, dist, card, int(which[k]))
+        if evidence < MIN_CORNER_EVIDENCE:
+            continue
+        visible = visible_part(card, int(which[k]), outlines, (w, h))
+        if visible is None or visible[1] < MIN_VISIBLE:
+            continue
+        anchor = read_views(corner_views(image, card, int(which[k])), profile)
+        if anchor is None or anchor.rank_score < PARTIAL_MIN_SCORE or not anchor.is_face():
+            continue
+        readings = [anchor, None] if which[k] == 0 else [None, anchor]
+        reading = name_guessed(readings, profile, small=side_lengths(card)[1] < SMALL_CARD_PX)
+        if reading.rank is None or not on_paper(image, card, readings, reading.rank):
+            continue
+        found.append(CoveredCard(outline=visible[0], card=card, reading=reading))
+    return _distinct(found)
+
+
+def _inside_share(card: FloatArray, other: FloatArray, area: float) -> float:
+    inter, _ = cv2.intersectConvexConvex(card.astype(np.float32), other.astype(np.float32))
+    return float(inter) / area if area > 0 else 0.0
+
+
+def _distinct(found: list[CoveredCard]) -> list[CoveredCard]:
+    """One card per visible part: of placements whose visible parts overlap by half, the surest; and none
+    of a group that reads two ranks."""
+    found = sorted(found, key=lambda c: -c.reading.confidence)
+    out: list[CoveredCard] = []
+    dropped: set[int] = set()
+    for i, c in enumerate(found):
+        if i in dropped:
+            continue
+        group = [j for j in range(i + 1, len(found)) if _inside_share(
+            c.outline, found[j].outline, min(quad_area(c.outline), quad_area(found[j].outline))) > 0.5]
+        dropped.update(group)
+        if all(found[j].reading.rank == c.reading.rank for j in group):
+            out.append(c)
+    return out
