@@ -10,13 +10,16 @@ that does not need the whole card:
 - the index corner reads a rank surely, from the corner the index placed (`identify.name_guessed`'s 0.8
   rule, with a suit under the rank), and that corner is open paper around its ink (`reoutline.on_paper`:
   a card back's lattice and the table are not);
-- the card's two sides that meet at that corner are a card's edge (`outline.side_evidence`): paper inside,
-  the table or another card's rim beyond, or an image edge along them;
-- the card is not one already found (a found card's index sticking out of its outline places that card
-  again), and a card's other index corner, where it shows, reads no other rank.
+- the card's two sides that meet at that corner are a card's edge (`outline.side_evidence`, once the card
+  is moved a few pixels onto them: `snapped`): paper inside, the table or another card's rim beyond, or an
+  image edge along them;
+- the card is not one already found (at most MAX_INSIDE of it inside a found outline: a found card's index
+  sticking out of its outline places that card again), and shows at least MIN_VISIBLE of itself.
 
-Its outline is then its VISIBLE part: the placed card less the cards found over it and the frame, which
-is what the labels of the real photographs box and what a tracker needs (the covered rest is a guess).
+Its outline is then its VISIBLE part, which is what the labels of the real photographs box and what a
+tracker needs (the covered rest is a guess): the largest rectangle from the index corner, along the card's
+sides, not under the outlines found, inside the frame, and within the card's paper border as it runs on
+from the corner (an object over the card, a rug or a book, is not found as a card: `border_extents`).
 
 Only for a profile that searches (calibrated from photographs) on frames found at full size: never on the
 live table's 1280 x 720 frames, whose 30 ms budget has no room for it.
@@ -51,6 +54,9 @@ Image = npt.NDArray[np.uint8]
 # A placed card's length, of the frame's card length (the median of the cards read): the spacing of one
 # index says the length to about +-16% (5-95% of the tuning photographs' deck).
 LENGTH_RANGE = (0.7, 1.45)
+# Without a card read in the frame, its cards are looked for at these lengths, of the frame's longer side
+# (photographs of one card: its length is 0.3-0.6 of the photo's longer side; 0.7-1.45 times each).
+NO_CARD_LENGTHS = (0.3, 0.45)
 # The visible part must be at least this share of the placed card (a sliver shows no more than an index).
 MIN_VISIBLE = 0.12
 # A placed card this much inside one card already found is that card (its index sticking out of its outline).
@@ -60,11 +66,20 @@ CORNER_REACH = (0.6, 0.35)  # (across, along)
 MIN_CORNER_EVIDENCE = 0.7
 # The placed card is moved by up to this share of its length each way onto its edges (`snapped`).
 _SNAP_STEPS = np.linspace(-0.05, 0.05, 11)
+# ... and, once read, turned about its index corner by these (degrees) onto them (`straightened`).
+TURNS = tuple(float(t) for t in np.arange(-6.0, 6.5, 1.5))
+EDGE_NEAR = 4.0
+EVIDENCE_SLACK = 0.05
 # The card's grid for the visible part (across, along), the share of a visible rectangle that must be seen,
 # and the least of the card (across, along) it must keep: an index spans about 0.18 x 0.25 of its card.
 _GRID = (40, 56)
 VISIBLE_FILL = 0.92
 MIN_STRIP = (0.2, 0.25)
+# The card's paper border (`border_extents`): looked at these depths inside each side (of the card's length),
+# paper at this share of its level at the index corner, ended by this many cells in a row that are not.
+BORDER_DEPTHS = (0.015, 0.025, 0.035)
+BORDER_PAPER = 0.7
+BORDER_GAP = 4
 # Placed cards read at most per frame (nearest a found card first): the reading is the cost.
 MAX_READ = 40
 
@@ -89,38 +104,124 @@ def corner_quad(card: FloatArray, which: int) -> FloatArray:
     return np.array([q[0], q[0] + a, q[0] + a + b, q[0] + b], np.float32)
 
 
-def snapped(score: Image, dist: npt.NDArray[np.float32], card: FloatArray, which: int) -> tuple[FloatArray, float]:
-    """(card, evidence): `card` moved (by at most SNAP of its length each way) so that its two sides meeting
-    at index corner `which` lie on the card's edges, and the weaker of those two sides' edge evidence
-    (`outline.side_evidence`). The index places its corner to a few pixels only (the index's distances from
+def snapped(score: Image, dist: npt.NDArray[np.float32], card: FloatArray, which: int, *, fit: bool = False
+            ) -> tuple[FloatArray, float]:
+    """(card, evidence): `card` moved (by at most _SNAP_STEPS of its length each way) so that its two sides
+    meeting at index corner `which` lie on the card's edges, and the weaker of those two sides' best edge
+    evidence (`outline.side_evidence`). The index places its corner to a few pixels only (the index's distances from
     the card's edges, and the length its spacing gives, vary from deck to deck), and the evidence is taken
-    within a few pixels of the edge. Each side is set by the shift across it alone."""
+    within a few pixels of the edge. Each side is set by the shift across it alone: the smallest shift of
+    best evidence; with `fit`, among the shifts within EVIDENCE_SLACK of its best evidence (paper inside,
+    darker outside holds over a few pixels' shifts), the one running closest to image edges (`_misfit`).
+    Cards are read from the first and outlined from the second (tuning photographs: read from the second,
+    3 cards fewer were read and 1 more)."""
     corner = corner_quad(card, which)
     across, along = corner[1] - corner[0], corner[3] - corner[0]
     across, along = across / max(1e-6, float(np.linalg.norm(across))), along / max(1e-6, float(np.linalg.norm(along)))
     steps = _SNAP_STEPS * side_lengths(card)[1]
     # Shifts along the card move the side across its index end (side 0), and shifts across it the long side
-    # (side 3); the smallest shift among the best.
-    ends = [side_evidence(score, dist, (corner + t * along).astype(np.float32))[0] for t in steps]
-    sides = [side_evidence(score, dist, (corner + t * across).astype(np.float32))[3] for t in steps]
-    best_end, best_side = (_best(e, steps) for e in (ends, sides))
-    moved = card + steps[best_end] * along + steps[best_side] * across
-    return np.ascontiguousarray(moved.astype(np.float32)), min(ends[best_end], sides[best_side])
+    # (side 3).
+    chosen: list[tuple[float, float]] = []
+    for unit, side in ((along, 0), (across, 3)):
+        scored = []
+        for t in steps:
+            q = (corner + t * unit).astype(np.float32)
+            a, b = (q[0], q[1]) if side == 0 else (q[3], q[0])
+            scored.append((side_evidence(score, dist, q)[side], _misfit(dist, a, b), float(t)))
+        top = max(e for e, _, _ in scored)
+        slack = EVIDENCE_SLACK if fit else 0.0
+        _, _, shift = min((x for x in scored if x[0] >= top - slack), key=lambda x: (x[1] if fit else 0.0, abs(x[2])))
+        chosen.append((top, shift))
+    moved = card + chosen[0][1] * along + chosen[1][1] * across
+    return np.ascontiguousarray(moved.astype(np.float32)), min(chosen[0][0], chosen[1][0])
 
 
-def _best(evidence: Sequence[float], steps: npt.NDArray[np.float64]) -> int:
-    """The step with the most evidence, the smallest shift among equals."""
-    return max(range(len(steps)), key=lambda i: (evidence[i], -abs(float(steps[i]))))
+def _misfit(dist: npt.NDArray[np.float32], a: FloatArray, b: FloatArray) -> float:
+    """How far the segment a-b runs from image edges: the mean distance of its points, each counted up to
+    EDGE_NEAR pixels (a point off the image counts fully)."""
+    steps = np.linspace(0.0, 1.0, 24)[:, None]
+    near, inside = _sample_float(dist, a.astype(np.float64) + (b - a).astype(np.float64) * steps)
+    return float(np.mean(np.where(inside, np.minimum(near, EDGE_NEAR), EDGE_NEAR)))
 
 
-def visible_part(card: FloatArray, which: int, covers: Sequence[FloatArray], size: tuple[int, int]
-                 ) -> tuple[FloatArray, float] | None:
+def straightened(score: Image, dist: npt.NDArray[np.float32], card: FloatArray, which: int
+                 ) -> tuple[FloatArray, float]:
+    """(card, evidence): `snapped` over the card turned about its index corner by each of TURNS degrees:
+    among those within EVIDENCE_SLACK of the best evidence, the one whose two sides at that corner run
+    closest to image edges, the smallest turn among equals. The rank-to-pip direction gives the card's turn
+    to a few degrees only, and over a card's length a few degrees put the far end off the card."""
+    corner = card[2] if which else card[0]
+    tried = []
+    for degrees in TURNS:
+        m = cv2.getRotationMatrix2D((float(corner[0]), float(corner[1])), degrees, 1.0)
+        turned = np.asarray(cv2.transform(card.reshape(-1, 1, 2), m).reshape(4, 2), np.float32)
+        moved, evidence = snapped(score, dist, turned, which, fit=True)
+        q = corner_quad(moved, which)
+        tried.append((evidence, _misfit(dist, q[0], q[1]) + _misfit(dist, q[0], q[3]), abs(degrees), moved))
+    top = max(t[0] for t in tried)
+    best = min((t for t in tried if t[0] >= top - EVIDENCE_SLACK), key=lambda t: (t[1], t[2]))
+    return best[3], best[0]
+
+
+def _sample_float(image: npt.NDArray[np.float32], pts: npt.NDArray[np.float64]
+                  ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+    h, w = image.shape[:2]
+    xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+    values = np.zeros(len(pts), np.float32)
+    values[ok] = image[yi[ok], xi[ok]]
+    return values, ok
+
+
+def border_extents(score: Image, card: FloatArray, which: int) -> tuple[int, int]:
+    """How far (in cells of the card's grid, _GRID: across, along) the card's paper border runs on from
+    index corner `which` along its two sides there: a card under a rug, a book or a towel is paper up to the
+    object's edge, and the object, not found as a card, does not cover it in `visible_part`. The border is
+    the whiteness (`outline.whiteness`) just inside each side (the lightest of BORDER_DEPTHS); it ends where
+    BORDER_GAP cells in a row are under BORDER_PAPER of its level at the corner (a cable across leaves it
+    whole)."""
+    gw, gh = _GRID
+    q = (np.roll(card, 2, axis=0) if which else card).astype(np.float64)
+    across, along = q[1] - q[0], q[3] - q[0]
+    length = float(np.linalg.norm(along))
+    a_unit, b_unit = across / max(1e-6, float(np.linalg.norm(across))), along / max(1e-6, length)
+    depths = np.asarray(BORDER_DEPTHS, np.float64)[:, None, None] * length
+    top = q[0] + across * ((np.arange(gw) + 0.5) / gw)[:, None]  # (gw, 2)
+    side = q[0] + along * ((np.arange(gh) + 0.5) / gh)[:, None]
+    tops, _ = _sample(score, (top[None] + depths * b_unit).reshape(-1, 2))
+    sides, _ = _sample(score, (side[None] + depths * a_unit).reshape(-1, 2))
+    top_light = tops.reshape(len(BORDER_DEPTHS), gw).max(axis=0).astype(np.float64)
+    side_light = sides.reshape(len(BORDER_DEPTHS), gh).max(axis=0).astype(np.float64)
+    level = float(np.percentile(np.concatenate([top_light[:6], side_light[:6]]), 85))
+    return _run(top_light >= BORDER_PAPER * level), _run(side_light >= BORDER_PAPER * level)
+
+
+def _run(paper: npt.NDArray[np.bool_]) -> int:
+    """The cells from the start up to the first BORDER_GAP in a row that are not paper."""
+    gaps = np.convolve((~paper).astype(np.int32), np.ones(BORDER_GAP, np.int32), mode="valid")
+    ends = np.nonzero(gaps >= BORDER_GAP)[0]
+    return int(ends[0]) if len(ends) else len(paper)
+
+
+def _sample(image: Image, pts: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+    """The image's values at the points (nearest pixel; 0 off the image)."""
+    h, w = image.shape[:2]
+    xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+    ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+    values = np.zeros(len(pts), np.uint8)
+    values[ok] = image[yi[ok], xi[ok]]
+    return values, ok
+
+
+def visible_part(card: FloatArray, which: int, covers: Sequence[FloatArray], size: tuple[int, int],
+                 extents: tuple[int, int] | None = None) -> tuple[FloatArray, float] | None:
     """(outline, share): the largest rectangle of `card` (ordered as `order_quad` orders a card) from its
     index corner `which`, along the card's own sides, that is visible (at least VISIBLE_FILL of it not under
     `covers` and inside a frame of `size` (width, height)), ordered as a card, and the share of the card it
     is. A card under another shows a strip along a side or an end of itself, with its index at a corner; a
     card with one corner covered, the larger of the two. None when it leaves the index out (under
-    MIN_STRIP of the card either way)."""
+    MIN_STRIP of the card either way). `extents`: how far the card's border runs on from the corner
+    (`border_extents`), in the card's grid; the rectangle stays within them."""
     w, h = size
     gw, gh = _GRID
     q = np.roll(card, 2, axis=0) if which else card
@@ -135,6 +236,9 @@ def visible_part(card: FloatArray, which: int, covers: Sequence[FloatArray], siz
     inv = np.linalg.inv(m)
     at = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), inv).reshape(gh, gw, 2)
     seen &= ((at[..., 0] >= 0) & (at[..., 0] < w) & (at[..., 1] >= 0) & (at[..., 1] < h)).astype(np.uint8)
+    if extents is not None:
+        seen[:, extents[0]:] = 0
+        seen[extents[1]:, :] = 0
     # Rectangles [0, a) x [0, b) of the grid: the share of each that is seen, from the integral image.
     counts = cv2.integral(seen)[1:, 1:].astype(np.float64)
     areas = np.arange(1, gh + 1, dtype=np.float64)[:, None] * np.arange(1, gw + 1, dtype=np.float64)[None, :]
@@ -150,12 +254,14 @@ def visible_part(card: FloatArray, which: int, covers: Sequence[FloatArray], siz
 
 
 def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckProfile, *,
-                  card_length: float) -> list[CoveredCard]:
+                  card_length: float | None) -> list[CoveredCard]:
     """The cards that one index each places outside the `outlines` found (see the module's doc), with
-    their visible parts and readings."""
+    their visible parts and readings. `card_length`: the frame's card length (the median of the cards
+    read); None when no card was read (a photograph of one card under a towel): then cards of
+    NO_CARD_LENGTHS of the frame's longer side are looked for."""
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         raise VisionInputError(f"cards are placed in an 8-bit BGR frame, not {image.dtype} {image.shape}")
-    if not np.isfinite(card_length) or card_length <= 0:
+    if card_length is not None and (not np.isfinite(card_length) or card_length <= 0):
         raise VisionInputError(f"a card length is a positive number of pixels, not {card_length}")
     if not profile.search:
         return []
@@ -163,17 +269,14 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
     exclude = np.zeros((h, w), np.uint8)
     for q in outlines:
         cv2.fillConvexPoly(exclude, np.round(q).astype(np.int32), 1)
-    middles, ups, spacings = index_marks(image, card_length, exclude)
-    if not len(middles):
+    lengths = [card_length] if card_length is not None else [share * max(h, w) for share in NO_CARD_LENGTHS]
+    placed = [_placements(image, exclude, length) for length in lengths]
+    cards = np.concatenate([p[0] for p in placed])
+    which = np.concatenate([p[1] for p in placed])
+    if not len(cards):
         return []
-    cards = one_index_cards(middles, ups, spacings / SPACING_SHARE)
     longs = np.linalg.norm(cards[:, 3] - cards[:, 0], axis=1)
-    ok = (longs >= LENGTH_RANGE[0] * card_length) & (longs <= LENGTH_RANGE[1] * card_length)
-    # The index corner the mark placed: the first corner, or the third when the card was turned.
-    which = (np.linalg.norm(cards[:, 2] - middles, axis=1) < np.linalg.norm(cards[:, 0] - middles, axis=1)).astype(int)
-    corner = np.where(which[:, None] == 1, cards[:, 2], cards[:, 0])
-    ok &= (corner[:, 0] >= 0) & (corner[:, 0] < w) & (corner[:, 1] >= 0) & (corner[:, 1] < h)
-    order = [int(k) for k in np.nonzero(ok)[0]]
+    order = range(len(cards))
     score = whiteness(image)
     dist = edge_distance(np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8))
     found: list[CoveredCard] = []
@@ -189,21 +292,44 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
         area = quad_area(card)
         if any(_inside_share(card, q, area) > MAX_INSIDE for q in outlines):
             continue
-        card, evidence = snapped(score, dist, card, int(which[k]))
+        corner = int(which[k])
+        card, evidence = snapped(score, dist, card, corner)
         if evidence < MIN_CORNER_EVIDENCE:
             continue
-        visible = visible_part(card, int(which[k]), outlines, (w, h))
+        visible = visible_part(card, corner, outlines, (w, h))
         if visible is None or visible[1] < MIN_VISIBLE:
             continue
-        anchor = read_views(corner_views(image, card, int(which[k])), profile)
+        anchor = read_views(corner_views(image, card, corner), profile)
         if anchor is None or anchor.rank_score < PARTIAL_MIN_SCORE or not anchor.is_face():
             continue
-        readings = [anchor, None] if which[k] == 0 else [None, anchor]
+        readings = [anchor, None] if corner == 0 else [None, anchor]
         reading = name_guessed(readings, profile, small=side_lengths(card)[1] < SMALL_CARD_PX)
         if reading.rank is None or not on_paper(image, card, readings, reading.rank):
             continue
+        # Read: now its outline, as true as the edges at its index corner make it, cut at what covers it.
+        card, _ = straightened(score, dist, card, corner)
+        visible = visible_part(card, corner, outlines, (w, h), border_extents(score, card, corner))
+        if visible is None:
+            continue
         found.append(CoveredCard(outline=visible[0], card=card, reading=reading))
     return _distinct(found)
+
+
+def _placements(image: Image, exclude: Image, length: float) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int_]]:
+    """(cards, which): the cards of about `length` that the index marks outside `exclude` place, and the
+    index corner (0 or 1) each was placed from, that corner inside the frame."""
+    h, w = image.shape[:2]
+    middles, ups, spacings = index_marks(image, length, exclude)
+    if not len(middles):
+        return np.zeros((0, 4, 2), np.float32), np.zeros(0, int)
+    cards = one_index_cards(middles, ups, spacings / SPACING_SHARE)
+    longs = np.linalg.norm(cards[:, 3] - cards[:, 0], axis=1)
+    ok = (longs >= LENGTH_RANGE[0] * length) & (longs <= LENGTH_RANGE[1] * length)
+    # The index corner the mark placed: the first corner, or the third when the card was turned.
+    which = (np.linalg.norm(cards[:, 2] - middles, axis=1) < np.linalg.norm(cards[:, 0] - middles, axis=1)).astype(int)
+    corner = np.where(which[:, None] == 1, cards[:, 2], cards[:, 0])
+    ok &= (corner[:, 0] >= 0) & (corner[:, 0] < w) & (corner[:, 1] >= 0) & (corner[:, 1] < h)
+    return cards[ok], which[ok]
 
 
 def _inside_share(card: FloatArray, other: FloatArray, area: float) -> float:

@@ -154,15 +154,14 @@ class Recognizer:
     def _covered(self, image: Image, detections: list[Detection]) -> list[Detection]:
         """The cards under others, under an object or cut by the frame that one corner index places outside
         the detections, reported by their visible part (`vision.covered`). As `_reoutlined`: a searching
-        profile and a frame found at full size only, and the card length from the cards read."""
+        profile and a frame found at full size only; the card length from the cards read, when any are."""
         if not self.profile.search or image.shape[1] > REOUTLINE_MAX_WIDTH:
             return []
         outlines = [np.array(d.corners, np.float32) for d in detections]
         lengths = [side_lengths(q)[1] for q, d in zip(outlines, detections, strict=True) if d.rank is not None]
-        if not lengths:
-            return []
+        length = float(np.median(lengths)) if lengths else None
         return [_detection(c.outline, c.reading, named=True)
-                for c in covered_cards(image, outlines, self.profile, card_length=float(np.median(lengths)))]
+                for c in covered_cards(image, outlines, self.profile, card_length=length)]
 
     def _reoutlined(self, image: Image, detections: list[Detection], torn: set[int]) -> list[Detection]:
         """The detections whose outline reads no rank, outlined again from the indices in and around them

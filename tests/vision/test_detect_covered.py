@@ -74,6 +74,24 @@ def test_a_card_under_another_is_found_by_its_index_and_reported_by_its_visible_
     assert quad_area(queen) >= 0.6 * shown, shows
 
 
+@pytest.mark.parametrize("book", [(310, 90, 460, 330), (230, 220, 420, 340)])
+def test_a_card_under_an_object_is_reported_by_the_part_that_shows(book: tuple[int, int, int, int]) -> None:
+    """A book over the card's far side or far end, not found as a card: the card's paper border ends at it,
+    and so does the visible part."""
+    frame = np.full((520, 760, 3), FELT, np.uint8)
+    card = _upright(250, 120)
+    _lay(frame, draw_face("Ks"), card)
+    cv2.rectangle(frame, book[:2], book[2:], (30, 50, 90), -1)
+    (found,) = covered_cards(frame, [], SEARCHING, card_length=182.0)
+    assert found.reading.rank == "K"
+    x0, y0, x1, y1 = book
+    centre = found.outline.mean(axis=0)
+    assert not (x0 <= centre[0] <= x1 and y0 <= centre[1] <= y1)
+    box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    inter, _ = cv2.intersectConvexConvex(found.outline, box)
+    assert inter <= 0.1 * quad_area(found.outline)
+
+
 def test_without_a_searching_profile_or_on_a_wide_frame_nothing_is_placed(monkeypatch: pytest.MonkeyPatch) -> None:
     frame = np.full((520, 760, 3), FELT, np.uint8)
     under, over = _upright(250, 120), _upright(330, 130)
