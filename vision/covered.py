@@ -45,7 +45,7 @@ from vision.identify import (
     read_views,
 )
 from vision.index_first import index_marks
-from vision.outline import edge_distance, side_evidence, whiteness
+from vision.outline import edge_distance, sample_at, side_evidence, whiteness
 from vision.profile import DeckProfile
 from vision.reoutline import SPACING_SHARE, on_paper, one_index_cards
 
@@ -140,7 +140,7 @@ def _misfit(dist: npt.NDArray[np.float32], a: FloatArray, b: FloatArray) -> floa
     """How far the segment a-b runs from image edges: the mean distance of its points, each counted up to
     EDGE_NEAR pixels (a point off the image counts fully)."""
     steps = np.linspace(0.0, 1.0, 24)[:, None]
-    near, inside = _sample_float(dist, a.astype(np.float64) + (b - a).astype(np.float64) * steps)
+    near, inside = sample_at(dist, a.astype(np.float64) + (b - a).astype(np.float64) * steps)
     return float(np.mean(np.where(inside, np.minimum(near, EDGE_NEAR), EDGE_NEAR)))
 
 
@@ -163,16 +163,6 @@ def straightened(score: Image, dist: npt.NDArray[np.float32], card: FloatArray, 
     return best[3], best[0]
 
 
-def _sample_float(image: npt.NDArray[np.float32], pts: npt.NDArray[np.float64]
-                  ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-    h, w = image.shape[:2]
-    xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
-    ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    values = np.zeros(len(pts), np.float32)
-    values[ok] = image[yi[ok], xi[ok]]
-    return values, ok
-
-
 def border_extents(score: Image, card: FloatArray, which: int) -> tuple[int, int]:
     """How far (in cells of the card's grid, _GRID: across, along) the card's paper border runs on from
     index corner `which` along its two sides there: a card under a rug, a book or a towel is paper up to the
@@ -188,8 +178,8 @@ def border_extents(score: Image, card: FloatArray, which: int) -> tuple[int, int
     depths = np.asarray(BORDER_DEPTHS, np.float64)[:, None, None] * length
     top = q[0] + across * ((np.arange(gw) + 0.5) / gw)[:, None]  # (gw, 2)
     side = q[0] + along * ((np.arange(gh) + 0.5) / gh)[:, None]
-    tops, _ = _sample(score, (top[None] + depths * b_unit).reshape(-1, 2))
-    sides, _ = _sample(score, (side[None] + depths * a_unit).reshape(-1, 2))
+    tops, _ = sample_at(score, (top[None] + depths * b_unit).reshape(-1, 2))
+    sides, _ = sample_at(score, (side[None] + depths * a_unit).reshape(-1, 2))
     top_light = tops.reshape(len(BORDER_DEPTHS), gw).max(axis=0).astype(np.float64)
     side_light = sides.reshape(len(BORDER_DEPTHS), gh).max(axis=0).astype(np.float64)
     level = float(np.percentile(np.concatenate([top_light[:6], side_light[:6]]), 85))
@@ -201,16 +191,6 @@ def _run(paper: npt.NDArray[np.bool_]) -> int:
     gaps = np.convolve((~paper).astype(np.int32), np.ones(BORDER_GAP, np.int32), mode="valid")
     ends = np.nonzero(gaps >= BORDER_GAP)[0]
     return int(ends[0]) if len(ends) else len(paper)
-
-
-def _sample(image: Image, pts: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
-    """The image's values at the points (nearest pixel; 0 off the image)."""
-    h, w = image.shape[:2]
-    xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
-    ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-    values = np.zeros(len(pts), np.uint8)
-    values[ok] = image[yi[ok], xi[ok]]
-    return values, ok
 
 
 def visible_part(card: FloatArray, which: int, covers: Sequence[FloatArray], size: tuple[int, int],

@@ -138,7 +138,8 @@ def edge_distance(gray: Image) -> npt.NDArray[np.float32]:
     return np.asarray(cv2.distanceTransform((edges == 0).astype(np.uint8), cv2.DIST_L2, 3), np.float32)
 
 
-def _sample(image: npt.NDArray[Any], pts: FloatArray) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+def sample_at(image: npt.NDArray[Any], pts: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+    """The image's values at the points (nearest pixel; 0 off the image), and which points are on it."""
     h, w = image.shape[:2]
     xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
     ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
@@ -173,9 +174,9 @@ def side_evidence(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray)
         alongs.append(along)
         ins.append(along + normal * d_in)
         outs.append(along - normal * d_out)
-    inside, in_ok = _sample(score, np.concatenate(ins))
-    outside, out_ok = _sample(score, np.concatenate(outs))
-    near, near_ok = _sample(dist, np.concatenate(alongs))
+    inside, in_ok = sample_at(score, np.concatenate(ins))
+    outside, out_ok = sample_at(score, np.concatenate(outs))
+    near, near_ok = sample_at(dist, np.concatenate(alongs))
     contrast = inside.astype(np.int16) - outside.astype(np.int16) >= 12
     edge = near_ok & (near <= 1.5) & (inside.astype(np.int16) >= outside.astype(np.int16) - 8)
     # A card cut by the frame's edge: the part beyond the frame is no evidence against it.

@@ -11,7 +11,9 @@ import numpy.typing as npt
 import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
-from hardware_sim.camera.art import card_body_mask, draw_back, draw_face
+from hardware_sim.camera.art import draw_back
+from tests.vision.test_detect_threshold import _place
+from tests.vision.test_reoutline import _lay
 from vision import pipeline
 from vision.covered import VISIBLE_FILL, covered_cards, visible_part
 from vision.errors import VisionInputError
@@ -22,16 +24,6 @@ from vision.profile import default_profile
 SEARCHING = replace(default_profile(), recut=True, search=True)
 Quad = npt.NDArray[np.float32]
 FELT = (40, 110, 30)
-
-
-def _lay(frame: npt.NDArray[np.uint8], art: npt.NDArray[np.uint8], quad: Quad) -> None:
-    """Draw a card's art (the simulated camera's) into `frame` at the outline `quad`."""
-    h, w = art.shape[:2]
-    m = cv2.getPerspectiveTransform(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32), quad)
-    size = (frame.shape[1], frame.shape[0])
-    warped = cv2.warpPerspective(art, m, size, flags=cv2.INTER_AREA)
-    body = cv2.warpPerspective(card_body_mask(w, h), m, size) > 127
-    frame[body] = warped[body]
 
 
 def _upright(x: float, y: float) -> Quad:
@@ -59,8 +51,8 @@ def test_a_card_under_another_is_found_by_its_index_and_reported_by_its_visible_
     frame = np.full((520, 760, 3), FELT, np.uint8)
     under = _turned(_upright(250, 120), degrees, (380, 260))
     over = _turned(_upright(250 + offset[0], 120 + offset[1]), degrees, (380, 260))
-    _lay(frame, draw_face("Qd"), under)
-    _lay(frame, draw_face("7s"), over)
+    _lay(frame, "Qd", under)
+    _lay(frame, "7s", over)
     # The detector found the card on top only.
     monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [order_quad(over)])
     found = Recognizer(SEARCHING).identify(frame)
@@ -80,7 +72,7 @@ def test_a_card_under_an_object_is_reported_by_the_part_that_shows(book: tuple[i
     and so does the visible part."""
     frame = np.full((520, 760, 3), FELT, np.uint8)
     card = _upright(250, 120)
-    _lay(frame, draw_face("Ks"), card)
+    _lay(frame, "Ks", card)
     cv2.rectangle(frame, book[:2], book[2:], (30, 50, 90), -1)
     (found,) = covered_cards(frame, [], SEARCHING, card_length=182.0)
     assert found.reading.rank == "K"
@@ -95,8 +87,8 @@ def test_a_card_under_an_object_is_reported_by_the_part_that_shows(book: tuple[i
 def test_without_a_searching_profile_or_on_a_wide_frame_nothing_is_placed(monkeypatch: pytest.MonkeyPatch) -> None:
     frame = np.full((520, 760, 3), FELT, np.uint8)
     under, over = _upright(250, 120), _upright(330, 130)
-    _lay(frame, draw_face("Qd"), under)
-    _lay(frame, draw_face("7s"), over)
+    _lay(frame, "Qd", under)
+    _lay(frame, "7s", over)
     monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [order_quad(over)])
     assert len(Recognizer(SEARCHING).identify(frame)) == 2
     assert len(Recognizer(default_profile()).identify(frame)) == 1
@@ -111,7 +103,7 @@ def test_a_card_found_already_is_not_placed_again() -> None:
     the card found, not one under it."""
     frame = np.full((520, 760, 3), FELT, np.uint8)
     card = _upright(250, 120)
-    _lay(frame, draw_face("Qd"), card)
+    _lay(frame, "Qd", card)
     centre = card.mean(axis=0)
     inner = (centre + (card - centre) * 0.85).astype(np.float32)
     assert covered_cards(frame, [inner], SEARCHING, card_length=182.0) == []
@@ -164,9 +156,9 @@ def test_no_face_is_placed_on_the_simulated_camera_s_backs() -> None:
 
 def test_a_back_under_a_face_is_not_read() -> None:
     frame = np.full((520, 760, 3), FELT, np.uint8)
-    under, over = _upright(250, 120), _upright(300, 140)
-    _lay(frame, draw_back(), under)
-    _lay(frame, draw_face("Kc"), over)
+    _place(frame, draw_back(), (315, 211), 0.0, 182.0)
+    over = _upright(300, 140)
+    _lay(frame, "Kc", over)
     assert covered_cards(frame, [order_quad(over)], SEARCHING, card_length=182.0) == []
 
 
