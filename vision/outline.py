@@ -30,6 +30,7 @@ RECT_FILL = 0.8
 RECT_ASPECT = (1.2, 1.8)
 RECT_EVIDENCE = 0.9
 _STEPS = np.linspace(0.12, 0.88, 12, dtype=np.float32)
+SIDE_STEPS = _STEPS  # where a side is sampled (shares of its length)
 
 
 def whiteness(frame: Image) -> Image:
@@ -174,16 +175,25 @@ def side_evidence(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray)
         alongs.append(along)
         ins.append(along + normal * d_in)
         outs.append(along - normal * d_out)
-    inside, in_ok = sample_at(score, np.concatenate(ins))
-    outside, out_ok = sample_at(score, np.concatenate(outs))
-    near, near_ok = sample_at(dist, np.concatenate(alongs))
+    a, b, c, d = (float(side.mean()) for side in
+                  edge_points(score, dist, np.concatenate(alongs), np.concatenate(ins), np.concatenate(outs))
+                  .reshape(4, len(_STEPS)))
+    return a, b, c, d
+
+
+def edge_points(score: Image, dist: npt.NDArray[np.float32], alongs: FloatArray, ins: FloatArray,
+                outs: FloatArray) -> npt.NDArray[np.bool_]:
+    """Whether each point of a supposed card edge (`alongs`, with the points just inside and just outside
+    it) looks like one: the inside brighter than the outside, or an image edge there with the inside not
+    darker, or the outside beyond the frame. (N, 2) arrays in, N answers out."""
+    inside, in_ok = sample_at(score, ins)
+    outside, out_ok = sample_at(score, outs)
+    near, near_ok = sample_at(dist, alongs)
     contrast = inside.astype(np.int16) - outside.astype(np.int16) >= 12
     edge = near_ok & (near <= 1.5) & (inside.astype(np.int16) >= outside.astype(np.int16) - 8)
     # A card cut by the frame's edge: the part beyond the frame is no evidence against it.
     beyond = ~out_ok | ~near_ok
-    good = (in_ok & (contrast | edge | beyond)).reshape(4, len(_STEPS))
-    a, b, c, d = (float(side.mean()) for side in good)
-    return a, b, c, d
+    return np.asarray(in_ok & (contrast | edge | beyond), np.bool_)
 
 
 def is_card_outline(score: Image, dist: npt.NDArray[np.float32], quad: FloatArray) -> bool:

@@ -84,6 +84,21 @@ def test_a_card_under_an_object_is_reported_by_the_part_that_shows(book: tuple[i
     assert inter <= 0.1 * quad_area(found.outline)
 
 
+def test_a_spread_none_of_whose_lower_cards_was_found_is_read_card_by_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spread from the left: a queen at the bottom, a jack over it, an ace over the jack; only the ace is
+    found. The jack's and the queen's strips each show an index; each card is cut by the one over it."""
+    frame = np.full((520, 760, 3), FELT, np.uint8)
+    queen, jack, ace = _upright(200, 150), _upright(250, 155), _upright(300, 160)
+    for code, quad in (("Qh", queen), ("Js", jack), ("Ad", ace)):
+        _lay(frame, code, quad)
+    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [order_quad(ace)])
+    found = Recognizer(SEARCHING).identify(frame)
+    assert sorted(d.rank or "-" for d in found) == ["A", "J", "Q"]
+    for d in found[1:]:
+        own, over = (queen, jack) if d.rank == "Q" else (jack, ace)
+        assert _inside(d.center, own) and not _inside(d.center, over), d.rank
+
+
 def test_without_a_searching_profile_or_on_a_wide_frame_nothing_is_placed(monkeypatch: pytest.MonkeyPatch) -> None:
     frame = np.full((520, 760, 3), FELT, np.uint8)
     under, over = _upright(250, 120), _upright(330, 130)
