@@ -61,6 +61,8 @@ NO_CARD_LENGTHS = (0.3, 0.45)
 MIN_VISIBLE = 0.12
 # A placed card this much inside one card already found is that card (its index sticking out of its outline).
 MAX_INSIDE = 0.7
+# An outline found but not read lying this much (of its area) on a placed card is that card's own.
+UNREAD_SAME = 0.6
 # The two sides meeting at the index corner, checked over this share of each (from the corner).
 CORNER_REACH = (0.6, 0.35)  # (across, along)
 MIN_CORNER_EVIDENCE = 0.7
@@ -244,7 +246,7 @@ def visible_part(card: FloatArray, which: int, covers: Sequence[FloatArray], siz
 
 
 def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckProfile, *,
-                  card_length: float | None) -> list[CoveredCard]:
+                  card_length: float | None, unread: Sequence[FloatArray] = ()) -> list[CoveredCard]:
     """The cards that one index each places outside the `outlines` found (see the module's doc), with
     their visible parts and readings. `card_length`: the frame's card length (the median of the cards
     read); None when no card was read (a photograph of one card under a towel): then cards of
@@ -270,7 +272,8 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
     score = whiteness(image)
     dist = edge_distance(np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8))
     found: list[CoveredCard] = []
-    placings: list[tuple[int, tuple[int, int]]] = []  # (index corner, border extents) of each card found
+    # (index corner, border extents, what may cover it) of each card found
+    placings: list[tuple[int, tuple[int, int], list[FloatArray]]] = []
     # The cards read so far: an index's marks are paired more than once (a ten's two digits, a pip's parts),
     # and the same card placed again is not read again (a card passed over before reading is not read at all).
     read: list[FloatArray] = []
@@ -284,7 +287,7 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
         card, evidence = snapped(score, dist, card, int(which[k]))
         if evidence < MIN_CORNER_EVIDENCE:
             continue
-        visible = visible_part(card, int(which[k]), outlines, (w, h))
+        visible = visible_part(card, int(which[k]), _covers(card, outlines, unread), (w, h))
         if visible is not None and visible[1] >= MIN_VISIBLE:
             candidates.append((evidence, k, card))
     candidates.sort(key=lambda c: -c[0])
@@ -306,29 +309,36 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
         # Read: now its outline, as true as the edges at its index corner make it, cut at what covers it.
         card, _ = straightened(score, dist, card, corner)
         extents = border_extents(score, card, corner)
-        visible = visible_part(card, corner, outlines, (w, h), extents)
+        covers = _covers(card, outlines, unread)
+        visible = visible_part(card, corner, covers, (w, h), extents)
         if visible is None:
             continue
         found.append(CoveredCard(outline=visible[0], card=card, reading=reading))
-        placings.append((corner, extents))
-    return _distinct(_stacked(found, placings, outlines, (w, h)))
+        placings.append((corner, extents, covers))
+    return _distinct(_stacked(found, placings, (w, h)))
 
 
-def _stacked(found: list[CoveredCard], placings: list[tuple[int, tuple[int, int]]], outlines: Sequence[FloatArray],
+def _covers(card: FloatArray, outlines: Sequence[FloatArray], unread: Sequence[FloatArray]) -> list[FloatArray]:
+    """What may cover the card: the cards read, and the outlines found but not read unless mostly on the card
+    (UNREAD_SAME of them: the card's own outline, which read nothing)."""
+    return [*outlines, *(q for q in unread if _inside_share(q, card, quad_area(q)) < UNREAD_SAME)]
+
+
+def _stacked(found: list[CoveredCard], placings: list[tuple[int, tuple[int, int], list[FloatArray]]],
              size: tuple[int, int]) -> list[CoveredCard]:
     """The cards placed, each cut by those placed over it: in a spread of cards none of which was found, each
     card's index corner shows, so a card whose index corner lies on another card, while that card's index
     corner does not lie on it, lies over it (the same card placed from its two indices has each index on the
     other's card, and stays as it is). A card left without its index is dropped."""
-    corners = [c.card[2] if which else c.card[0] for c, (which, _) in zip(found, placings, strict=True)]
+    corners = [c.card[2] if which else c.card[0] for c, (which, _, _) in zip(found, placings, strict=True)]
     out = []
-    for j, (card, (which, extents)) in enumerate(zip(found, placings, strict=True)):
+    for j, (card, (which, extents, covers)) in enumerate(zip(found, placings, strict=True)):
         over = [found[i].outline for i in range(len(found))
                 if i != j and _holds(card.card, corners[i]) and not _holds(found[i].card, corners[j])]
         if not over:
             out.append(card)
             continue
-        visible = visible_part(card.card, which, [*outlines, *over], size, extents)
+        visible = visible_part(card.card, which, [*covers, *over], size, extents)
         if visible is not None and visible[1] >= MIN_VISIBLE:
             out.append(CoveredCard(outline=visible[0], card=card.card, reading=card.reading))
     return out

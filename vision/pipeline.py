@@ -157,11 +157,11 @@ class Recognizer:
         profile and a frame found at full size only; the card length from the cards read, when any are."""
         if not self.profile.search or image.shape[1] > REOUTLINE_MAX_WIDTH:
             return []
-        outlines = [np.array(d.corners, np.float32) for d in detections]
-        lengths = [side_lengths(q)[1] for q, d in zip(outlines, detections, strict=True) if d.rank is not None]
-        length = float(np.median(lengths)) if lengths else None
+        read = [np.array(d.corners, np.float32) for d in detections if d.rank is not None]
+        unread = [np.array(d.corners, np.float32) for d in detections if d.rank is None]
+        length = float(np.median([side_lengths(q)[1] for q in read])) if read else None
         return [_detection(c.outline, c.reading, named=True)
-                for c in covered_cards(image, outlines, self.profile, card_length=length)]
+                for c in covered_cards(image, read, self.profile, card_length=length, unread=unread)]
 
     def _reoutlined(self, image: Image, detections: list[Detection], torn: set[int]) -> list[Detection]:
         """The detections whose outline reads no rank, outlined again from the indices in and around them

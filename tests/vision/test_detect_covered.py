@@ -128,6 +128,21 @@ def test_a_card_found_already_is_not_placed_again() -> None:
     assert quad_iou(alone[0].card, card) > 0.7
 
 
+def test_an_outline_found_but_not_read_on_the_card_is_its_own_not_a_cover() -> None:
+    """A piece of the queen's face found and not read (its corners miss the index): it is the queen's own
+    outline, so the queen placed from her index shows whole; taken as a card read, it would cover her."""
+    frame = np.full((520, 760, 3), FELT, np.uint8)
+    card = _upright(250, 120)
+    _lay(frame, "Qd", card)
+    piece = order_quad(np.array([[300, 200], [370, 200], [370, 290], [300, 290]], np.float32))
+    (whole,) = covered_cards(frame, [], SEARCHING, card_length=182.0, unread=[piece])
+    # (The simulated deck's index spacing places its cards about 15% short: the placed card is the measure.)
+    assert whole.reading.rank == "Q" and quad_area(whole.outline) >= 0.95 * quad_area(whole.card)
+    (cut,) = covered_cards(frame, [piece], SEARCHING, card_length=182.0)
+    inter, _ = cv2.intersectConvexConvex(cut.outline, piece)
+    assert inter <= 0.2 * quad_area(piece) and quad_area(cut.outline) <= 0.75 * quad_area(cut.card)
+
+
 def test_the_visible_part_is_the_largest_rectangle_from_the_index_corner() -> None:
     card = _upright(100, 100)
     # Nothing over it: the whole card.
@@ -146,13 +161,13 @@ def test_the_visible_part_is_the_largest_rectangle_from_the_index_corner() -> No
 
 
 def _small_frames(seeds: range, face_down: float) -> list[tuple[npt.NDArray[np.uint8], list[Quad]]]:
-    """The simulated camera's frames at 960 x 540 (the live table's camera size, found at full size and so
-    reaching the photographs' path), with the cards' true outlines at that size."""
+    """The simulated camera's frames at 960 x 540, as the live table's camera renders them (found at full size,
+    so they reach the photographs' path), with the cards' true outlines."""
+    options = RenderOptions(width=960, height=540, glare=0.0)
     out = []
     for seed in seeds:
-        frame = render_with_truth(random_scene(seed, cards=8, face_down=face_down), seed, RenderOptions())
-        image = np.asarray(cv2.resize(frame.image, (960, 540), interpolation=cv2.INTER_AREA), np.uint8)
-        out.append((image, [np.array(t.corners, np.float32) * 0.75 for t in frame.truth]))
+        frame = render_with_truth(random_scene(seed, cards=8, face_down=face_down), seed, options)
+        out.append((frame.image, [np.array(t.corners, np.float32) for t in frame.truth]))
     return out
 
 
