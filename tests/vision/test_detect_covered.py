@@ -12,12 +12,14 @@ import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
 from hardware_sim.camera.art import draw_back
+from tests.vision.test_detect_opened_index import _scene as _joined_scene
 from tests.vision.test_detect_threshold import _place
 from tests.vision.test_reoutline import _lay
 from vision import pipeline
-from vision.covered import VISIBLE_FILL, covered_cards, visible_part
+from vision.covered import VISIBLE_FILL, _placements, covered_cards, visible_part
 from vision.errors import VisionInputError
 from vision.geometry import order_quad, quad_area, quad_iou, side_lengths
+from vision.index_first import index_marks
 from vision.pipeline import Recognizer
 from vision.profile import default_profile
 
@@ -97,6 +99,16 @@ def test_a_spread_none_of_whose_lower_cards_was_found_is_read_card_by_card(monke
     for d in found[1:]:
         own, over = (queen, jack) if d.rank == "Q" else (jack, ace)
         assert _inside(d.center, own) and not _inside(d.center, over), d.rank
+
+
+def test_an_index_joined_to_the_picture_s_frame_still_places_its_card() -> None:
+    """A queen whose rank and pip touch the picture's frame by a thin line, in both corners (as in
+    `test_detect_opened_index`): her index marks show once the ink's thin lines are cut, and place her."""
+    frame, truth = _joined_scene(joined=True)
+    empty = np.zeros(frame.shape[:2], np.uint8)
+    assert not len(index_marks(frame, 170.0, empty)[0])
+    cards, _ = _placements(frame, empty, 170.0)
+    assert max(quad_iou(c, truth) for c in cards) > 0.6
 
 
 def test_without_a_searching_profile_or_on_a_wide_frame_nothing_is_placed(monkeypatch: pytest.MonkeyPatch) -> None:
