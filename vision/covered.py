@@ -83,8 +83,9 @@ BORDER_DEPTHS = (0.015, 0.025, 0.035)
 BORDER_PAPER = 0.7
 BORDER_GAP = 4
 # Placed cards read at most per frame, the surest edges first (the reading is the cost: tuning photographs,
-# 10, 16, 20 or 40 read the same cards, p95 152, 195, 257 and 354 ms a photo; the most cards placed in a photo
-# there is 3), and placed cards whose corners all lie this close (of the card's length) are one.
+# before the opened index marks, 10, 16, 20 or 40 read the same cards, p95 152, 195, 257 and 354 ms a photo;
+# with them, 10 or 12 read one card fewer and 30 the same as 16; the most cards placed in a photo there is
+# 3), and placed cards whose corners all lie this close (of the card's length) are one.
 MAX_READ = 16
 SAME_CARD = 0.08
 # A card's index corner this close to another card (of its length) may lie on it (`_stacked`).
