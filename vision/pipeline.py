@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -28,7 +28,7 @@ from vision.identify import (
     side_by_side_cards,
 )
 from vision.profile import DeckProfile, default_profile
-from vision.reoutline import reoutline
+from vision.reoutline import Reoutlined, reoutline
 
 Image = npt.NDArray[np.uint8]
 Face = Literal["up", "down"]
@@ -139,12 +139,13 @@ class Recognizer:
                 continue
             small = is_small(quad)
             corners: list[CornerReading | None] = []
-            reading = name_card(_kept(read_outline(image, quad, self.profile), corners), self.profile, small=small)
+            reading = name_card(kept_readings(read_outline(image, quad, self.profile), corners), self.profile,
+                                small=small)
             if reading.rank is None:
                 # The outline may be only the visible end of its card (a searching profile only).
                 reading = name_partials(read_partials(image, quad, self.profile), self.profile,
                                         small=small) or reading
-            elif _disagree(corners):
+            elif disagree(corners):
                 torn.add(len(out))
             named = may_be_named(quad)
             out.append(_detection(quad, reading, named=named))
@@ -171,27 +172,15 @@ class Recognizer:
         pixels wide: photographs; a 1280 x 720 frame's 30 ms budget has no room for it)."""
         if not self.profile.search or image.shape[1] > REOUTLINE_MAX_WIDTH:
             return detections
+
+        def find(k: int, others: list[npt.NDArray[np.float32]], length: float | None, grow: bool) -> Reoutlined | None:
+            return reoutline(image, outlines[k], self.profile, card_length=length, grow=grow, others=others)
+
         outlines = [np.array(d.corners, np.float32) for d in detections]
-        read = {k for k, d in enumerate(detections) if d.rank is not None}
-        if len(read) == len(detections) and not torn:
-            return detections
-        length = float(np.median([side_lengths(outlines[k])[1] for k in read])) if read else None
+        found = reoutline_detections(outlines, [d.rank for d in detections], torn, find)
         out = list(detections)
-        for k, d in enumerate(detections):
-            if d.rank is not None and k not in torn:
-                continue
-            found = reoutline(image, outlines[k], self.profile, card_length=length, grow=d.rank is None,
-                              others=[outlines[j] for j in sorted(read) if j != k])
-            # An outline named from one corner while the other corner read another rank may hold two cards
-            # (a card and the one lying under it, the index of each in a corner): when the cards its indices
-            # place read another rank than its own, it is that card's. (Real photographs' tuning split: of 17
-            # such outlines, 16 read right and their placed cards read their rank or nothing; the one wrong,
-            # a queen's outline running onto the ten under it, read "T" from the ten's index, and its placed
-            # cards read "Q" from both indices.)
-            if found is not None and found.reading.rank != d.rank:
-                out[k] = _detection(found.quad, found.reading, named=True)
-                outlines[k] = found.quad
-                read.add(k)
+        for k, card in found.items():
+            out[k] = _detection(card.quad, card.reading, named=True)
         return out
 
     def _side_by_side(self, image: Image, quad: npt.NDArray[np.float32]) -> list[Detection]:
@@ -209,7 +198,7 @@ class Recognizer:
         return [_detection(half, reading, named=True) for half, reading in ranked[0]]
 
 
-def _kept(readings: Iterator[CornerReading | None], into: list[CornerReading | None]
+def kept_readings(readings: Iterator[CornerReading | None], into: list[CornerReading | None]
           ) -> Iterator[CornerReading | None]:
     """`readings`, each also kept in `into` as it is taken (`name_card` takes the second corner only when
     the first is not sure: nothing more is read than before)."""
@@ -218,10 +207,45 @@ def _kept(readings: Iterator[CornerReading | None], into: list[CornerReading | N
         yield reading
 
 
-def _disagree(corners: list[CornerReading | None]) -> bool:
+def disagree(corners: list[CornerReading | None]) -> bool:
     """Whether both index corners were read, each as a different rank."""
     return len(corners) == 2 and corners[0] is not None and corners[1] is not None \
         and corners[0].rank != corners[1].rank
+
+
+# `reoutline_detections`'s way to outline detection k again: (k, the outlines of the other cards read, the
+# frame's card length if known, whether it may be read grown) -> the card placed, or None.
+FindCard = Callable[[int, list[npt.NDArray[np.float32]], float | None, bool], Reoutlined | None]
+
+
+def reoutline_detections(outlines: Sequence[npt.NDArray[np.float32]], ranks: Sequence[str | None], torn: set[int],
+                         find: FindCard) -> dict[int, Reoutlined]:
+    """Which of a frame's detections (their outlines and ranks, in order) `Recognizer._reoutlined` replaces,
+    and by what: each that reads no rank, or is `torn`, is outlined again (`find`, with the outlines read
+    so far: one outlined again counts as read for the ones after it) and replaced when the card found reads
+    another rank than its own. Apart from `find`, nothing here looks at the frame: the calibration
+    (`vision.labelled`) runs it with its own readings, so that it measures what the recognizer does."""
+    outlines = list(outlines)
+    read = {k for k, rank in enumerate(ranks) if rank is not None}
+    if len(read) == len(ranks) and not torn:
+        return {}
+    length = float(np.median([side_lengths(outlines[k])[1] for k in read])) if read else None
+    out: dict[int, Reoutlined] = {}
+    for k, rank in enumerate(ranks):
+        if rank is not None and k not in torn:
+            continue
+        found = find(k, [outlines[j] for j in sorted(read) if j != k], length, rank is None)
+        # An outline named from one corner while the other corner read another rank may hold two cards
+        # (a card and the one lying under it, the index of each in a corner): when the cards its indices
+        # place read another rank than its own, it is that card's. (Real photographs' tuning split: of 17
+        # such outlines, 16 read right and their placed cards read their rank or nothing; the one wrong,
+        # a queen's outline running onto the ten under it, read "T" from the ten's index, and its placed
+        # cards read "Q" from both indices.)
+        if found is not None and found.reading.rank != rank:
+            out[k] = found
+            outlines[k] = found.quad
+            read.add(k)
+    return out
 
 
 def _detection(quad: npt.NDArray[np.float32], reading: CardReading, *, named: bool) -> Detection:

@@ -25,7 +25,7 @@ budget has no room for it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -182,13 +182,25 @@ def paper_share(corner: Image) -> float:
     return float(cv2.countNonZero(cv2.erode(light, _PAPER_SPAN))) / max(1, light.size)
 
 
+def open_paper(image: Image, card: FloatArray, readings: Sequence[CornerReading | None]) -> tuple[bool, ...]:
+    """For each index corner of the placed card `card` (its readings, as `read_outline` gives them): whether
+    it reads a rank at PARTIAL_MIN_SCORE and is mostly open paper (MIN_PAPER_SHARE), as an index corner is.
+    Whatever the profile's thresholds (a calibration decides from it for many); a corner read under
+    PARTIAL_MIN_SCORE is not even looked at."""
+    return tuple(reading is not None and reading.rank_score >= PARTIAL_MIN_SCORE
+                 and paper_share(corner) >= MIN_PAPER_SHARE
+                 for corner, reading in zip(iter_index_corners(image, card), readings, strict=True))
+
+
 def on_paper(image: Image, card: FloatArray, readings: Sequence[CornerReading | None], rank: str) -> bool:
     """Whether an index corner of the placed card `card` that reads `rank` at PARTIAL_MIN_SCORE (its
     readings, as `read_outline` gives them) is mostly paper (MIN_PAPER_SHARE), as an index corner is. One
     such corner is enough: in a pile, the next card may cover much of the other."""
-    return any(reading is not None and reading.rank == rank and reading.rank_score >= PARTIAL_MIN_SCORE
-               and paper_share(corner) >= MIN_PAPER_SHARE
-               for corner, reading in zip(iter_index_corners(image, card), readings, strict=True))
+    return _on_paper(readings, open_paper(image, card, readings), rank)
+
+
+def _on_paper(readings: Sequence[CornerReading | None], paper: Sequence[bool], rank: str) -> bool:
+    return any(ok and reading is not None and reading.rank == rank for reading, ok in zip(readings, paper, strict=True))
 
 
 def anchored_cards(quad: FloatArray) -> list[tuple[int, FloatArray]]:
@@ -199,6 +211,28 @@ def anchored_cards(quad: FloatArray) -> list[tuple[int, FloatArray]]:
         for growth in ANCHOR_GROWTH:
             out.append((which, np.ascontiguousarray((corner + (quad - corner) * growth).astype(np.float32))))
     return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Placed:
+    """A card placed from the index marks around an outline, and what its corners read (`read_outline`):
+    all that the decision (`choose_placed`) needs, none of it depending on the profile's thresholds."""
+
+    two: bool  # placed by two indices facing each other
+    quad: FloatArray
+    readings: tuple[CornerReading | None, ...]
+    paper: tuple[bool, ...]  # `open_paper`
+
+
+@dataclass(frozen=True, kw_only=True)
+class Grown:
+    """The outline grown about one of its index corners (`anchored_cards`) whose corner grown about reads a
+    rank at PARTIAL_MIN_SCORE with a suit under it, and what its corners read (top-left first)."""
+
+    quad: FloatArray
+    anchor: CornerReading
+    readings: tuple[CornerReading | None, ...]
+    paper: tuple[bool, ...]  # `open_paper`
 
 
 def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: Sequence[FloatArray],
@@ -212,6 +246,18 @@ def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: S
     outline is also read grown about each index corner (`anchored_cards`)."""
     if not profile.search or side_lengths(quad)[1] < SEARCH_MIN_PX:
         return None
+    named, found = choose_placed(placed_readings(image, quad, profile, others=others, card_length=card_length),
+                                 profile)
+    if named or not grow:
+        return found
+    return choose_grown(grown_readings(image, quad, profile, others), profile)
+
+
+def placed_readings(image: Image, quad: FloatArray, profile: DeckProfile, *, others: Sequence[FloatArray],
+                    card_length: float | None = None) -> Iterator[Placed]:
+    """The cards the index marks around the outline `quad` place (`placed_cards`; see `reoutline` for
+    `others` and `card_length`) that are not largely a card read already, read one at a time: those
+    placed by two indices first, nearest the outline first."""
     own = side_lengths(quad)[1]
     lengths = [own, PIECE_GROWTH * own]
     if card_length is not None and all(abs(card_length - n) > 0.15 * n for n in lengths):
@@ -219,44 +265,60 @@ def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: S
     exclude = np.zeros(image.shape[:2], np.uint8)
     for other in others:
         cv2.fillConvexPoly(exclude, np.round(other).astype(np.int32), 1)
-    by_two: list[Reoutlined] = []
-    by_one: list[Reoutlined] = []
     for two, card in placed_cards(image, quad, lengths, exclude):
-        if by_two and not two:
-            break  # a card placed by two indices is taken first anyway (below): the rest need not be read
         if any(quad_iou(card, other) > MAX_OTHER_IOU or overlap_share(card, other) > MAX_OTHER_SHARE
                for other in others):
             continue
-        readings = list(read_outline(image, card, profile))
-        reading = name_guessed(readings, profile, small=side_lengths(card)[1] < SMALL_CARD_PX)
-        if reading.rank is None or not on_paper(image, card, readings, reading.rank):
+        readings = tuple(read_outline(image, card, profile))
+        yield Placed(two=two, quad=card, readings=readings, paper=open_paper(image, card, readings))
+
+
+def choose_placed(placed: Iterable[Placed], profile: DeckProfile) -> tuple[bool, Reoutlined | None]:
+    """(whether any placed card names a rank, the card chosen) from the placed cards (`placed_readings`),
+    under `profile`'s thresholds: a card names a rank under `name_guessed`'s rule from a corner on open
+    paper; one placed by two indices needs both to read it. Cards placed by two indices are taken before
+    any placed by one, and all those named at that tier must agree (else None)."""
+    by_two: list[Reoutlined] = []
+    by_one: list[Reoutlined] = []
+    for card in placed:
+        if by_two and not card.two:
+            break  # a card placed by two indices is taken first anyway (below): the rest need not be read
+        reading = name_guessed(card.readings, profile, small=side_lengths(card.quad)[1] < SMALL_CARD_PX)
+        if reading.rank is None or not _on_paper(card.readings, card.paper, reading.rank):
             continue
-        if two:
+        if card.two:
             # Placed by both its indices: both must be read, as that rank (two cards' indices facing
             # each other as one card's would place a card across the two).
-            if all(r is not None and r.rank == reading.rank for r in readings):
-                by_two.append(Reoutlined(quad=card, reading=reading))
+            if all(r is not None and r.rank == reading.rank for r in card.readings):
+                by_two.append(Reoutlined(quad=card.quad, reading=reading))
         else:
-            by_one.append(Reoutlined(quad=card, reading=reading))
+            by_one.append(Reoutlined(quad=card.quad, reading=reading))
     # Two indices agreeing place a card more surely than one: a card placed by one index may be another
     # card the outline also holds (a card lying partly under it).
     for read in (by_two, by_one):
         if read:
             if len({r.reading.rank for r in read}) != 1:
-                return None
-            return max(read, key=lambda r: r.reading.confidence)
-    return read_grown(image, quad, profile, others) if grow else None
+                return True, None
+            return True, max(read, key=lambda r: r.reading.confidence)
+    return False, None
 
 
 def read_grown(image: Image, quad: FloatArray, profile: DeckProfile, others: Sequence[FloatArray]) -> Reoutlined | None:
     """The outline grown about one of its index corners (`anchored_cards`) that reads a rank surely from
-    that corner, when all that read one agree; None otherwise. The corner grown about must read the rank
-    at PARTIAL_MIN_SCORE: the far corner of a grown outline lies beyond the outline, where another card's
-    index may be. It must also show a suit under the rank (`CornerReading.is_face`): grown, an outline's
-    corner may take in the table beyond the card (on the simulated camera's frames, the corner of a line
-    painted on the table beside a card back read "4" at 0.84, with a suit score of 0.19)."""
+    that corner, when all that read one agree; None otherwise (`grown_readings`, `choose_grown`)."""
+    return choose_grown(grown_readings(image, quad, profile, others), profile)
+
+
+def grown_readings(image: Image, quad: FloatArray, profile: DeckProfile, others: Sequence[FloatArray]
+                   ) -> Iterator[Grown]:
+    """The outline grown about one of its index corners (`anchored_cards`), centred in the frame and not
+    largely a card read already, whose corner grown about reads a rank at PARTIAL_MIN_SCORE with a suit
+    under it (`CornerReading.is_face`), read one at a time. The corner grown about must be that sure: the
+    far corner of a grown outline lies beyond the outline, where another card's index may be; and it must
+    show a suit: grown, an outline's corner may take in the table beyond the card (on the simulated
+    camera's frames, the corner of a line painted on the table beside a card back read "4" at 0.84, with a
+    suit score of 0.19)."""
     h, w = image.shape[:2]
-    read: list[Reoutlined] = []
     for which, card in anchored_cards(quad):
         if not (0 <= card[:, 0].mean() < w and 0 <= card[:, 1].mean() < h) or any(
                 quad_iou(card, other) > MAX_OTHER_IOU or overlap_share(card, other) > MAX_OTHER_SHARE
@@ -267,10 +329,18 @@ def read_grown(image: Image, quad: FloatArray, profile: DeckProfile, others: Seq
         if anchor is None or anchor.rank_score < PARTIAL_MIN_SCORE or not anchor.is_face():
             continue
         other = read_views(corner_views(image, card, 1 - which), profile)
-        readings = [anchor, other] if which == 0 else [other, anchor]
-        reading = name_guessed(readings, profile, small=side_lengths(card)[1] < SMALL_CARD_PX)
-        if reading.rank == anchor.rank and on_paper(image, card, readings, reading.rank):
-            read.append(Reoutlined(quad=card, reading=reading))
+        readings = (anchor, other) if which == 0 else (other, anchor)
+        yield Grown(quad=card, anchor=anchor, readings=readings, paper=open_paper(image, card, readings))
+
+
+def choose_grown(grown: Iterable[Grown], profile: DeckProfile) -> Reoutlined | None:
+    """The grown outline (`grown_readings`) named under `profile`'s thresholds (`name_guessed`) as its
+    anchor corner reads, from a corner on open paper, when all those named agree; None otherwise."""
+    read: list[Reoutlined] = []
+    for card in grown:
+        reading = name_guessed(card.readings, profile, small=side_lengths(card.quad)[1] < SMALL_CARD_PX)
+        if reading.rank == card.anchor.rank and _on_paper(card.readings, card.paper, reading.rank):
+            read.append(Reoutlined(quad=card.quad, reading=reading))
     if len({r.reading.rank for r in read}) != 1:
         return None
     return max(read, key=lambda r: r.reading.confidence)
