@@ -176,7 +176,9 @@ def paper_share(corner: Image) -> float:
     85th percentile of the darkest channel, as `identify.extract_glyphs` takes it). A card's paper is open
     around its index; the light lines of a back's lattice are thin, and the table beyond a card's rim
     is not light."""
-    low = corner.min(axis=2) if corner.ndim == 3 else corner
+    # The darkest channel, by OpenCV: numpy's reduction over the last axis costs 10 times more.
+    low = corner if corner.ndim == 2 else np.asarray(
+        cv2.min(cv2.min(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2]))
     paper = float(np.percentile(low, 85))
     light = (low >= PAPER_LEVEL * paper).astype(np.uint8)
     return float(cv2.countNonZero(cv2.erode(light, _PAPER_SPAN))) / max(1, light.size)
