@@ -47,7 +47,7 @@ from vision.identify import (
 from vision.index_first import index_marks
 from vision.outline import SIDE_STEPS, edge_distance, edge_points, sample_at, whiteness
 from vision.profile import DeckProfile
-from vision.reoutline import SPACING_SHARE, on_paper, one_index_cards
+from vision.reoutline import SAME_CARD, SPACING_SHARE, on_paper, one_index_cards
 
 Image = npt.NDArray[np.uint8]
 
@@ -85,9 +85,8 @@ BORDER_GAP = 4
 # Placed cards read at most per frame, the surest edges first (the reading is the cost: tuning photographs,
 # before the opened index marks, 10, 16, 20 or 40 read the same cards, p95 152, 195, 257 and 354 ms a photo;
 # with them, 10 or 12 read one card fewer and 30 the same as 16; the most cards placed in a photo there is
-# 3), and placed cards whose corners all lie this close (of the card's length) are one.
+# 3); placed cards whose corners all lie `reoutline.SAME_CARD` of the card's length apart are one.
 MAX_READ = 16
-SAME_CARD = 0.08
 # A card's index corner this close to another card (of its length) may lie on it (`_stacked`).
 STACK_REACH = 0.05
 
