@@ -113,7 +113,7 @@ def may_be_named(quad: npt.NDArray[np.float32]) -> bool:
 # A face's index corner is open paper around its ink (`reoutline.paper_share`); a back's corner is its rim and
 # lattice. A profile calibrated from photographs of another deck accepts ranks at 0.5-0.65, and such shapes
 # come out of a back's lattice: with the tuning photographs' rank-only profile, the simulated camera's backs
-# (960 x 540 and 1280 x 720, seeds 100-129) were named 56 times, every one with both index corners at most
+# (960 x 540 and 1280 x 720, seeds 100-129) were named 52 times, every one with both index corners at most
 # 25% open paper; the rendered faces read right had 54% or more, the photographs' cards read right 35% or
 # more (tuning split, the outline's better corner). A reading whose outline shows no open paper at either
 # index corner is a back's, whatever the ranks scored. Searching profiles only: they read many views of each
