@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bench.vision import Score, score_ranks, standing_alone
+import pytest
+
+from bench.vision import (
+    DATASETS,
+    LABEL_ERRATA,
+    LabelErratum,
+    LabelErratumError,
+    Score,
+    _labelled,
+    corrected_labels,
+    score_ranks,
+    standing_alone,
+)
 from vision.pipeline import Detection
 
 
@@ -68,3 +80,42 @@ def test_a_strip_of_a_card_does_not_stand_alone() -> None:
     # 30 x 90: thinner than any whole card's bounding box (at least 1 / 1.4 as wide as high, at any turn).
     boxes = [(10.0, 10.0, 40.0, 100.0), (100.0, 10.0, 160.0, 100.0), (200.0, 10.0, 320.0, 100.0)]
     assert [standing_alone(i, boxes, 400, 300) for i in range(3)] == [False, True, True]
+
+
+def test_an_erratum_corrects_one_card_and_leaves_the_labels_as_they_were() -> None:
+    labels = {"a.jpg": [("9", 1.0, 2.0, 3.0, 4.0), ("9", 5.0, 6.0, 7.0, 8.0)], "b.jpg": [("K", 1.0, 2.0, 3.0, 4.0)]}
+    erratum = LabelErratum(filename="a.jpg", box=(5.0, 6.0, 7.0, 8.0), labelled="9", actual="T", why="ten pips")
+    fixed = corrected_labels(labels, [erratum])
+    assert fixed == {"a.jpg": [("9", 1.0, 2.0, 3.0, 4.0), ("T", 5.0, 6.0, 7.0, 8.0)],
+                     "b.jpg": [("K", 1.0, 2.0, 3.0, 4.0)]}
+    assert labels["a.jpg"][1] == ("9", 5.0, 6.0, 7.0, 8.0)
+
+
+def test_a_reading_wrong_as_labelled_is_right_against_the_corrected_label() -> None:
+    cards = [("9", 10.0, 10.0, 60.0, 80.0)]
+    erratum = LabelErratum(filename="a.jpg", box=(10.0, 10.0, 60.0, 80.0), labelled="9", actual="T", why="")
+    fixed = corrected_labels({"a.jpg": cards}, [erratum])["a.jpg"]
+    seen = [_seen(10, 10, 60, 80, "T")]
+    assert _score(seen, cards) == ((0, 1, 0, 0), (0, 1, 0, 0))
+    assert _score(seen, fixed) == ((1, 0, 0, 0), (1, 0, 0, 0))
+
+
+@pytest.mark.parametrize("erratum", [
+    LabelErratum(filename="a.jpg", box=(5.0, 6.0, 7.0, 8.0), labelled="Q", actual="T", why="rank differs"),
+    LabelErratum(filename="a.jpg", box=(5.0, 6.0, 7.0, 9.0), labelled="9", actual="T", why="box differs"),
+    LabelErratum(filename="c.jpg", box=(5.0, 6.0, 7.0, 8.0), labelled="9", actual="T", why="no such photo"),
+])
+def test_an_erratum_that_names_no_labelled_card_is_refused(erratum: LabelErratum) -> None:
+    labels = {"a.jpg": [("9", 5.0, 6.0, 7.0, 8.0)]}
+    with pytest.raises(LabelErratumError, match="expected exactly one"):
+        corrected_labels(labels, [erratum])
+
+
+def test_every_erratum_names_one_card_of_the_data_set() -> None:
+    folder = DATASETS / "real-photos-dev"
+    if not (folder / "labels.csv").is_file():
+        pytest.skip(f"{folder} absent: the real photographs are not in this checkout's ../shared")
+    labels = _labelled(folder)
+    fixed = corrected_labels(labels)
+    changed = sum(a != b for name in labels for a, b in zip(labels[name], fixed[name], strict=True))
+    assert changed == len(LABEL_ERRATA)
