@@ -89,6 +89,24 @@ BORDER_GAP = 4
 MAX_READ = 16
 # A card's index corner this close to another card (of its length) may lie on it (`_stacked`).
 STACK_REACH = 0.05
+# Something lying over the card that no step found (a card whose outline never closed, its index hidden) is
+# bounded by straight image edges across the card (`crossing_covers`): a Hough segment (Canny edges, as
+# `outline.edge_distance` takes them) at least CROSS_LENGTH of the card's width long, reaching CROSS_DEPTH of
+# its width inside the card and running on CROSS_OUT of its width beyond its outline. A card's own print
+# (a picture's frame, pips) stays inside it and its own sides run along its outline; what runs from the
+# table onto the card lies over it.
+CROSS_LENGTH = 0.3
+CROSS_DEPTH = 0.12
+CROSS_OUT = 0.06
+# The edges as `outline.edge_distance` takes them: one card's paper on another's shows a thin shadow or a
+# shade of white, but at 15 / 45 court cards' pictures, carpet and wood grain gave lines "crossing" the
+# covered cards of 31 tuning photographs and 16 of those cards were lost. Hough segments bridge gaps of
+# CROSS_GAP of the card's width.
+CROSS_CANNY = (30, 90)
+CROSS_GAP = 0.03
+# A band over more than this share of the card's index (MIN_STRIP from its corner) is no cover: the index
+# was just read there, so nothing lies over it.
+CROSS_INDEX = 0.1
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,14 +118,14 @@ class CoveredCard:
     reading: CardReading
 
 
-def corner_quad(card: FloatArray, which: int) -> FloatArray:
-    """The part of `card` (ordered as `order_quad` orders a card) at index corner `which`, CORNER_REACH of
-    its width and length, with the card's own two sides at that corner as its sides 0 and 3."""
+def corner_quad(card: FloatArray, which: int, reach: tuple[float, float] = CORNER_REACH) -> FloatArray:
+    """The part of `card` (ordered as `order_quad` orders a card) at index corner `which`, `reach` of its
+    width and length, with the card's own two sides at that corner as its sides 0 and 3."""
     q = card.astype(np.float64)
     if which:
         q = np.roll(q, 2, axis=0)
     across, along = q[1] - q[0], q[3] - q[0]
-    a, b = across * CORNER_REACH[0], along * CORNER_REACH[1]
+    a, b = across * reach[0], along * reach[1]
     return np.array([q[0], q[0] + a, q[0] + a + b, q[0] + b], np.float32)
 
 
@@ -173,6 +191,46 @@ def straightened(score: Image, dist: npt.NDArray[np.float32], card: FloatArray, 
     top = max(t[0] for t in tried)
     best = min((t for t in tried if t[0] >= top - EVIDENCE_SLACK), key=lambda t: (t[1], t[2]))
     return best[3], best[0]
+
+
+def crossing_covers(gray: Image, card: FloatArray, which: int) -> list[FloatArray]:
+    """What lies over `card` (ordered as `order_quad` orders a card) beyond the straight edges crossing it
+    (see CROSS_LENGTH): for each such segment of the grey frame's edges (CROSS_CANNY), the band swept from
+    it away from index corner `which`, a card's length deep, as a convex quad. A card lying over the card's
+    far part, whose index is hidden or cut by the frame, is found by no step; its paper continues the
+    card's own, but its edge on the card is a straight line that runs on onto the table."""
+    width, length = side_lengths(card)
+    corner = (card[2] if which else card[0]).astype(np.float64)
+    h, w = gray.shape[:2]
+    x0, y0 = np.floor(card.min(axis=0) - 3 * CROSS_OUT * width).astype(int)
+    x1, y1 = np.ceil(card.max(axis=0) + 3 * CROSS_OUT * width).astype(int)
+    x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return []
+    edges = cv2.Canny(cv2.GaussianBlur(gray[y0:y1, x0:x1], (3, 3), 0), *CROSS_CANNY)
+    segments = cv2.HoughLinesP(edges, 1, np.pi / 180, max(8, int(0.15 * width)),
+                               minLineLength=CROSS_LENGTH * width, maxLineGap=max(3.0, CROSS_GAP * width))
+    if segments is None:
+        return []
+    contour = card.reshape(-1, 1, 2).astype(np.float32)
+    origin = np.array([x0, y0], np.float64)
+    index = corner_quad(card, which, MIN_STRIP)  # the index: nothing lies over it, as it was just read
+    index_area = quad_area(index)
+    steps = np.linspace(0.0, 1.0, 24)[:, None]
+    out = []
+    for sx0, sy0, sx1, sy1 in segments.reshape(-1, 4).astype(np.float64):
+        a, b = np.array([sx0, sy0]) + origin, np.array([sx1, sy1]) + origin
+        depth = [cv2.pointPolygonTest(contour, (float(x), float(y)), True) for x, y in a + (b - a) * steps]
+        if max(depth) < CROSS_DEPTH * width or min(depth) > -CROSS_OUT * width:
+            continue
+        d = (b - a) / max(1e-6, float(np.linalg.norm(b - a)))
+        normal = np.array([-d[1], d[0]])
+        if float(np.dot(corner - a, normal)) > 0:
+            normal = -normal  # away from the index corner
+        band = np.array([a, b, b + normal * length, a + normal * length], np.float32)
+        if _inside_share(index, band, index_area) <= CROSS_INDEX:
+            out.append(band)
+    return out
 
 
 def border_extents(score: Image, card: FloatArray, which: int) -> tuple[int, int]:
@@ -270,7 +328,8 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
     longs = np.linalg.norm(cards[:, 3] - cards[:, 0], axis=1)
     order = range(len(cards))
     score = whiteness(image)
-    dist = edge_distance(np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8))
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    dist = edge_distance(gray)
     found: list[CoveredCard] = []
     # (index corner, border extents, what may cover it) of each card found
     placings: list[tuple[int, tuple[int, int], list[FloatArray]]] = []
@@ -309,7 +368,7 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
         # Read: now its outline, as true as the edges at its index corner make it, cut at what covers it.
         card, _ = straightened(score, dist, card, corner)
         extents = border_extents(score, card, corner)
-        covers = _covers(card, outlines, unread)
+        covers = _covers(card, outlines, unread) + crossing_covers(gray, card, corner)
         visible = visible_part(card, corner, covers, (w, h), extents)
         if visible is None:
             continue
