@@ -186,8 +186,14 @@ class Recognizer:
         read = [np.array(d.corners, np.float32) for d in detections if d.rank is not None]
         unread = [np.array(d.corners, np.float32) for d in detections if d.rank is None]
         length = float(np.median([side_lengths(q)[1] for q in read])) if read else None
-        return [_detection(c.outline, c.reading, named=True)
-                for c in covered_cards(image, read, self.profile, card_length=length, unread=unread)]
+        ranks = [d.rank for d in detections if d.rank is not None]
+        out = []
+        for c in covered_cards(image, read, self.profile, card_length=length, unread=unread):
+            card_length = max(length or 0.0, side_lengths(c.card)[1])
+            if not any(rank == c.reading.rank and one_card(q, c.outline, card_length)
+                       for q, rank in zip(read, ranks, strict=True)):
+                out.append(_detection(c.outline, c.reading, named=True))
+        return out
 
     def _reoutlined(self, image: Image, detections: list[Detection], torn: set[int]) -> list[Detection]:
         """The detections whose outline reads no rank, outlined again from the indices in and around them
@@ -222,6 +228,31 @@ class Recognizer:
         if len(ranked) != 1:
             return []
         return [_detection(half, reading, named=True) for half, reading in ranked[0]]
+
+
+# Two pieces of one card (an outline of half a court card, by its picture's frame, and the other half placed
+# from its index; a card's two sides of a knife across it): together they make a card, whose rectangle is a
+# card's proportions (PIECES_ASPECT) and at most PIECES_LENGTH of the card's length long (the frame's, or as
+# its index placed it, whichever is longer: a piece read may be the only card read in the frame). A card of the
+# same rank lying over another shows it as a strip along its side (their rectangle nearly square: 1.1 on the
+# real photographs' tuning split) or beyond its end (0.25 of a card or more: 1.75 long). (Tuning split: the
+# three second outlines of cards read, all from the covered cards' step, 1.35-1.39 times as long as wide.)
+PIECES_ASPECT = (1.25, 1.6)
+PIECES_LENGTH = 1.3
+# ... which touch, or nearly (a knife, a pen or a cable between them: within this share of the card length).
+PIECES_GAP = 0.1
+
+
+def one_card(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32], length: float) -> bool:
+    """Whether the outlines `a` and `b` may be two pieces of one card of about `length` pixels (see
+    PIECES_ASPECT)."""
+    near = max(cv2.pointPolygonTest(one.reshape(-1, 1, 2), (float(x), float(y)), True)
+               for one, other in ((a, b), (b, a)) for x, y in other)
+    if near < -PIECES_GAP * length:
+        return False
+    _, (w, h), _ = cv2.minAreaRect(np.concatenate([a, b]).astype(np.float32))
+    short, long_ = sorted((float(w), float(h)))
+    return long_ <= PIECES_LENGTH * length and PIECES_ASPECT[0] * short <= long_ <= PIECES_ASPECT[1] * short
 
 
 def kept_readings(readings: Iterator[CornerReading | None], into: list[CornerReading | None]
