@@ -45,10 +45,15 @@ def _on(point: npt.NDArray[np.float32], quad: Quad) -> bool:
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
 
 
+@pytest.mark.parametrize("degrees", [0.0, 25.0])
 @pytest.mark.parametrize(("offset", "crop"), [((40, 30), (440, 315)), ((60, 25), (440, 320)), ((35, 60), (450, 330))])
 def test_a_card_over_the_placed_card_that_no_step_found_ends_its_visible_part(
-        offset: tuple[int, int], crop: tuple[int, int]) -> None:
+        offset: tuple[int, int], crop: tuple[int, int], degrees: float) -> None:
     frame, queen, ten = _scene(offset, crop)
+    # The whole frame turned about the queen's middle (what turns in from beyond the frame is table).
+    m = cv2.getRotationMatrix2D((300.0, 260.0), degrees, 1.0)
+    frame = np.asarray(cv2.warpAffine(frame, m, (frame.shape[1], frame.shape[0]), borderValue=FELT), np.uint8)
+    queen, ten = (np.asarray(cv2.transform(q.reshape(-1, 1, 2), m).reshape(4, 2), np.float32) for q in (queen, ten))
     (found,) = covered_cards(frame, [], SEARCHING, card_length=182.0)
     assert found.reading.rank == "Q"
     # Before: the queen's visible part ran on over the ten's paper, its centre on the ten (the ten, read "Q").
