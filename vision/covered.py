@@ -66,6 +66,12 @@ UNREAD_SAME = 0.6
 # The two sides meeting at the index corner, checked over this share of each (from the corner).
 CORNER_REACH = (0.6, 0.35)  # (across, along)
 MIN_CORNER_EVIDENCE = 0.7
+# A placed card whose sides there reach only this much as placed is read too (after the others, as placed,
+# as `snapped` says) when, turned onto its edges (`straightened`), they reach MIN_CORNER_EVIDENCE: the
+# rank-to-pip direction of a small index gives the card's turn to several degrees only, and a side a few
+# degrees off its edge shows little (a jack on a white plate, tuning photographs: 0.50 and 0.67 as placed,
+# 1.0 and 0.92 turned).
+MIN_PLACED_EVIDENCE = 0.4
 # The placed card is moved by up to this share of its length each way onto its edges (`snapped`).
 _SNAP_STEPS = np.linspace(-0.05, 0.05, 11)
 # ... and, once read, turned about its index corner by these (degrees) onto them (`straightened`).
@@ -87,6 +93,8 @@ BORDER_GAP = 4
 # with them, 10 or 12 read one card fewer and 30 the same as 16; the most cards placed in a photo there is
 # 3); placed cards whose corners all lie `reoutline.SAME_CARD` of the card's length apart are one.
 MAX_READ = 16
+# ... and at most this many more of those whose sides are a card's edge only once turned (MIN_PLACED_EVIDENCE).
+MAX_READ_TURNED = 8
 # A card's index corner this close to another card (of its length) may lie on it (`_stacked`).
 STACK_REACH = 0.05
 # Something lying over the card that no step found (a card whose outline never closed, its index hidden) is
@@ -336,27 +344,36 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
     # The cards read so far: an index's marks are paired more than once (a ten's two digits, a pip's parts),
     # and the same card placed again is not read again (a card passed over before reading is not read at all).
     read: list[FloatArray] = []
-    # First the cheap tests, for every placed card; then the reading, the surest edges first.
-    candidates: list[tuple[float, int, FloatArray]] = []
+    # First the cheap tests, for every placed card; then the reading, the surest edges first: the cards whose
+    # sides are a card's edge as placed, then (a budget of their own) those whose sides are one once turned.
+    candidates: list[tuple[int, float, int, FloatArray]] = []
     for k in order:
         card = np.ascontiguousarray(cards[k])
         area = quad_area(card)
         if any(_inside_share(card, q, area) > MAX_INSIDE for q in outlines):
             continue
         card, evidence = snapped(score, dist, card, int(which[k]))
+        tier = 0
         if evidence < MIN_CORNER_EVIDENCE:
-            continue
+            if evidence < MIN_PLACED_EVIDENCE:
+                continue
+            _, evidence = straightened(score, dist, card, int(which[k]))
+            if evidence < MIN_CORNER_EVIDENCE:
+                continue
+            tier = 1
         visible = visible_part(card, int(which[k]), _covers(card, outlines, unread), (w, h))
         if visible is not None and visible[1] >= MIN_VISIBLE:
-            candidates.append((evidence, k, card))
-    candidates.sort(key=lambda c: -c[0])
-    for _, k, start in candidates:
+            candidates.append((tier, evidence, k, card))
+    candidates.sort(key=lambda c: (c[0], -c[1]))
+    budget = [MAX_READ, MAX_READ_TURNED]
+    for tier, _, k, start in candidates:
         corner, card = int(which[k]), start
         near = SAME_CARD * longs[k]
         if any(float(np.abs(card - other).max()) <= near for other in read):
             continue
-        if len(read) >= MAX_READ:
-            break
+        if budget[tier] <= 0:
+            continue
+        budget[tier] -= 1
         read.append(card)
         anchor = read_views(corner_views(image, card, corner), profile)
         if anchor is None or anchor.rank_score < PARTIAL_MIN_SCORE or not anchor.is_face():
