@@ -95,6 +95,8 @@ BORDER_GAP = 4
 MAX_READ = 16
 # ... and at most this many more of those whose sides are a card's edge only once turned (MIN_PLACED_EVIDENCE).
 MAX_READ_TURNED = 8
+# ... and at most this many more placed from the darkest ink's marks only (`index_marks(deep=True)`), last.
+MAX_READ_DEEP = 8
 # A card's index corner this close to another card (of its length) may lie on it (`_stacked`).
 STACK_REACH = 0.05
 # Something lying over the card that no step found (a card whose outline never closed, its index hidden) is
@@ -328,9 +330,11 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
     for q in outlines:
         cv2.fillConvexPoly(exclude, np.round(q).astype(np.int32), 1)
     lengths = [card_length] if card_length is not None else [share * max(h, w) for share in NO_CARD_LENGTHS]
-    placed = [_placements(image, exclude, length) for length in lengths]
+    rounds = [(deep, length) for deep in (False, True) for length in lengths]
+    placed = [_placements(image, exclude, length, deep=deep) for deep, length in rounds]
     cards = np.concatenate([p[0] for p in placed])
     which = np.concatenate([p[1] for p in placed])
+    deeps = np.concatenate([np.full(len(p[0]), deep) for p, (deep, _) in zip(placed, rounds, strict=True)])
     if not len(cards):
         return []
     longs = np.linalg.norm(cards[:, 3] - cards[:, 0], axis=1)
@@ -361,11 +365,13 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
             if evidence < MIN_CORNER_EVIDENCE:
                 continue
             tier = 1
+        if deeps[k]:
+            tier = 2
         visible = visible_part(card, int(which[k]), _covers(card, outlines, unread), (w, h))
         if visible is not None and visible[1] >= MIN_VISIBLE:
             candidates.append((tier, evidence, k, card))
     candidates.sort(key=lambda c: (c[0], -c[1]))
-    budget = [MAX_READ, MAX_READ_TURNED]
+    budget = [MAX_READ, MAX_READ_TURNED, MAX_READ_DEEP]
     for tier, _, k, start in candidates:
         corner, card = int(which[k]), start
         near = SAME_CARD * longs[k]
@@ -427,14 +433,17 @@ def _holds(card: FloatArray, point: FloatArray) -> bool:
     return cv2.pointPolygonTest(card.reshape(-1, 1, 2), (float(point[0]), float(point[1])), True) > -reach
 
 
-def _placements(image: Image, exclude: Image, length: float) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int_]]:
+def _placements(image: Image, exclude: Image, length: float, *, deep: bool = False
+                ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int_]]:
     """(cards, which): the cards of about `length` that the index marks outside `exclude` place, and the
-    index corner (0 or 1) each was placed from, that corner inside the frame."""
+    index corner (0 or 1) each was placed from, that corner inside the frame. `deep`: from the marks of the
+    darkest ink only (`index_marks(deep=True)`)."""
     h, w = image.shape[:2]
     # Both the ink as it is and with its thin lines cut (as the index-first search's second round): a court
     # card's rank or pip touching its picture's frame, a ten's digits touching each other, a pip touching a
     # book's print (tuning split: +3 cards read, a king by a book, a ten under a candle, a ten in a spread).
-    marks = [index_marks(image, length, exclude, opened=opened) for opened in (False, True)]
+    marks = ([index_marks(image, length, exclude, deep=True)] if deep
+             else [index_marks(image, length, exclude, opened=opened) for opened in (False, True)])
     middles, ups, spacings = (np.concatenate([m[i] for m in marks]) for i in range(3))
     if not len(middles):
         return np.zeros((0, 4, 2), np.float32), np.zeros(0, int)

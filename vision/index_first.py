@@ -40,6 +40,10 @@ INDEX_SPACING = (0.05, 0.18)  # the two indices' mean spacing, of the length the
 MIN_GLYPH_PIXELS = 6
 INK_BELOW_PAPER = 60  # darkest channel this far under the local paper level (a red pip is dark in green)
 MIN_PAPER = 130  # the local paper level must be light: ink on card paper, not a dark table's texture
+# `deep` ink: the darkest channel under this share of the local paper level. A grey shade beside the card (a
+# sheet of paper lying over its edge, a table in shade) is ink at INK_BELOW_PAPER and joins the index glyphs
+# near the card's edge into one blob; a glyph's own ink is darker.
+DEEP_INK = 0.5
 OPPOSITE = -0.9  # cosine between the two indices' "up" directions
 ASPECT = (1.15, 2.0)  # card length over width, stretched photographs included
 LENGTH_RANGE = (0.6, 1.6)  # of the frame's card length
@@ -48,12 +52,13 @@ _OPEN = np.ones((2, 2), np.uint8)
 MAX_MARKS = 1500  # index marks paired at most (a cluttered photo: the pairing is quadratic)
 
 
-def index_marks(frame: Image, card_length: float, exclude: Image, *, opened: bool = False
+def index_marks(frame: Image, card_length: float, exclude: Image, *, opened: bool = False, deep: bool = False
                 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(middles, ups, spacings) of the candidate indices: each a pair of glyph-sized ink marks, `ups` the
     unit vector from the mark taken as the pip to the one taken as the rank (both ways are listed).
     `opened`: the ink is opened (2 x 2) first, which cuts the thin lines that join a glyph to other ink:
-    a court card's index touching its picture's frame, a pip touching a towel's print."""
+    a court card's index touching its picture's frame, a pip touching a towel's print. `deep`: ink is only
+    what is darker than DEEP_INK of the paper level (an index beside a grey shade, see DEEP_INK)."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise VisionInputError(f"indices are looked for in an 8-bit BGR frame, not {frame.dtype} {frame.shape}")
     if exclude.shape != frame.shape[:2]:
@@ -65,8 +70,11 @@ def index_marks(frame: Image, card_length: float, exclude: Image, *, opened: boo
     dark = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
     k = max(5, int(0.2 * card_length)) | 1
     paper = cv2.dilate(dark, np.ones((k, k), np.uint8))
-    ink = ((dark.astype(np.int16) < paper.astype(np.int16) - INK_BELOW_PAPER) & (paper > MIN_PAPER)
-           & (exclude == 0)).astype(np.uint8)
+    if deep:
+        below = dark.astype(np.float32) < DEEP_INK * paper.astype(np.float32)
+    else:
+        below = dark.astype(np.int16) < paper.astype(np.int16) - INK_BELOW_PAPER
+    ink = (below & (paper > MIN_PAPER) & (exclude == 0)).astype(np.uint8)
     if opened:
         ink = np.asarray(cv2.morphologyEx(ink, cv2.MORPH_OPEN, _OPEN), np.uint8)
     _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)

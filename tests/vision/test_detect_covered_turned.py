@@ -27,6 +27,13 @@ def _turned_placements(frame: npt.NDArray[np.uint8], degrees: float) -> Placemen
     return np.array(turned, np.float32), which
 
 
+def _only(monkeypatch: pytest.MonkeyPatch, cards: npt.NDArray[np.float32], which: npt.NDArray[np.int_]) -> None:
+    """Make these the only placements (none from the darkest ink's marks)."""
+    def placements(image: object, exclude: object, length: float, *, deep: bool = False) -> Placements:
+        return (cards[:0], which[:0]) if deep else (cards, which)
+    monkeypatch.setattr(covered, "_placements", placements)
+
+
 @pytest.mark.parametrize("degrees", [8.0, 9.0])
 def test_a_card_placed_a_few_degrees_off_is_turned_onto_its_edges_and_read(
         monkeypatch: pytest.MonkeyPatch, degrees: float) -> None:
@@ -41,7 +48,7 @@ def test_a_card_placed_a_few_degrees_off_is_turned_onto_its_edges_and_read(
     evidences = [snapped(score, dist, c, int(w))[1] for c, w in zip(cards, which, strict=True)]
     assert max(evidences) < MIN_CORNER_EVIDENCE
     assert max(evidences) >= MIN_PLACED_EVIDENCE
-    monkeypatch.setattr(covered, "_placements", lambda image, exclude, length: (cards, which))
+    _only(monkeypatch, cards, which)
     (found,) = covered_cards(frame, [], SEARCHING, card_length=182.0)
     assert found.reading.rank == "9"
     # Turned back onto the card: its outline runs along the card's sides.
@@ -57,5 +64,5 @@ def test_a_placement_whose_sides_are_no_card_s_edge_however_turned_is_not_read(
     sheet = frame.copy()
     sheet[(frame == FELT).all(axis=2)] = (235, 235, 235)
     cards, which = _turned_placements(sheet, 7.0)
-    monkeypatch.setattr(covered, "_placements", lambda image, exclude, length: (cards, which))
+    _only(monkeypatch, cards, which)
     assert covered_cards(sheet, [], SEARCHING, card_length=182.0) == []
