@@ -12,7 +12,7 @@ import pytest
 from tests.vision.test_detect_covered import FELT, SEARCHING, _turned, _upright
 from tests.vision.test_reoutline import _lay
 from vision import covered
-from vision.covered import MIN_CORNER_EVIDENCE, MIN_PLACED_EVIDENCE, covered_cards, snapped
+from vision.covered import MIN_CORNER_EVIDENCE, MIN_PLACED_EVIDENCE, TURNS, covered_cards, snapped, turned_evidence
 from vision.geometry import quad_iou
 from vision.outline import edge_distance, whiteness
 
@@ -66,3 +66,23 @@ def test_a_placement_whose_sides_are_no_card_s_edge_however_turned_is_not_read(
     cards, which = _turned_placements(sheet, 7.0)
     _only(monkeypatch, cards, which)
     assert covered_cards(sheet, [], SEARCHING, card_length=182.0) == []
+
+
+@pytest.mark.parametrize("degrees", [-9.0, 0.0, 4.0, 9.0])
+def test_the_turned_evidence_is_the_best_that_snapped_gives_over_the_turns(degrees: float) -> None:
+    """`turned_evidence` samples every turn and shift at once; it must say what `snapped` says turn by turn."""
+    frame = np.full((520, 760, 3), FELT, np.uint8)
+    _lay(frame, "9c", _upright(250, 120))
+    frame[100:330, 200:262] = 150  # a grey sheet over the left edge: the sides are a card's edge only in part
+    score = whiteness(frame)
+    dist = edge_distance(np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8))
+    cards, which = _turned_placements(frame, degrees)
+    assert len(cards)
+    seen = set()
+    for card, w in zip(cards, which, strict=True):
+        corner = card[2] if w else card[0]
+        one_by_one = max(snapped(score, dist, _turned(card, t, (float(corner[0]), float(corner[1]))), int(w))[1]
+                         for t in TURNS)
+        assert turned_evidence(score, dist, card, int(w)) == pytest.approx(one_by_one, abs=1e-9)
+        seen.add(round(one_by_one, 2))
+    assert len(seen) > 1  # placements of several evidences, not only sure or hopeless ones
