@@ -110,7 +110,7 @@ CROSS_DEPTH = 0.12
 CROSS_OUT = 0.06
 # The edges as `outline.edge_distance` takes them: one card's paper on another's shows a thin shadow or a
 # shade of white, but at 15 / 45 court cards' pictures, carpet and wood grain gave lines "crossing" the
-# covered cards of 31 tuning photographs and 16 of those cards were lost. Hough segments bridge gaps of
+# covered cards of 31 tuning photographs and 17 of those cards were lost. Hough segments bridge gaps of
 # CROSS_GAP of the card's width.
 CROSS_CANNY = (30, 90)
 CROSS_GAP = 0.03
