@@ -12,7 +12,8 @@ that does not need the whole card:
   a card back's lattice and the table are not);
 - the card's two sides that meet at that corner are a card's edge (`outline.side_evidence`, once the card
   is moved a few pixels onto them: `snapped`): paper inside, the table or another card's rim beyond, or an
-  image edge along them;
+  image edge along them; or, last, one of them is, and the card's far index corner, a card's length away,
+  reads the same rank surely (`_far_index`: a cloth over the index end leaves no edge there);
 - the card is not one already found (at most MAX_INSIDE of it inside a found outline: a found card's index
   sticking out of its outline places that card again), and shows at least MIN_VISIBLE of itself.
 
@@ -95,8 +96,17 @@ BORDER_GAP = 4
 MAX_READ = 16
 # ... and at most this many more of those whose sides are a card's edge only once turned (MIN_PLACED_EVIDENCE).
 MAX_READ_TURNED = 8
-# ... and at most this many more placed from the darkest ink's marks only (`index_marks(deep=True)`), last.
+# ... and at most this many more placed from the darkest ink's marks only (`index_marks(deep=True)`).
 MAX_READ_DEEP = 8
+# ... and, last, at most this many more of those with only one side a card's edge (MIN_CORNER_EVIDENCE, even
+# turned the other is not), kept only when the card's far index corner, where the card's length puts it, reads
+# the same rank surely (`_far_index`): a cloth over one end of the card leaves no edge there, but the index at
+# the card's other end still shows (an ace under a cloth, tuning photographs: its index end 0.25 as placed,
+# 0.42 turned; its indices A 0.94 and 0.86). Two corners a card's length apart reading one rank surely, one
+# of them on open paper, and a side of the card between them are a card.
+MAX_READ_FAR = 8
+FAR_LENGTHS = (1.0, 1.12, 0.9, 1.24)
+_FAR = 3  # the tier of those placed cards (after the tiers of MAX_READ, MAX_READ_TURNED, MAX_READ_DEEP)
 # A card's index corner this close to another card (of its length) may lie on it (`_stacked`).
 STACK_REACH = 0.05
 # Something lying over the card that no step found (a card whose outline never closed, its index hidden) is
@@ -141,13 +151,21 @@ def corner_quad(card: FloatArray, which: int, reach: tuple[float, float] = CORNE
 
 def snapped(score: Image, dist: npt.NDArray[np.float32], card: FloatArray, which: int, *, fit: bool = False
             ) -> tuple[FloatArray, float]:
-    """(card, evidence): `card` moved (by at most _SNAP_STEPS of its length each way) so that its two sides
-    meeting at index corner `which` lie on the card's edges, and the weaker of those two sides' best edge
-    evidence (`outline.side_evidence`). The index places its corner to a few pixels only (the index's distances from
-    the card's edges, and the length its spacing gives, vary from deck to deck), and the evidence is taken
-    within a few pixels of the edge. Each side is set by the shift across it alone: the smallest shift of
-    best evidence; with `fit`, among the shifts within EVIDENCE_SLACK of its best evidence (paper inside,
-    darker outside holds over a few pixels' shifts), the one running closest to image edges (`_misfit`).
+    """(card, evidence): `snapped_sides` with the weaker of the two sides' evidence."""
+    moved, sides = snapped_sides(score, dist, card, which, fit=fit)
+    return moved, min(sides)
+
+
+def snapped_sides(score: Image, dist: npt.NDArray[np.float32], card: FloatArray, which: int, *, fit: bool = False
+                  ) -> tuple[FloatArray, tuple[float, float]]:
+    """(card, (end, side)): `card` moved (by at most _SNAP_STEPS of its length each way) so that its two sides
+    meeting at index corner `which` lie on the card's edges, and those two sides' best edge evidence
+    (`outline.side_evidence`): the index end's, then the long side's. The index places its corner to a few
+    pixels only (the index's distances from the card's edges, and the length its spacing gives, vary from
+    deck to deck), and the evidence is taken within a few pixels of the edge. Each side is set by the shift
+    across it alone: the smallest shift of best evidence; with `fit`, among the shifts within EVIDENCE_SLACK
+    of its best evidence (paper inside, darker outside holds over a few pixels' shifts), the one running
+    closest to image edges (`_misfit`).
     Cards are read from the first and outlined from the second (tuning photographs: read from the second,
     3 cards fewer were read and 1 more)."""
     corner = corner_quad(card, which).astype(np.float32)
@@ -173,7 +191,7 @@ def snapped(score: Image, dist: npt.NDArray[np.float32], card: FloatArray, which
         pick = min(near, key=lambda i: (misfits[i], abs(float(steps[i]))))
         chosen.append((top, float(steps[pick])))
     moved = card + chosen[0][1] * along + chosen[1][1] * across
-    return np.ascontiguousarray(moved.astype(np.float32)), min(chosen[0][0], chosen[1][0])
+    return np.ascontiguousarray(moved.astype(np.float32)), (chosen[0][0], chosen[1][0])
 
 
 def _misfit(dist: npt.NDArray[np.float32], a: FloatArray, b: FloatArray) -> float:
@@ -386,22 +404,25 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
         area = quad_area(card)
         if any(_inside_share(card, q, area) > MAX_INSIDE for q in outlines):
             continue
-        card, evidence = snapped(score, dist, card, int(which[k]))
+        card, sides = snapped_sides(score, dist, card, int(which[k]))
+        evidence = min(sides)
         tier = 0
         if evidence < MIN_CORNER_EVIDENCE:
-            if evidence < MIN_PLACED_EVIDENCE:
-                continue
-            evidence = turned_evidence(score, dist, card, int(which[k]))
-            if evidence < MIN_CORNER_EVIDENCE:
-                continue
+            if evidence >= MIN_PLACED_EVIDENCE:
+                evidence = turned_evidence(score, dist, card, int(which[k]))
             tier = 1
-        if deeps[k]:
+            if evidence < MIN_CORNER_EVIDENCE:
+                # One side a card's edge at least, the other end to be confirmed by its far index.
+                tier, evidence = _FAR, max(sides)
+                if evidence < MIN_CORNER_EVIDENCE:
+                    continue
+        if deeps[k] and tier != _FAR:
             tier = 2
         visible = visible_part(card, int(which[k]), _covers(card, outlines, unread), (w, h))
         if visible is not None and visible[1] >= MIN_VISIBLE:
             candidates.append((tier, evidence, k, card))
     candidates.sort(key=lambda c: (c[0], -c[1]))
-    budget = [MAX_READ, MAX_READ_TURNED, MAX_READ_DEEP]
+    budget = [MAX_READ, MAX_READ_TURNED, MAX_READ_DEEP, MAX_READ_FAR]
     for tier, _, k, start in candidates:
         corner, card = int(which[k]), start
         near = SAME_CARD * longs[k]
@@ -418,8 +439,12 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
         reading = name_guessed(readings, profile, small=side_lengths(card)[1] < SMALL_CARD_PX)
         if reading.rank is None or not on_paper(image, card, readings, reading.rank):
             continue
-        # Read: now its outline, as true as the edges at its index corner make it, cut at what covers it.
-        card, _ = straightened(score, dist, card, corner)
+        if tier == _FAR:
+            if not _far_index(image, card, corner, reading.rank, profile):
+                continue
+        else:
+            # Read: now its outline, as true as the edges at its index corner make it, cut at what covers it.
+            card, _ = straightened(score, dist, card, corner)
         extents = border_extents(score, card, corner)
         covers = _covers(card, outlines, unread) + crossing_covers(gray, card, corner)
         visible = visible_part(card, corner, covers, (w, h), extents)
@@ -428,6 +453,23 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
         found.append(CoveredCard(outline=visible[0], card=card, reading=reading))
         placings.append((corner, extents, covers))
     return _distinct(_stacked(found, placings, (w, h)))
+
+
+def _far_index(image: Image, card: FloatArray, corner: int, rank: str, profile: DeckProfile) -> bool:
+    """Whether the placed card's other index corner (not `corner`) reads `rank` at PARTIAL_MIN_SCORE with a
+    suit under it, in one of its views (`read_views` over `corner_views`), the card taken at each of
+    FAR_LENGTHS of its placed length about its index corner (one index's spacing gives the card's length to
+    +-16%, and the simulated deck's index spacing is another than the photographs'): the card's far end
+    confirms it where its sides do not. Its paper is not asked (`on_paper` holds at the index that placed the
+    card, which is no back's): the far corner's view takes in the cloth beside the card (an ace under a
+    cloth, tuning photographs: 21% open paper)."""
+    anchor = card[2] if corner else card[0]
+    for growth in FAR_LENGTHS:
+        grown = np.ascontiguousarray((anchor + (card - anchor) * growth).astype(np.float32))
+        far = read_views(corner_views(image, grown, 1 - corner), profile)
+        if far is not None and far.rank_score >= PARTIAL_MIN_SCORE and far.is_face():
+            return far.rank == rank
+    return False
 
 
 def _covers(card: FloatArray, outlines: Sequence[FloatArray], unread: Sequence[FloatArray]) -> list[FloatArray]:
