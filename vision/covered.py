@@ -51,6 +51,7 @@ from vision.profile import DeckProfile
 from vision.reoutline import SAME_CARD, SPACING_SHARE, on_paper, one_index_cards
 
 Image = npt.NDArray[np.uint8]
+COURT = frozenset("JQK")
 
 # A placed card's length, of the frame's card length (the median of the cards read): the spacing of one
 # index says the length to about +-16% (5-95% of the tuning photographs' deck).
@@ -127,6 +128,19 @@ CROSS_GAP = 0.03
 # A band over more than this share of the card's index (MIN_STRIP from its corner) is no cover: the index
 # was just read there, so nothing lies over it.
 CROSS_INDEX = 0.1
+# The card's own paper (`own_paper`): what lies over a card without an edge crossing it from the table (a
+# back whose white rim meets the card's white paper, its lattice beyond; an object the frame cuts) is not
+# this card's paper. The card is looked at PAPER_SUB x PAPER_SUB pixels a cell of its grid (_GRID), and
+# PAPER_BEYOND of its size beyond its far sides (the index gives the length to about +-16%); paper is at
+# BORDER_PAPER of the level at its index (MIN_STRIP from the corner), thin light lines opened away, the
+# part connected to the index kept. Ink the paper encloses is the card's own when it is small (pips, a
+# glyph: under OWN_HOLE of the card), or of any size on a court card (its picture inside its border); a
+# back's lattice is enclosed by the back's own white rim, and is no small hole. A cell is the card's when
+# OWN_PAPER_SHARE of it is; the index strip (MIN_STRIP) always is, as the index was just read there.
+PAPER_SUB = 4
+PAPER_BEYOND = 0.3
+OWN_HOLE = 0.12
+OWN_PAPER_SHARE = 0.5
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -321,15 +335,50 @@ def _run(paper: npt.NDArray[np.bool_]) -> int:
     return int(ends[0]) if len(ends) else len(paper)
 
 
+def own_paper(score: Image, card: FloatArray, which: int, *, court: bool = False) -> npt.NDArray[np.uint8]:
+    """The cells of the card's grid (_GRID: rows along, columns across, index corner `which` at the origin)
+    that are its own paper connected to its index, or ink that paper encloses (see PAPER_SUB); `court`: a
+    jack, queen or king, whose picture is a large enclosed region of its own."""
+    gw, gh = _GRID
+    q = np.roll(card, 2, axis=0) if which else card
+    target = np.array([[0, 0], [gw, 0], [gw, gh], [0, gh]], np.float32) * PAPER_SUB
+    m = cv2.getPerspectiveTransform(q.astype(np.float32), target)
+    size = (int(gw * PAPER_SUB * (1 + PAPER_BEYOND)), int(gh * PAPER_SUB * (1 + PAPER_BEYOND)))
+    warped = cv2.warpPerspective(score, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                 borderValue=0)
+    sw, sh = int(np.ceil(MIN_STRIP[0] * gw * PAPER_SUB)), int(np.ceil(MIN_STRIP[1] * gh * PAPER_SUB))
+    level = float(np.percentile(warped[:sh, :sw], 85))
+    paper = np.asarray(cv2.morphologyEx((warped >= BORDER_PAPER * level).astype(np.uint8), cv2.MORPH_OPEN,
+                                        np.ones((3, 3), np.uint8)), np.uint8)
+    count, labels = cv2.connectedComponents(paper, connectivity=4)
+    at_index = np.bincount(labels[:sh, :sw].ravel(), minlength=count)
+    at_index[0] = 0  # the background
+    own = (labels == int(np.argmax(at_index))).astype(np.uint8) if at_index.any() else np.zeros_like(paper)
+    # What the paper encloses: the parts of the rest that touch no side of the window.
+    rest = (1 - own).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
+    x, y, bw, bh, area = (stats[:, k] for k in range(5))
+    hole = (x > 0) & (y > 0) & (x + bw < size[0]) & (y + bh < size[1])
+    if not court:
+        hole &= area < OWN_HOLE * gw * gh * PAPER_SUB * PAPER_SUB
+    own[hole[labels] & (rest > 0)] = 1  # (label 0 is the paper itself)
+    own = own[:gh * PAPER_SUB, :gw * PAPER_SUB]
+    cells = np.asarray(own.reshape(gh, PAPER_SUB, gw, PAPER_SUB).mean(axis=(1, 3)) >= OWN_PAPER_SHARE, np.uint8)
+    cells[:int(np.ceil(MIN_STRIP[1] * gh)), :int(np.ceil(MIN_STRIP[0] * gw))] = 1
+    return cells
+
+
 def visible_part(card: FloatArray, which: int, covers: Sequence[FloatArray], size: tuple[int, int],
-                 extents: tuple[int, int] | None = None) -> tuple[FloatArray, float] | None:
+                 extents: tuple[int, int] | None = None, *, paper: npt.NDArray[np.uint8] | None = None
+                 ) -> tuple[FloatArray, float] | None:
     """(outline, share): the largest rectangle of `card` (ordered as `order_quad` orders a card) from its
     index corner `which`, along the card's own sides, that is visible (at least VISIBLE_FILL of it not under
     `covers` and inside a frame of `size` (width, height)), ordered as a card, and the share of the card it
     is. A card under another shows a strip along a side or an end of itself, with its index at a corner; a
     card with one corner covered, the larger of the two. None when it leaves the index out (under
     MIN_STRIP of the card either way). `extents`: how far the card's border runs on from the corner
-    (`border_extents`), in the card's grid; the rectangle stays within them."""
+    (`border_extents`), in the card's grid; the rectangle stays within them. `paper`: the cells that are
+    the card's own paper (`own_paper`); the rectangle is seen only there."""
     w, h = size
     gw, gh = _GRID
     q = np.roll(card, 2, axis=0) if which else card
@@ -347,6 +396,8 @@ def visible_part(card: FloatArray, which: int, covers: Sequence[FloatArray], siz
     if extents is not None:
         seen[:, extents[0]:] = 0
         seen[extents[1]:, :] = 0
+    if paper is not None:
+        seen &= paper
     # Rectangles [0, a) x [0, b) of the grid: the share of each that is seen, from the integral image.
     counts = cv2.integral(seen)[1:, 1:].astype(np.float64)
     areas = np.arange(1, gh + 1, dtype=np.float64)[:, None] * np.arange(1, gw + 1, dtype=np.float64)[None, :]
@@ -447,7 +498,8 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
             card, _ = straightened(score, dist, card, corner)
         extents = border_extents(score, card, corner)
         covers = _covers(card, outlines, unread) + crossing_covers(gray, card, corner)
-        visible = visible_part(card, corner, covers, (w, h), extents)
+        paper = own_paper(score, card, corner, court=reading.rank in COURT)
+        visible = visible_part(card, corner, covers, (w, h), extents, paper=paper)
         if visible is None:
             continue
         found.append(CoveredCard(outline=visible[0], card=card, reading=reading))
@@ -492,6 +544,7 @@ def _stacked(found: list[CoveredCard], placings: list[tuple[int, tuple[int, int]
         if not over:
             out.append(card)
             continue
+        # (Not bounded by its own paper again: on the tuning photographs that lost 2 cards of spreads.)
         visible = visible_part(card.card, which, [*covers, *over], size, extents)
         if visible is not None and visible[1] >= MIN_VISIBLE:
             out.append(CoveredCard(outline=visible[0], card=card.card, reading=card.reading))

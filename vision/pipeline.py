@@ -203,7 +203,11 @@ class Recognizer:
         out = []
         for c in covered_cards(image, read, self.profile, card_length=length, unread=unread):
             card_length = max(length or 0.0, side_lengths(c.card)[1])
-            if not any(rank == c.reading.rank and one_card(q, c.outline, card_length)
+            # Its visible part is only what is evidenced as its own paper (`covered.own_paper`), which may
+            # stop short of the read piece it makes one card with (an ace cut in two by a knife, tuning
+            # photographs): the placed card is checked too.
+            if not any(rank == c.reading.rank and (one_card(q, c.outline, card_length)
+                                                   or one_card(q, c.card, card_length))
                        for q, rank in zip(read, ranks, strict=True)):
                 out.append(_detection(c.outline, c.reading, named=True))
         return out
