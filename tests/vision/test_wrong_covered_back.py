@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from hardware_sim.camera.art import card_body_mask, draw_back
+from hardware_sim.camera.art import draw_back
 from tests.vision.test_reoutline import _lay
 from vision.covered import covered_cards, crossing_covers, own_paper
 from vision.geometry import order_quad, quad_area
@@ -29,14 +29,9 @@ def _upright(x: float, y: float, w: float = 130, h: float = 182) -> Quad:
     return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
 
 
-def _lay_back(frame: npt.NDArray[np.uint8], quad: Quad) -> None:
-    back = draw_back()
-    h, w = back.shape[:2]
-    m = cv2.getPerspectiveTransform(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32), quad)
-    size = (frame.shape[1], frame.shape[0])
-    warped = cv2.warpPerspective(back, m, size, flags=cv2.INTER_AREA)
-    body = cv2.warpPerspective(card_body_mask(w, h), m, size) > 127
-    frame[body] = warped[body]
+def _lay_back(frame: npt.NDArray[np.uint8], x: int, y: int) -> None:
+    """The simulated camera's card back, upright, 182 x 260 from (x, y) (its white rim, no shadow)."""
+    frame[y:y + 260, x:x + 182] = cv2.resize(draw_back(), (182, 260), interpolation=cv2.INTER_AREA)[..., :3]
 
 
 def _on(point: npt.NDArray[np.float32], quad: Quad) -> bool:
@@ -51,7 +46,7 @@ def _scene(corner: tuple[int, int], code: str = "Qd") -> tuple[npt.NDArray[np.ui
     queen = _upright(250, 200)
     back = _upright(corner[0], corner[1], 182, 260)
     _lay(frame, code, queen)
-    _lay_back(frame, back)
+    _lay_back(frame, *corner)
     return np.ascontiguousarray(frame[:385, :383]), queen, back
 
 
