@@ -29,7 +29,7 @@ from vision.identify import (
     side_by_side_cards,
 )
 from vision.profile import DeckProfile, default_profile
-from vision.reoutline import Reoutlined, paper_share, reoutline
+from vision.reoutline import PAPER_LEVEL, Reoutlined, paper_share, reoutline
 
 Image = npt.NDArray[np.uint8]
 Face = Literal["up", "down"]
@@ -140,9 +140,38 @@ def on_paper(image: Image, quad: npt.NDArray[np.float32], reading: CardReading,
     naming = [k for k, corner in enumerate(corners) if corner is not None and corner.rank == reading.rank]
     if reading.rank is not None and naming:
         views = [views[k] for k in naming]
-    if any(paper_share(corner) >= MIN_FACE_PAPER for corner in views):
+    if any(paper_share(corner) >= MIN_FACE_PAPER and not tinted_lattice(corner) for corner in views):
         return reading
     return FACE_DOWN
+
+
+# A face's index is ink on white or grey paper: the paper is the card's own, nearly as neutral as the light
+# that falls on it, and the ink is far darker than it. A coloured back's lattice seen by a photographs'
+# profile has "paper" too (its lighter cells, a whole 4 x 4 patch wide at 1280 x 720), but tinted the back's
+# colour, and its darkest marks are the lattice's own lines, a shade of that colour; a hand over a back is
+# skin-coloured, the lattice showing through it faintly. Simulated camera, tuning photographs' profile: a
+# "9" at 0.58 on a red back (1280 x 720, seed 511: its naming corner's paper tinted 0.48, its darkest
+# marks 0.68 under the paper), a "9" at 0.59 on a green one (overlap with hands, seed 500: 0.31, 0.49), a
+# "Q" at 0.53 from a hand over a back (960 x 540 with hands, seed 213: 0.35, 0.19); the simulated faces'
+# paper is tinted 0.02-0.04. On the real photographs' tuning split, 264 corners that let a reading through
+# were tinted at most 0.35, and the few over 0.25 had ink 0.31-0.99 under the paper; the one tinted 0.3 or
+# more (0.35, a warm light) had ink 0.98 under it. Both together mark the lattice or the hand.
+TINTED_PAPER = 0.3
+DEEP_INK = 0.75
+
+
+def tinted_lattice(corner: Image) -> bool:
+    """Whether an index corner's open paper is tinted (the median (max - min) / max of its channels, at least
+    TINTED_PAPER) while its darkest marks (2nd percentile of the darkest channel) are under DEEP_INK below
+    the paper level: a coloured back's lattice, or a hand over a back, not a card's index."""
+    low = np.asarray(cv2.min(cv2.min(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2]))
+    high = np.asarray(cv2.max(cv2.max(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2]))
+    paper, ink = (float(v) for v in np.percentile(low, (85, 2)))
+    light = low >= PAPER_LEVEL * paper
+    if not light.any():
+        return False
+    tint = float(np.median((high[light].astype(np.float32) - low[light]) / np.maximum(high[light], 1)))
+    return tint >= TINTED_PAPER and 1.0 - ink / max(paper, 1.0) < DEEP_INK
 
 
 def is_small(quad: npt.NDArray[np.float32]) -> bool:
