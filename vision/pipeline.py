@@ -116,16 +116,22 @@ def may_be_named(quad: npt.NDArray[np.float32]) -> bool:
 # (960 x 540 and 1280 x 720, seeds 100-129) were named 52 times, every one with both index corners at most
 # 25% open paper; the rendered faces read right had 54% or more, the photographs' cards read right 35% or
 # more (tuning split, the outline's better corner). A reading whose outline shows no open paper at either
-# index corner is a back's, whatever the ranks scored. Searching profiles only: they read many views of each
-# corner at a bar set by photographs; the built-in and `calibrate-deck` profiles read one view at 0.72 or
-# more and never named a back (the bench's 111 and 79), and the 1280 x 720 frame's budget keeps the 0.2 ms
-# a card this costs.
+# index corner is a back's, whatever the ranks scored. Every reading of a searching profile (many views of
+# each corner at a bar set by photographs); the built-in and `calibrate-deck` profiles read one view at 0.72
+# or more, and only their unsure readings are checked (UNSURE_FACE): the 1280 x 720 frame's budget.
 MIN_FACE_PAPER = 0.3
+# The built-in and `calibrate-deck` profiles (one view of each corner, a bar of 0.72) check a reading under
+# this confidence too. Simulated camera, the card-faces deck's `calibrate-deck` profile, overlapping cards
+# with hands over them at 1280 x 720 (seeds 605, 606, 616, 618): outlines inside a back's lattice read
+# "6", "9", "4" and "4" at 0.42-0.74, their naming corners 5-24% open paper. Checking every reading, tint
+# too, cost the 1280 x 720 frame about 8 ms at p50: only the unsure ones are checked, for open paper only
+# (the tint check is twice the cost and was needed only by the searching profiles' lower bar).
+UNSURE_FACE = 0.76
 FACE_DOWN = CardReading(card=None, face_up=False, confidence=0.0)
 
 
 def on_paper(image: Image, quad: npt.NDArray[np.float32], reading: CardReading,
-             corners: Sequence[CornerReading | None] = ()) -> CardReading:
+             corners: Sequence[CornerReading | None] = (), *, tint: bool = True) -> CardReading:
     """`reading` of the outline `quad`, or face down when it is a face but no index corner of the outline
     that may have named it is open paper (MIN_FACE_PAPER), as a back's corners are not. `corners`: the
     corners' readings as they were taken (`kept_readings`); when one of them read the rank named, only
@@ -133,14 +139,14 @@ def on_paper(image: Image, quad: npt.NDArray[np.float32], reading: CardReading,
     a wedge or a strip) can have one corner on the rim's white paper, reading nothing, while the other, in
     the lattice, reads a rank at a photographs' profile's low bar: simulated camera, tuning photographs'
     profile, overlapping cards, a "9" at 0.53 on a back from the corner with 28% open paper while the
-    other had 32%."""
+    other had 32%. `tint`: a tinted corner with shallow ink is no paper either (`tinted_lattice`)."""
     if not reading.face_up:
         return reading
     views = list(iter_index_corners(image, quad))
     naming = [k for k, corner in enumerate(corners) if corner is not None and corner.rank == reading.rank]
     if reading.rank is not None and naming:
         views = [views[k] for k in naming]
-    if any(paper_share(corner) >= MIN_FACE_PAPER and not tinted_lattice(corner) for corner in views):
+    if any(paper_share(corner) >= MIN_FACE_PAPER and not (tint and tinted_lattice(corner)) for corner in views):
         return reading
     return FACE_DOWN
 
@@ -212,8 +218,8 @@ class Recognizer:
                                         small=small) or reading
             elif disagree(corners):
                 torn.add(len(out))
-            if self.profile.search:
-                reading = on_paper(image, quad, reading, corners)
+            if self.profile.search or reading.confidence < UNSURE_FACE:
+                reading = on_paper(image, quad, reading, corners, tint=self.profile.search)
             named = may_be_named(quad)
             out.append(_detection(quad, reading, named=named))
         out = self._reoutlined(image, out, torn)
