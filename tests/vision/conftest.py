@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from hardware_sim.camera import RenderedFrame
-from vision.pipeline import Detection
+from hardware_sim.camera import RenderedFrame, RenderOptions, random_scene, render_with_truth
+from vision.pipeline import Detection, Recognizer
 
 DATASETS = Path(__file__).resolve().parents[2] / ".." / "shared" / "datasets"
 
@@ -48,3 +49,17 @@ def match(frame: RenderedFrame, detections: list[Detection], tally: Tally, *, mi
             tally.unknown += 1
         else:
             tally.wrong += 1
+
+
+def tally_scenes(recognizer: Recognizer, seeds: range, options: RenderOptions, *, face_down: float,
+                 backs_only: bool = False, **scene: Any) -> Tally:
+    """Render `random_scene(seed, cards=8, face_down=..., **scene)` for each seed, identify and match it.
+    `backs_only`: also assert, frame by frame, that no detection is named (the seed is in the message)."""
+    tally = Tally()
+    for seed in seeds:
+        frame = render_with_truth(random_scene(seed, cards=8, face_down=face_down, **scene), seed, options)
+        detections = recognizer.identify(frame.image)
+        if backs_only:
+            assert all(d.rank is None for d in detections), seed
+        match(frame, detections, tally)
+    return tally

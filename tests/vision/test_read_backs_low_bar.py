@@ -8,8 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
-from tests.vision.conftest import Tally, match
+from hardware_sim.camera import RenderOptions
+from tests.vision.conftest import tally_scenes
 from vision.identify import CardReading
 from vision.pipeline import MIN_FACE_PAPER, Recognizer, on_paper
 from vision.profile import DeckProfile, default_profile
@@ -26,22 +26,12 @@ def low_bar() -> DeckProfile:
 
 
 def test_a_low_bar_profile_names_no_back(low_bar: DeckProfile) -> None:
-    recognizer = Recognizer(low_bar)
-    tally = Tally()
-    for seed in range(100, 112):
-        frame = render_with_truth(random_scene(seed, cards=8, face_down=1.0), seed, CAMERA)
-        detections = recognizer.identify(frame.image)
-        assert all(d.rank is None for d in detections), seed
-        match(frame, detections, tally)
+    tally = tally_scenes(Recognizer(low_bar), range(100, 112), CAMERA, face_down=1.0, backs_only=True)
     assert tally.backs_named == 0
 
 
 def test_a_low_bar_profile_still_names_faces(low_bar: DeckProfile) -> None:
-    recognizer = Recognizer(low_bar)
-    tally = Tally()
-    for seed in range(100, 106):
-        frame = render_with_truth(random_scene(seed, cards=8, face_down=0.0), seed, CAMERA)
-        match(frame, recognizer.identify(frame.image), tally)
+    tally = tally_scenes(Recognizer(low_bar), range(100, 106), CAMERA, face_down=0.0)
     # 28 of the 48 faces named right with or without the rule (the rest unknown: this profile's suit bar is the
     # built-in one's while its rank search reads more views): the rule takes no face's name away.
     assert tally.faces >= 40

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
-from tests.vision.conftest import Tally, match
+from hardware_sim.camera import RenderOptions
+from tests.vision.conftest import tally_scenes
 from vision.pipeline import Recognizer
 from vision.profile import DeckProfile, default_profile
 
@@ -25,22 +25,12 @@ def one_view_low_bar() -> DeckProfile:
 
 def test_overlapping_backs_under_hands_are_never_named(one_view_low_bar: DeckProfile) -> None:
     assert not one_view_low_bar.search
-    recognizer = Recognizer(one_view_low_bar)
-    tally = Tally()
-    for seed in range(100, 130):
-        frame = render_with_truth(random_scene(seed, cards=8, face_down=1.0, overlap=True, hands=2), seed,
-                                  RenderOptions())
-        detections = recognizer.identify(frame.image)
-        assert all(d.rank is None for d in detections), seed
-        match(frame, detections, tally)
+    tally = tally_scenes(Recognizer(one_view_low_bar), range(100, 130), RenderOptions(), face_down=1.0,
+                         backs_only=True, overlap=True, hands=2)
     assert tally.backs_named == 0
 
 
 def test_the_faces_are_still_named(one_view_low_bar: DeckProfile) -> None:
-    recognizer = Recognizer(one_view_low_bar)
-    tally = Tally()
-    for seed in range(100, 106):
-        frame = render_with_truth(random_scene(seed, cards=8, face_down=0.0), seed, RenderOptions())
-        match(frame, recognizer.identify(frame.image), tally)
+    tally = tally_scenes(Recognizer(one_view_low_bar), range(100, 106), RenderOptions(), face_down=0.0)
     # All 48 faces of these frames are named right, with the check as without it.
     assert tally.right == 48 and tally.wrong == 0
