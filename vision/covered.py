@@ -45,7 +45,7 @@ from vision.identify import (
     name_guessed,
     read_views,
 )
-from vision.index_first import index_marks
+from vision.index_first import MIN_PAPER, index_marks
 from vision.outline import SIDE_STEPS, edge_distance, edge_points, sample_at, whiteness
 from vision.profile import DeckProfile
 from vision.reoutline import SAME_CARD, SPACING_SHARE, on_paper, one_index_cards
@@ -141,6 +141,20 @@ PAPER_SUB = 4
 PAPER_BEYOND = 0.3
 OWN_HOLE = 0.12
 OWN_PAPER_SHARE = 0.5
+# A card lying in shade. Its index marks: the darkest ink's (`index_marks(deep=True)`) on paper from SHADE_PAPER
+# up to `index_first.MIN_PAPER` (darkest channel), a round of their own read after all the others with a
+# budget of its own (MAX_READ_SHADE): in the deep round's budget they took the read of a jack placed there
+# (tuning photographs). A king in a table's shadow has its paper at 92-109; a darker table's own texture stays
+# under SHADE_PAPER. Its border (`border_extents`): a shade deepening along the card leaves the border under
+# BORDER_PAPER of the level at the index (that king: whiteness 16-34 along one end against about 55 at the
+# index), but still lighter than just beyond the card's side, by SHADE_CONTRAST of that level or more, and at
+# SHADE_FLOOR of it at least; an object lying over the card's side shows the same light on both sides of it.
+SHADE_PAPER = 80
+MAX_READ_SHADE = 8
+SHADE_CONTRAST = 0.2
+SHADE_FLOOR = 0.25
+_PLAIN, _DEEP, _SHADE = 0, 1, 2  # the index marks of a round: plain and opened, darkest ink, darkest ink in shade
+_SHADE_TIER = 4  # (after the tiers of MAX_READ, MAX_READ_TURNED, MAX_READ_DEEP and MAX_READ_FAR)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -325,7 +339,20 @@ def border_extents(score: Image, card: FloatArray, which: int) -> tuple[int, int
     top_light = tops.reshape(len(BORDER_DEPTHS), gw).max(axis=0).astype(np.float64)
     side_light = sides.reshape(len(BORDER_DEPTHS), gh).max(axis=0).astype(np.float64)
     level = float(np.percentile(np.concatenate([top_light[:6], side_light[:6]]), 85))
-    return _run(top_light >= BORDER_PAPER * level), _run(side_light >= BORDER_PAPER * level)
+    # Just beyond each side: a border in shade is still lighter than the table beside it (`SHADE_CONTRAST`).
+    tops_out, _ = sample_at(score, (top[None] - depths * b_unit).reshape(-1, 2))
+    sides_out, _ = sample_at(score, (side[None] - depths * a_unit).reshape(-1, 2))
+    top_dark = tops_out.reshape(len(BORDER_DEPTHS), gw).max(axis=0).astype(np.float64)
+    side_dark = sides_out.reshape(len(BORDER_DEPTHS), gh).max(axis=0).astype(np.float64)
+    return (_run(_border_paper(top_light, top_dark, level)), _run(_border_paper(side_light, side_dark, level)))
+
+
+def _border_paper(light: npt.NDArray[np.float64], beyond: npt.NDArray[np.float64], level: float
+                  ) -> npt.NDArray[np.bool_]:
+    """The border cells that are paper: at BORDER_PAPER of the `level` at the corner, or lighter than just
+    `beyond` the side by SHADE_CONTRAST of that level and at SHADE_FLOOR of it at least (a card in shade)."""
+    shaded = (light - beyond >= SHADE_CONTRAST * level) & (light >= SHADE_FLOOR * level)
+    return np.asarray((light >= BORDER_PAPER * level) | shaded, np.bool_)
 
 
 def _run(paper: npt.NDArray[np.bool_]) -> int:
@@ -429,11 +456,11 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
     for q in outlines:
         cv2.fillConvexPoly(exclude, np.round(q).astype(np.int32), 1)
     lengths = [card_length] if card_length is not None else [share * max(h, w) for share in NO_CARD_LENGTHS]
-    rounds = [(deep, length) for deep in (False, True) for length in lengths]
-    placed = [_placements(image, exclude, length, deep=deep) for deep, length in rounds]
+    rounds = [(ink, length) for ink in (_PLAIN, _DEEP, _SHADE) for length in lengths]
+    placed = [_placements(image, exclude, length, ink=ink) for ink, length in rounds]
     cards = np.concatenate([p[0] for p in placed])
     which = np.concatenate([p[1] for p in placed])
-    deeps = np.concatenate([np.full(len(p[0]), deep) for p, (deep, _) in zip(placed, rounds, strict=True)])
+    inks = np.concatenate([np.full(len(p[0]), ink) for p, (ink, _) in zip(placed, rounds, strict=True)])
     if not len(cards):
         return []
     longs = np.linalg.norm(cards[:, 3] - cards[:, 0], axis=1)
@@ -467,13 +494,13 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
                 tier, evidence = _FAR, max(sides)
                 if evidence < MIN_CORNER_EVIDENCE:
                     continue
-        if deeps[k] and tier != _FAR:
-            tier = 2
+        if inks[k] != _PLAIN and tier != _FAR:
+            tier = 2 if inks[k] == _DEEP else _SHADE_TIER
         visible = visible_part(card, int(which[k]), _covers(card, outlines, unread), (w, h))
         if visible is not None and visible[1] >= MIN_VISIBLE:
             candidates.append((tier, evidence, k, card))
     candidates.sort(key=lambda c: (c[0], -c[1]))
-    budget = [MAX_READ, MAX_READ_TURNED, MAX_READ_DEEP, MAX_READ_FAR]
+    budget = [MAX_READ, MAX_READ_TURNED, MAX_READ_DEEP, MAX_READ_FAR, MAX_READ_SHADE]
     for tier, _, k, start in candidates:
         corner, card = int(which[k]), start
         near = SAME_CARD * longs[k]
@@ -558,17 +585,20 @@ def _holds(card: FloatArray, point: FloatArray) -> bool:
     return cv2.pointPolygonTest(card.reshape(-1, 1, 2), (float(point[0]), float(point[1])), True) > -reach
 
 
-def _placements(image: Image, exclude: Image, length: float, *, deep: bool = False
+def _placements(image: Image, exclude: Image, length: float, *, ink: int = 0
                 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int_]]:
     """(cards, which): the cards of about `length` that the index marks outside `exclude` place, and the
-    index corner (0 or 1) each was placed from, that corner inside the frame. `deep`: from the marks of the
-    darkest ink only (`index_marks(deep=True)`)."""
+    index corner (0 or 1) each was placed from, that corner inside the frame. `ink`: _PLAIN (the ink as it is
+    and opened), _DEEP (the darkest ink only, `index_marks(deep=True)`) or _SHADE (that on paper in shade)."""
     h, w = image.shape[:2]
     # Both the ink as it is and with its thin lines cut (as the index-first search's second round): a court
     # card's rank or pip touching its picture's frame, a ten's digits touching each other, a pip touching a
     # book's print (tuning split: +3 cards read, a king by a book, a ten under a candle, a ten in a spread).
-    marks = ([index_marks(image, length, exclude, deep=True)] if deep
-             else [index_marks(image, length, exclude, opened=opened) for opened in (False, True)])
+    if ink == _PLAIN:
+        marks = [index_marks(image, length, exclude, opened=opened) for opened in (False, True)]
+    else:
+        papers = (SHADE_PAPER, MIN_PAPER) if ink == _SHADE else (MIN_PAPER, 255)
+        marks = [index_marks(image, length, exclude, deep=True, paper_range=papers)]
     middles, ups, spacings = (np.concatenate([m[i] for m in marks]) for i in range(3))
     if not len(middles):
         return np.zeros((0, 4, 2), np.float32), np.zeros(0, int)

@@ -52,19 +52,23 @@ _OPEN = np.ones((2, 2), np.uint8)
 MAX_MARKS = 1500  # index marks paired at most (a cluttered photo: the pairing is quadratic)
 
 
-def index_marks(frame: Image, card_length: float, exclude: Image, *, opened: bool = False, deep: bool = False
+def index_marks(frame: Image, card_length: float, exclude: Image, *, opened: bool = False, deep: bool = False,
+                paper_range: tuple[int, int] = (MIN_PAPER, 255)
                 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(middles, ups, spacings) of the candidate indices: each a pair of glyph-sized ink marks, `ups` the
     unit vector from the mark taken as the pip to the one taken as the rank (both ways are listed).
     `opened`: the ink is opened (2 x 2) first, which cuts the thin lines that join a glyph to other ink:
     a court card's index touching its picture's frame, a pip touching a towel's print. `deep`: ink is only
-    what is darker than DEEP_INK of the paper level (an index beside a grey shade, see DEEP_INK)."""
+    what is darker than DEEP_INK of the paper level (an index beside a grey shade, see DEEP_INK). `paper_range`:
+    the local paper level (over the first, at most the second; a card in shade: `covered.SHADE_PAPER`)."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise VisionInputError(f"indices are looked for in an 8-bit BGR frame, not {frame.dtype} {frame.shape}")
     if exclude.shape != frame.shape[:2]:
         raise VisionInputError(f"the excluded area is {exclude.shape}, the frame {frame.shape[:2]}")
     if not np.isfinite(card_length) or card_length <= 0:
         raise VisionInputError(f"a card length is a positive number of pixels, not {card_length}")
+    if not 0 <= paper_range[0] < paper_range[1] <= 255:
+        raise VisionInputError(f"a paper level range is two levels from low to high in 0-255, not {paper_range}")
     # The darkest channel, by OpenCV (numpy's reduction over the last axis costs ~10 ms on a 960 x 540 frame).
     b, g, r = cv2.split(frame)
     dark = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
@@ -74,7 +78,7 @@ def index_marks(frame: Image, card_length: float, exclude: Image, *, opened: boo
         below = dark.astype(np.float32) < DEEP_INK * paper.astype(np.float32)
     else:
         below = dark.astype(np.int16) < paper.astype(np.int16) - INK_BELOW_PAPER
-    ink = (below & (paper > MIN_PAPER) & (exclude == 0)).astype(np.uint8)
+    ink = (below & (paper > paper_range[0]) & (paper <= paper_range[1]) & (exclude == 0)).astype(np.uint8)
     if opened:
         ink = np.asarray(cv2.morphologyEx(ink, cv2.MORPH_OPEN, _OPEN), np.uint8)
     _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)

@@ -42,10 +42,10 @@ def _placed_from_top_left(frame: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.
 
 
 def _only(monkeypatch: pytest.MonkeyPatch, cards: npt.NDArray[np.float32], which: npt.NDArray[np.int_]) -> None:
-    """Make these the only placements (none from the darkest ink's marks)."""
-    def placements(image: object, exclude: object, length: float, *, deep: bool = False
+    """Make these the only placements (none from the darkest ink's marks, in shade or not)."""
+    def placements(image: object, exclude: object, length: float, *, ink: int = covered._PLAIN
                    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int_]]:
-        return (cards[:0], which[:0]) if deep else (cards, which)
+        return (cards, which) if ink == covered._PLAIN else (cards[:0], which[:0])
     monkeypatch.setattr(covered, "_placements", placements)
 
 

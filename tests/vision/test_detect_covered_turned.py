@@ -28,9 +28,9 @@ def _turned_placements(frame: npt.NDArray[np.uint8], degrees: float) -> Placemen
 
 
 def _only(monkeypatch: pytest.MonkeyPatch, cards: npt.NDArray[np.float32], which: npt.NDArray[np.int_]) -> None:
-    """Make these the only placements (none from the darkest ink's marks)."""
-    def placements(image: object, exclude: object, length: float, *, deep: bool = False) -> Placements:
-        return (cards[:0], which[:0]) if deep else (cards, which)
+    """Make these the only placements (none from the darkest ink's marks, in shade or not)."""
+    def placements(image: object, exclude: object, length: float, *, ink: int = covered._PLAIN) -> Placements:
+        return (cards, which) if ink == covered._PLAIN else (cards[:0], which[:0])
     monkeypatch.setattr(covered, "_placements", placements)
 
 

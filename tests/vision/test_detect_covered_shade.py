@@ -1,0 +1,91 @@
+"""A card lying in a shadow that deepens along it (`vision.covered`, the shade round): its paper is too dark
+for the index search's paper level (`index_first.MIN_PAPER`), so no round placed it, and its border, once
+placed, fell under the paper level at its index a third of the way along. Its index's darkest ink on paper
+from `covered.SHADE_PAPER` places it, and a border lighter than the table just beyond it is paper; an
+object over the card, as light on both sides of the card's side, still ends the border."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from tests.vision.test_detect_covered import SEARCHING, _small_frames, _upright
+from tests.vision.test_reoutline import _lay
+from vision import covered
+from vision.covered import SHADE_PAPER, border_extents, covered_cards
+from vision.errors import VisionInputError
+from vision.geometry import side_lengths
+from vision.index_first import MIN_PAPER, index_marks
+from vision.outline import whiteness
+
+TABLE = (150, 170, 180)  # a beige table, as the photographs' kitchen tables
+CARD = _upright(250, 120)  # x 250-380, y 120-302
+LENGTH = 182.0
+
+
+def _in_shade(near: float, far: float) -> npt.NDArray[np.uint8]:
+    """A king of hearts on the table, the whole scene darkened by a shadow that deepens from `near` of the
+    light at the card's top end to `far` at its bottom end."""
+    frame = np.full((520, 760, 3), TABLE, np.uint8)
+    _lay(frame, "Kh", CARD)
+    y = np.arange(frame.shape[0], dtype=np.float32)[:, None]
+    light = np.clip(near + (far - near) * (y - CARD[0, 1]) / LENGTH, far, near)
+    return np.asarray(frame * light[..., None], np.uint8)
+
+
+def _inside(point: npt.NDArray[np.float32]) -> bool:
+    return bool(CARD[0, 0] <= point[0] <= CARD[2, 0] and CARD[0, 1] <= point[1] <= CARD[2, 1])
+
+
+@pytest.mark.parametrize(("near", "far"), [(0.4, 0.18), (0.45, 0.2), (0.5, 0.25)])
+def test_a_card_in_a_deepening_shade_is_placed_from_its_index(near: float, far: float) -> None:
+    frame = _in_shade(near, far)
+    paper = int(frame[int(CARD[0, 1]) + 5, 300].min())
+    assert SHADE_PAPER < paper <= MIN_PAPER  # (the card's paper by its top index)
+    empty = np.zeros(frame.shape[:2], np.uint8)
+    # The usual rounds see no index mark there: the paper is under MIN_PAPER.
+    for kind in ({}, {"opened": True}, {"deep": True}):
+        assert not len(index_marks(frame, LENGTH, empty, **kind)[0])  # type: ignore[arg-type]
+    assert len(index_marks(frame, LENGTH, empty, deep=True, paper_range=(SHADE_PAPER, MIN_PAPER))[0])
+    (found,) = covered_cards(frame, [], SEARCHING, card_length=LENGTH)
+    assert found.reading.rank == "K"
+    assert _inside(found.outline.mean(axis=0))
+
+
+@pytest.mark.parametrize(("near", "far"), [(0.4, 0.18), (0.5, 0.25)])
+def test_its_border_runs_on_in_the_shade_but_ends_at_an_object_over_it(monkeypatch: pytest.MonkeyPatch,
+                                                                        near: float, far: float) -> None:
+    frame = _in_shade(near, far)
+    (found,) = covered_cards(frame, [], SEARCHING, card_length=LENGTH)
+    card, score = found.card, whiteness(frame)
+    _, along = border_extents(score, card, 0)
+    assert along == covered._GRID[1]  # the long side's border all the way
+    # At the paper level of its index alone, it ended where the shade fell under BORDER_PAPER of it.
+    monkeypatch.setattr(covered, "SHADE_CONTRAST", np.inf)
+    assert border_extents(score, card, 0)[1] < 0.8 * covered._GRID[1]
+    monkeypatch.undo()
+    # A grey object over the card's far end, as light as the card's border beside it: the same on both sides
+    # of the card's side, so no border runs under it.
+    covered_end = 230
+    frame[covered_end:330, 200:420] = int(frame[covered_end + 20, int(CARD[0, 0]) + 2].mean())
+    _, along = border_extents(whiteness(frame), card, 0)
+    reach = (covered_end - card[0, 1]) / side_lengths(card)[1] * covered._GRID[1]
+    assert along <= reach + 2
+
+
+def test_no_face_is_placed_on_the_simulated_camera_s_backs_in_shade() -> None:
+    """The shade round reads the darkest ink on darker paper: the simulated camera's backs at 960 x 540, each
+    darkened into the shade round's paper levels, still give no card."""
+    for image, cards in _small_frames(range(100, 106), face_down=1.0):
+        length = float(np.median([side_lengths(q)[1] for q in cards]))
+        for light in (0.45, 0.6):
+            shaded = np.asarray(image * light, np.uint8)
+            assert covered_cards(shaded, [], SEARCHING, card_length=length) == []
+
+
+def test_bad_paper_ranges_are_typed_errors() -> None:
+    frame = _in_shade(0.45, 0.2)
+    empty = np.zeros(frame.shape[:2], np.uint8)
+    with pytest.raises(VisionInputError):
+        index_marks(frame, LENGTH, empty, deep=True, paper_range=(MIN_PAPER, SHADE_PAPER))
