@@ -28,6 +28,7 @@ from vision.identify import (
     read_partials,
     side_by_side_cards,
 )
+from vision.lattice import is_lattice
 from vision.profile import DeckProfile, default_profile
 from vision.reoutline import PAPER_LEVEL, Reoutlined, paper_share, reoutline
 
@@ -139,14 +140,17 @@ def on_paper(image: Image, quad: npt.NDArray[np.float32], reading: CardReading,
     a wedge or a strip) can have one corner on the rim's white paper, reading nothing, while the other, in
     the lattice, reads a rank at a photographs' profile's low bar: simulated camera, tuning photographs'
     profile, overlapping cards, a "9" at 0.53 on a back from the corner with 28% open paper while the
-    other had 32%. `tint`: a tinted corner with shallow ink is no paper either (`tinted_lattice`)."""
+    other had 32%. `tint`: a tinted corner with shallow ink is no paper either (`tinted_lattice`), nor is a
+    corner whose pattern repeats in two directions (`lattice.is_lattice`: a back's lattice under a hand that
+    tints it a little less than TINTED_PAPER)."""
     if not reading.face_up:
         return reading
     views = list(iter_index_corners(image, quad))
     naming = [k for k, corner in enumerate(corners) if corner is not None and corner.rank == reading.rank]
     if reading.rank is not None and naming:
         views = [views[k] for k in naming]
-    if any(paper_share(corner) >= MIN_FACE_PAPER and not (tint and tinted_lattice(corner)) for corner in views):
+    if any(paper_share(corner) >= MIN_FACE_PAPER and not (tint and (tinted_lattice(corner) or is_lattice(corner)))
+           for corner in views):
         return reading
     return FACE_DOWN
 
