@@ -28,7 +28,7 @@ from vision.identify import (
     read_partials,
     side_by_side_cards,
 )
-from vision.lattice import is_lattice
+from vision.lattice import is_lattice, repeats
 from vision.profile import DeckProfile, default_profile
 from vision.reoutline import PAPER_LEVEL, Reoutlined, paper_share, reoutline
 
@@ -165,7 +165,11 @@ def on_paper(image: Image, quad: npt.NDArray[np.float32], reading: CardReading,
 # "Q" at 0.53 from a hand over a back (960 x 540 with hands, seed 213: 0.35, 0.19); the simulated faces'
 # paper is tinted 0.02-0.04. On the real photographs' tuning split, 264 corners that let a reading through
 # were tinted at most 0.35, and the few over 0.25 had ink 0.31-0.99 under the paper; the one tinted 0.3 or
-# more (0.35, a warm light) had ink 0.98 under it. Both together mark the lattice or the hand.
+# more (0.35, a warm light) had ink 0.98 under it. Both together mark the lattice or the hand. So does tinted
+# paper whose pattern repeats at all (`lattice.repeats`), however deep its darkest marks: a red back's lattice
+# under a hand's edge, tinted 0.5 with marks 0.76 under it, whose one repeat left shows in the warped corner
+# (1280 x 720, overlapping cards with hands, seed 368: "7" at 0.53). That real corner tinted 0.35 repeats
+# nowhere; the tuning split's one corner that repeats (in one direction: an ace, 2 repeats) is tinted 0.26.
 TINTED_PAPER = 0.3
 DEEP_INK = 0.75
 
@@ -173,7 +177,8 @@ DEEP_INK = 0.75
 def tinted_lattice(corner: Image) -> bool:
     """Whether an index corner's open paper is tinted (the median (max - min) / max of its channels, at least
     TINTED_PAPER) while its darkest marks (2nd percentile of the darkest channel) are under DEEP_INK below
-    the paper level: a coloured back's lattice, or a hand over a back, not a card's index."""
+    the paper level, or its pattern repeats: a coloured back's lattice, or a hand over a back, not a card's
+    index."""
     low = np.asarray(cv2.min(cv2.min(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2]))
     high = np.asarray(cv2.max(cv2.max(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2]))
     paper, ink = (float(v) for v in np.percentile(low, (85, 2)))
@@ -181,7 +186,7 @@ def tinted_lattice(corner: Image) -> bool:
     if not light.any():
         return False
     tint = float(np.median((high[light].astype(np.float32) - low[light]) / np.maximum(high[light], 1)))
-    return tint >= TINTED_PAPER and 1.0 - ink / max(paper, 1.0) < DEEP_INK
+    return tint >= TINTED_PAPER and (1.0 - ink / max(paper, 1.0) < DEEP_INK or bool(repeats(corner)))
 
 
 def is_small(quad: npt.NDArray[np.float32]) -> bool:

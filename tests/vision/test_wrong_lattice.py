@@ -46,6 +46,22 @@ CASES = [
 ]
 
 
+def test_tinted_paper_whose_pattern_repeats_is_a_lattice_however_deep_its_marks() -> None:
+    """1280 x 720, overlapping cards with hands (seed 368): a red back's lattice faded by a hand's edge read
+    "7" at 0.53. Its naming corner is tinted 0.5, but its darkest marks lie 0.76 under its paper (deeper than
+    `pipeline.DEEP_INK`) and only one repeat shows in the warped corner: tinted paper that repeats at all is
+    a lattice (`pipeline.tinted_lattice`)."""
+    scene = random_scene(368, cards=8, face_down=0.5, overlap=True, hands=2)
+    image = render_with_truth(scene, 368, RenderOptions()).image
+    outline = np.array([(1006, 170), (1042, 184), (1020, 256), (930, 222)], np.float32)
+    naming = next(iter_index_corners(image, outline))
+    assert paper_share(naming) >= MIN_FACE_PAPER and not is_lattice(naming) and repeats(naming)
+    assert tinted_lattice(naming)
+    named = CardReading(card=None, face_up=True, confidence=0.57, rank="7")
+    down = on_paper(image, outline, named, [corner("7", 0.53), corner("4", 0.57)])
+    assert not down.face_up and down.rank is None
+
+
 def frame_of(seed: int, options: RenderOptions = SMALL, *, face_down: float | None = None) -> np.ndarray:
     down = face_down if face_down is not None else (1.0 if seed % 2 else 0.5)
     return render_with_truth(random_scene(seed, cards=8, face_down=down, hands=2), seed, options).image
@@ -64,10 +80,11 @@ def test_a_rank_read_in_a_lattice_under_a_hand_is_not_a_face(case: Case) -> None
     assert not down.face_up and down.rank is None
 
 
-@pytest.mark.parametrize("seed", [600, 317, 213])
+@pytest.mark.parametrize("seed", [600, 317, 213, 368])
 def test_no_face_up_cards_index_corner_is_a_lattice(seed: int) -> None:
     """Every face-up card of those frames with both index corners uncovered, at 960 x 540 and 1280 x 720,
-    with hands, and in uneven light with glare: its index repeats in no two directions."""
+    with hands, and in uneven light with glare: its index repeats in no two directions, and is not tinted
+    paper that repeats."""
     seen = 0
     for options in (SMALL, RenderOptions(), replace(SMALL, glare=1.0, uneven_light=0.6)):
         frame = render_with_truth(random_scene(seed, cards=8, face_down=0.0, hands=2), seed, options)
@@ -75,7 +92,7 @@ def test_no_face_up_cards_index_corner_is_a_lattice(seed: int) -> None:
             if not t.face_up or t.visible < 0.99:
                 continue
             for view in iter_index_corners(frame.image, np.array(t.corners, np.float32)):
-                assert not is_lattice(view)
+                assert not is_lattice(view) and not tinted_lattice(view)
                 seen += 1
     assert seen >= 12
 
