@@ -110,6 +110,9 @@ FAR_LENGTHS = (1.0, 1.12, 0.9, 1.24)
 _FAR = 3  # the tier of those placed cards (after the tiers of MAX_READ, MAX_READ_TURNED, MAX_READ_DEEP)
 # A card's index corner this close to another card (of its length) may lie on it (`_stacked`).
 STACK_REACH = 0.05
+# A card placed from one index, grown this much about its index corner, reaches its other index corner
+# whatever the length its index's spacing gave (+-16%; `_placed_twice`).
+TWICE_REACH = 1.25
 # Something lying over the card that no step found (a card whose outline never closed, its index hidden) is
 # bounded by straight image edges across the card (`crossing_covers`): a Hough segment (Canny edges, as
 # `outline.edge_distance` takes them) at least CROSS_LENGTH of the card's width long, reaching CROSS_DEPTH of
@@ -531,6 +534,7 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
             continue
         found.append(CoveredCard(outline=visible[0], card=card, reading=reading))
         placings.append((corner, extents, covers))
+    found, placings = _placed_twice(found, placings)
     return _distinct(_stacked(found, placings, (w, h)))
 
 
@@ -576,6 +580,34 @@ def _stacked(found: list[CoveredCard], placings: list[tuple[int, tuple[int, int]
         if visible is not None and visible[1] >= MIN_VISIBLE:
             out.append(CoveredCard(outline=visible[0], card=card.card, reading=card.reading))
     return out
+
+
+def _placed_twice(found: list[CoveredCard], placings: list[tuple[int, tuple[int, int], list[FloatArray]]]
+                  ) -> tuple[list[CoveredCard], list[tuple[int, tuple[int, int], list[FloatArray]]]]:
+    """The cards placed, one card placed from its two indices at two lengths kept once (the surer reading): two
+    placements of one rank, one's index corner on the other card (`_holds`), the other's index corner on the
+    first card grown TWICE_REACH about its own index corner (one index gives the length to +-16% only, so the
+    first may stop short of the other's corner). Two cards of one rank in a spread are not: the lower card's
+    index corner lies beyond the upper card's, not on it grown away from its own corner. (Shaded tuning
+    photographs: a nine placed from its top index at its length and from its bottom one at twice it, the
+    second's visible part a strip running off the card onto a bottle, centred on no card.)"""
+    corners = [c.card[2] if which else c.card[0] for c, (which, _, _) in zip(found, placings, strict=True)]
+    order = sorted(range(len(found)), key=lambda i: -found[i].reading.confidence)
+    kept: list[int] = []
+    for i in order:
+        if not any(found[k].reading.rank == found[i].reading.rank and _one_card(found, corners, k, i)
+                   for k in kept):
+            kept.append(i)
+    kept.sort()
+    return [found[i] for i in kept], [placings[i] for i in kept]
+
+
+def _one_card(found: list[CoveredCard], corners: list[FloatArray], a: int, b: int) -> bool:
+    """Whether placements `a` and `b` are one card placed from its two indices (see `_placed_twice`)."""
+    def grown(k: int) -> FloatArray:
+        return np.ascontiguousarray((corners[k] + (found[k].card - corners[k]) * TWICE_REACH).astype(np.float32))
+    return ((_holds(found[b].card, corners[a]) and _holds(grown(a), corners[b]))
+            or (_holds(found[a].card, corners[b]) and _holds(grown(b), corners[a])))
 
 
 def _holds(card: FloatArray, point: FloatArray) -> bool:

@@ -13,15 +13,17 @@ import pytest
 from tests.vision.test_detect_covered import SEARCHING, _small_frames, _upright
 from tests.vision.test_reoutline import _lay
 from vision import covered
-from vision.covered import SHADE_PAPER, border_extents, covered_cards
+from vision.covered import SHADE_PAPER, CoveredCard, border_extents, covered_cards
 from vision.errors import VisionInputError
 from vision.geometry import side_lengths
+from vision.identify import CardReading
 from vision.index_first import MIN_PAPER, index_marks
 from vision.outline import whiteness
 
 TABLE = (150, 170, 180)  # a beige table, as the photographs' kitchen tables
 CARD = _upright(250, 120)  # x 250-380, y 120-302
 LENGTH = 182.0
+Placing = tuple[int, tuple[int, int], list[npt.NDArray[np.float32]]]
 
 
 def _in_shade(near: float, far: float) -> npt.NDArray[np.uint8]:
@@ -89,3 +91,32 @@ def test_bad_paper_ranges_are_typed_errors() -> None:
     empty = np.zeros(frame.shape[:2], np.uint8)
     with pytest.raises(VisionInputError):
         index_marks(frame, LENGTH, empty, deep=True, paper_range=(MIN_PAPER, SHADE_PAPER))
+
+
+def _placed(quad: list[tuple[float, float]], rank: str, confidence: float) -> CoveredCard:
+    card = np.array(quad, np.float32)
+    return CoveredCard(outline=card, card=card, reading=CardReading(card=None, face_up=True, confidence=confidence,
+                                                                    rank=rank))
+
+
+def test_one_card_placed_from_its_two_indices_at_two_lengths_is_kept_once() -> None:
+    """A nine placed from its top-left index at its length, and from its bottom-right index at nearly twice it
+    (a shaded photograph): its second visible part ran off the card. The surer reading stays."""
+    top = _placed([(250, 120), (380, 120), (380, 302), (250, 302)], "9", 0.95)
+    # From the bottom-right corner (its index corner, the third), twice as long and 10% too wide.
+    long_ = _placed([(237, -62), (380, -62), (380, 302), (237, 302)], "9", 0.81)
+    placings: list[Placing] = [(0, (40, 56), []), (1, (40, 56), [])]
+    kept, kept_placings = covered._placed_twice([top, long_], placings)
+    assert kept == [top] and kept_placings == placings[:1]
+    # Of other ranks, they are two cards.
+    other = _placed([(237, -62), (380, -62), (380, 302), (237, 302)], "6", 0.81)
+    assert len(covered._placed_twice([top, other], placings)[0]) == 2
+
+
+def test_two_cards_of_one_rank_in_a_spread_stay_two() -> None:
+    """A nine over another nine, shifted right and down by a third of a card: each was placed from its
+    top-left index; the lower one's index corner lies beyond the upper card, not on it grown."""
+    lower = _placed([(250, 120), (380, 120), (380, 302), (250, 302)], "9", 0.9)
+    upper = _placed([(295, 150), (425, 150), (425, 332), (295, 332)], "9", 0.95)
+    placings: list[Placing] = [(0, (40, 56), []), (0, (40, 56), [])]
+    assert len(covered._placed_twice([lower, upper], placings)[0]) == 2
