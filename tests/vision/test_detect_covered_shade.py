@@ -33,7 +33,11 @@ def _in_shade(near: float, far: float) -> npt.NDArray[np.uint8]:
     _lay(frame, "Kh", CARD)
     y = np.arange(frame.shape[0], dtype=np.float32)[:, None]
     light = np.clip(near + (far - near) * (y - CARD[0, 1]) / LENGTH, far, near)
-    return np.asarray(frame * light[..., None], np.uint8)
+    shaded = np.asarray(frame * light[..., None], np.uint8)
+    # A sheet of paper in the light, far from the card: the photograph is not dark overall, only the card's
+    # part of it (in a photograph dark overall, `index_first.light_scale` lowers the usual rounds' levels).
+    shaded[440:510, 20:140] = 240
+    return shaded
 
 
 def _inside(point: npt.NDArray[np.float32]) -> bool:
