@@ -39,6 +39,17 @@ _RIM = np.ones((3, 3), np.uint8)
 # (twice) and an outline across a jack and a nine read "A" (in a three-fold check of the split):
 # a rank-like shape over a blob anti-correlated with every suit is not an index.
 SUIT_UNDER_RANK = 0.0
+# The least height of a rank glyph, as a share of the length of the upright card it is read on (CARD_H), for a
+# searching profile (`CornerReading.index_sized`). A card's index is printed at one size against the card; read
+# on an outline much bigger than its card (the hull of two or three overlapping cards, or the card an outline
+# would be the end of, `partial_card_quads`, 1.4 times the outline, when the outline is a whole card or several)
+# or on a piece of a picture, the glyph is too small for the card it would name. Real photographs' tuning split,
+# profile of the split: the corners naming their card's rank right had ranks 23-43 pixels of 280 (most 28-31), as
+# taken and in the robustness bench's variants (`gamma`, `scale75`, `shade-x`, `jpeg45`); the variants' seven
+# wrong names of that kind (outlines over two or three cards read as a card's end, an outline inside a king's
+# picture, an outline over a queen and a ten) 14-19. The simulated camera's deck prints smaller indices: 21-23
+# pixels on its fully visible cards, 16-17 on an outline 1.4 times the card.
+MIN_RANK_HEIGHT = 0.07
 # A corner read this well is not checked against the opposite corner ...
 SURE = 0.85
 # ... unless its suit beat the next by less than this: then the other corner's reading is taken too and
@@ -83,15 +94,19 @@ class CornerReading:
     suit_margin: float
     rank_scores: dict[str, float] = field(default_factory=dict, repr=False)
     suit_scores: dict[str, float] = field(default_factory=dict, repr=False)
+    # The rank glyph's height in the upright index corner (pixels of the CARD_W x CARD_H card; 0: not known,
+    # as for two corners pooled): the glyph's size against the card's (`GLYPH_HEIGHT`).
+    rank_height: int = 0
 
     @classmethod
-    def from_scores(cls, rank_scores: dict[str, float], suit_scores: dict[str, float]) -> CornerReading | None:
+    def from_scores(cls, rank_scores: dict[str, float], suit_scores: dict[str, float], *,
+                    rank_height: int = 0) -> CornerReading | None:
         rank, r_score, r_margin = _best_two(rank_scores)
         suit, s_score, s_margin = _best_two(suit_scores)
         if not suit or not rank:
             return None
         return cls(rank=rank, rank_score=r_score, rank_margin=r_margin, suit=suit, suit_score=s_score,
-                   suit_margin=s_margin, rank_scores=rank_scores, suit_scores=suit_scores)
+                   suit_margin=s_margin, rank_scores=rank_scores, suit_scores=suit_scores, rank_height=rank_height)
 
     def is_face(self) -> bool:
         # A suit shape under a rank-like glyph is a face even when the deck's font is unknown.
@@ -100,8 +115,14 @@ class CornerReading:
     def rank_accepted(self, profile: DeckProfile) -> bool:
         # The blob under the rank must look at least a little like some suit (SUIT_UNDER_RANK), whatever
         # the deck: a rank-like shape over a blob unlike any suit is another print (see SUIT_UNDER_RANK).
+        # A searching profile's low bar also needs the glyph a card index's size (`index_sized`).
         return (self.rank_score >= profile.min_rank_score and self.rank_margin >= profile.rank_margin
-                and self.suit_score >= SUIT_UNDER_RANK)
+                and self.suit_score >= SUIT_UNDER_RANK and (not profile.search or self.index_sized()))
+
+    def index_sized(self) -> bool:
+        """Whether the rank glyph is as tall as a card's index is against the card it was read on
+        (MIN_RANK_HEIGHT), or its height is not known (two corners pooled)."""
+        return self.rank_height == 0 or self.rank_height >= MIN_RANK_HEIGHT * CARD_H
 
     def accepted(self, profile: DeckProfile, suit_margin: float | None = None) -> bool:
         return (self.rank_accepted(profile) and self.suit_score >= profile.min_suit_score
@@ -368,7 +389,8 @@ def read_corner(corner: Image, profile: DeckProfile) -> CornerReading | None:
 def _read_glyphs(glyphs: IndexGlyphs, profile: DeckProfile) -> CornerReading | None:
     allowed = None if glyphs.red is None else (RED_SUITS if glyphs.red else "cs")
     return CornerReading.from_scores(profile.ranks.scores(glyphs.rank, RANK_SHAPE),
-                                     profile.suits.scores(glyphs.suit, SUIT_SHAPE, allowed))
+                                     profile.suits.scores(glyphs.suit, SUIT_SHAPE, allowed),
+                                     rank_height=int(glyphs.rank.shape[0]))
 
 
 def _read_recut(corner: Image, profile: DeckProfile) -> CornerReading | None:
