@@ -76,7 +76,16 @@ from vision.profile import (
     glyph_solidity,
     glyph_vector,
 )
-from vision.reoutline import Grown, Placed, Reoutlined, choose_grown, choose_placed, grown_readings, placed_readings
+from vision.reoutline import (
+    Grown,
+    Placed,
+    Reoutlined,
+    choose_grown,
+    choose_placed,
+    grown_readings,
+    may_reoutline,
+    placed_readings,
+)
 
 _WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
           "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A", "10": "T"}
@@ -295,7 +304,7 @@ class _Reoutliner:
              grow: bool, rule: DeckProfile) -> Reoutlined | None:
         """What `reoutline.reoutline` gives for the outline `quad` with the fold's templates and `rule`'s
         thresholds."""
-        if not self.profile.search or side_lengths(quad)[1] < SEARCH_MIN_PX:
+        if not self.profile.search or not may_reoutline(quad):
             return None
         if self._image is None:
             self._image = load_image(self.path)

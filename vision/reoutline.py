@@ -237,6 +237,17 @@ class Grown:
     paper: tuple[bool, ...]  # `open_paper`
 
 
+def may_reoutline(quad: FloatArray) -> bool:
+    """Whether the outline `quad` is long enough to be outlined again: the card it may be a piece of
+    (PIECE_GROWTH times as long) is long enough to be searched (`identify.SEARCH_MIN_PX`). The bar is the
+    card's, not the piece's: a piece of a card small in the frame (a court card outlined by its picture's
+    frame) is shorter than the card whose index it holds (tuning split at 0.75 of the size, `IMG_2543`'s king:
+    its picture outlined 49 pixels long, under the bar of 60, was never outlined again; as photographed the
+    same piece is 66 long and gives the king). The outline of the tuning split that the bar was set by (28
+    long, inside a king's picture) stays under it."""
+    return PIECE_GROWTH * side_lengths(quad)[1] >= SEARCH_MIN_PX
+
+
 def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: Sequence[FloatArray],
               card_length: float | None = None, grow: bool = True) -> Reoutlined | None:
     """The card placed from the indices around the outline `quad` that names a rank surely, or None.
@@ -246,7 +257,7 @@ def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: S
     is known (the median of the cards read), looked for besides the outline's own length and half as
     long again (an outline that is a piece of its card). `grow`: when no index mark places a card, the
     outline is also read grown about each index corner (`anchored_cards`)."""
-    if not profile.search or side_lengths(quad)[1] < SEARCH_MIN_PX:
+    if not profile.search or not may_reoutline(quad):
         return None
     named, found = choose_placed(placed_readings(image, quad, profile, others=others, card_length=card_length),
                                  profile)
