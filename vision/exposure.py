@@ -1,4 +1,4 @@
-"""A dim photograph read as if exposed for its paper: its values scaled so that its brightest paper is white.
+"""A dim photograph read as if exposed for its paper: its values scaled so that its brightest paper is near white.
 
 Detection and reading compare light levels with fixed numbers in many places (the paper mask's Otsu floor of 90
 and its "very bright" texture exception, the whiteness cuts of `vision.outline`, ink 60 levels under the paper
@@ -20,14 +20,14 @@ Image = npt.NDArray[np.uint8]
 # specular glint: at least 0.5% of the frame is paper in a photograph of cards).
 BRIGHTEST = 99.5
 # A frame whose brightest paper is under DIM is scaled up to make it WHITE. The tuning photographs' brightest
-# paper is 145-255 (5th percentile 194, median 228): under DIM only 12 of 219, and those read the same or
-# better scaled (see docs/vision.md, "Eleventh pass"). Scaling every photograph to WHITE read the darker
-# variants better still, but lost 5 of the 44 standing-alone cards of 25 tuning photographs as taken
-# (`bench.vision_robust`), cards on the edge of being read whatever the light: the photographs as taken are
-# left as they are from DIM up. A photograph read at 0.65 of its values (`bench.vision_robust` "dark") whose
-# brightest paper was white is restored to within rounding.
+# paper is 145-255 (5th percentile 194, median 228): under DIM only 13 of 219. Scaling every photograph read
+# the darker variants better still, but lost 5 of the 44 standing-alone cards of 25 tuning photographs as taken
+# (`bench.vision_robust`), cards on the edge of being read whatever the light: from DIM up a photograph is left
+# as it is. WHITE is a little under 255: scaled to 255, light objects' highlights clip and lose their texture,
+# and the `dark` and `shade-x` variants named 5 things on no labelled card (a box's window and a DVD cover "Q" in
+# IMG_2474, from threshold outlines); scaled to 235, none of those 5 (228, the median, left one).
 DIM = 200.0
-WHITE = 255.0
+WHITE = 235.0
 # At most this gain: a frame whose brightest "paper" is under half of white holds no paper (a table of
 # backs on dark felt), and noise scaled more than twice looks like texture (the tuning photographs read at
 # 0.65 reach 94, gained 2 to 188).
