@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionInputError
+from vision.exposure import brightest_paper, darkest_channel
 from vision.face import face_symmetry
 from vision.geometry import FloatArray
 
@@ -40,15 +41,15 @@ INDEX_SPACING = (0.05, 0.18)  # the two indices' mean spacing, of the length the
 MIN_GLYPH_PIXELS = 6
 INK_BELOW_PAPER = 60  # darkest channel this far under the local paper level (a red pip is dark in green)
 MIN_PAPER = 130  # the local paper level must be light: ink on card paper, not a dark table's texture
-# Those two levels are for a photograph whose brightest paper (the BRIGHTEST percentile of the darkest
-# channel) is at PAPER_REFERENCE or more: the tuning photographs' is 145-255 (5th percentile 194, median 228).
+# Those two levels are for a photograph whose brightest paper (`exposure.brightest_paper`) is at
+# PAPER_REFERENCE or more: the tuning photographs' is 145-255 (5th percentile 194, median 228); a searching
+# profile reads a photograph under DIM scaled up first (`exposure.exposed`), so this scaling is its fallback.
 # A darker photograph (a dim room, an under-exposed camera) has paper, ink and their difference all lower in
 # proportion, so there both levels are scaled by its brightest paper over PAPER_REFERENCE. Tuning split read
 # at 0.65 of its values (`bench.vision_robust`, variant "dark"): with the fixed levels the index ends of 23
 # cards read as photographed (covered cards, cards outlined again from their index) placed nothing, as their
 # paper fell under MIN_PAPER and their ink under INK_BELOW_PAPER; scaled, 11 of them came back.
 PAPER_REFERENCE = 200.0
-BRIGHTEST = 99.5
 # `deep` ink: the darkest channel under this share of the local paper level. A grey shade beside the card (a
 # sheet of paper lying over its edge, a table in shade) is ink at INK_BELOW_PAPER and joins the index glyphs
 # near the card's edge into one blob; a glyph's own ink is darker.
@@ -63,10 +64,8 @@ MAX_MARKS = 1500  # index marks paired at most (a cluttered photo: the pairing i
 
 def light_scale(dark: Image) -> float:
     """How much darker than PAPER_REFERENCE a frame's brightest paper is (1.0 when it is as light or lighter):
-    its darkest channel `dark`'s BRIGHTEST percentile over PAPER_REFERENCE, at most 1."""
-    counts = np.bincount(dark.ravel(), minlength=256).cumsum()
-    level = float(np.searchsorted(counts, BRIGHTEST / 100.0 * (int(counts[-1]) - 1) + 1))
-    return min(1.0, level / PAPER_REFERENCE)
+    its darkest channel `dark`'s brightest paper (`exposure.brightest_paper`) over PAPER_REFERENCE, at most 1."""
+    return min(1.0, brightest_paper(dark) / PAPER_REFERENCE)
 
 
 def index_marks(frame: Image, card_length: float, exclude: Image, *, opened: bool = False, deep: bool = False,
@@ -86,9 +85,7 @@ def index_marks(frame: Image, card_length: float, exclude: Image, *, opened: boo
         raise VisionInputError(f"a card length is a positive number of pixels, not {card_length}")
     if not 0 <= paper_range[0] < paper_range[1] <= 255:
         raise VisionInputError(f"a paper level range is two levels from low to high in 0-255, not {paper_range}")
-    # The darkest channel, by OpenCV (numpy's reduction over the last axis costs ~10 ms on a 960 x 540 frame).
-    b, g, r = cv2.split(frame)
-    dark = np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
+    dark = darkest_channel(frame)
     k = max(5, int(0.2 * card_length)) | 1
     paper = cv2.dilate(dark, np.ones((k, k), np.uint8))
     scale = light_scale(dark)

@@ -14,6 +14,7 @@ from vision.cards import RANKS, is_card
 from vision.covered import covered_cards
 from vision.detect import DETECT_WIDTH, find_cards
 from vision.errors import VisionInputError
+from vision.exposure import exposed
 from vision.geometry import side_lengths
 from vision.identify import (
     SEARCH_MIN_PX,
@@ -209,6 +210,10 @@ class Recognizer:
 
     def identify(self, frame: Image) -> list[Detection]:
         image = check_frame(frame)
+        if self.profile.search and image.shape[1] <= REOUTLINE_MAX_WIDTH:
+            # A photograph (a searching profile, a frame found at full size) is read as if exposed for its
+            # paper when it is dim (`vision.exposure`); the 1280 x 720 frame path pays nothing.
+            image = exposed(image)
         out: list[Detection] = []
         # The detections named from one corner while the other read another rank (`_reoutlined`).
         torn: set[int] = set()

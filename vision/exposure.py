@@ -1,0 +1,65 @@
+"""A dim photograph read as if exposed for its paper: its values scaled so that its brightest paper is near white.
+
+Detection and reading compare light levels with fixed numbers in many places (the paper mask's Otsu floor of 90
+and its "very bright" texture exception, the whiteness cuts of `vision.outline`, ink 60 levels under the paper
+in `vision.face`, light paper at 130 or 150 in `vision.covered` and `vision.identify`, ...). A photograph taken
+in a dim room or under-exposed has paper, ink and their difference all lower in proportion, so each of those
+levels would need scaling by the frame's exposure; scaling the frame once, before anything looks at it, does
+that for all of them at once (`index_first.light_scale` did it for the index marks alone).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[np.uint8]
+
+# A frame's brightest paper: this percentile of its darkest channel (a card's or a sheet's paper, not a
+# specular glint: at least 0.5% of the frame is paper in a photograph of cards).
+BRIGHTEST = 99.5
+# A frame whose brightest paper is under DIM is scaled up to make it WHITE. The tuning photographs' brightest
+# paper is 145-255 (5th percentile 194, median 228): under DIM only 13 of 219. Scaling every photograph read
+# the darker variants better still, but lost 5 of the 44 standing-alone cards of 25 tuning photographs as taken
+# (`bench.vision_robust`), cards on the edge of being read whatever the light: from DIM up a photograph is left
+# as it is. WHITE is a little under 255: scaled to 255, light objects' highlights clip and lose their texture,
+# and the `dark` and `shade-x` variants named 5 things on no labelled card (a box's window and a DVD cover "Q" in
+# IMG_2474, from threshold outlines); scaled to 235, none of those 5 (228, the median, left one).
+DIM = 200.0
+WHITE = 235.0
+# At most this gain: a frame whose brightest "paper" is under half of white holds no paper (a table of
+# backs on dark felt), and noise scaled more than twice looks like texture (the tuning photographs read at
+# 0.65 reach 94, gained 2 to 188).
+MAX_GAIN = 2.0
+
+
+def darkest_channel(frame: Image) -> Image:
+    """The darkest of a BGR frame's three channels, per pixel (by OpenCV: numpy's reduction over the last axis
+    costs about 10 ms on a 960 x 540 frame)."""
+    b, g, r = cv2.split(frame)
+    return np.asarray(cv2.min(cv2.min(b, g), r), np.uint8)
+
+
+def brightest_paper(dark: Image) -> float:
+    """The BRIGHTEST percentile of a frame's darkest channel `dark`: the level of its brightest paper."""
+    counts = np.bincount(dark.ravel(), minlength=256).cumsum()
+    return float(np.searchsorted(counts, BRIGHTEST / 100.0 * (int(counts[-1]) - 1) + 1))
+
+
+def exposure_gain(frame: Image) -> float:
+    """The gain that makes a dim frame's brightest paper WHITE (at most MAX_GAIN); 1.0 from DIM up."""
+    level = brightest_paper(darkest_channel(frame))
+    if level >= DIM or level <= 0:
+        return 1.0
+    return min(MAX_GAIN, WHITE / level)
+
+
+def exposed(frame: Image) -> Image:
+    """`frame` with every value times its `exposure_gain` (rounded, clipped to 255); the frame itself when the
+    gain is 1."""
+    gain = exposure_gain(frame)
+    if gain <= 1.0:
+        return frame
+    table = np.clip(np.rint(np.arange(256, dtype=np.float32) * gain), 0, 255).astype(np.uint8)
+    return np.ascontiguousarray(cv2.LUT(frame, table), dtype=np.uint8)
