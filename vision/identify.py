@@ -95,7 +95,7 @@ class CornerReading:
     rank_scores: dict[str, float] = field(default_factory=dict, repr=False)
     suit_scores: dict[str, float] = field(default_factory=dict, repr=False)
     # The rank glyph's height in the upright index corner (pixels of the CARD_W x CARD_H card; 0: not known,
-    # as for two corners pooled): the glyph's size against the card's (`GLYPH_HEIGHT`).
+    # as for two corners pooled): the glyph's size against the card's (`MIN_RANK_HEIGHT`).
     rank_height: int = 0
 
     @classmethod
