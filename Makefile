@@ -7,6 +7,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# pytest workers (pytest-xdist): the suite's files are shared between them, each file on one worker, so
+# that module fixtures (the native build, the calibrated profiles) are made once. 0 runs in this process.
+PYTEST_WORKERS ?= 2
 
 .PHONY: demo test lint typecheck pytest install clean bench
 
@@ -30,7 +33,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/cardtable bench $(ARGS)
