@@ -32,6 +32,7 @@ from vision.identify import (
 from vision.lattice import is_lattice, repeats
 from vision.profile import DeckProfile, default_profile
 from vision.reoutline import PAPER_LEVEL, Reoutlined, paper_share, reoutline
+from vision.workers import ReadingWorkers
 
 Image = npt.NDArray[np.uint8]
 Face = Literal["up", "down"]
@@ -199,14 +200,35 @@ class Recognizer:
     """Finds the cards in a frame and names the face-up ones it can read surely."""
 
     def __init__(self, profile: DeckProfile | None = None, *, card_size: tuple[float, float] | None = None,
-                 opencv_threads: int | None = 1) -> None:
+                 opencv_threads: int | None = 1, workers: int = 1) -> None:
+        if workers not in (1, 2):
+            raise ValueError(f"workers must be 1 or 2 (processes reading a frame's outlines), not {workers!r}")
         self.profile = profile if profile is not None else default_profile()
         self.card_size = card_size
+        # workers=2: a second process reads half of each frame's outlines (`vision.workers`), for the frame
+        # time on two cores; the detections are the same.
+        self._workers = ReadingWorkers(self.profile) if workers == 2 else None
         if opencv_threads is not None:
             # The work per frame is many small images: OpenCV's thread pool costs more than it gives,
             # and on a busy 2-core table computer it steals from the other services. Scale out by
             # running one recognizer per camera instead. (A process-wide OpenCV setting.)
             cv2.setNumThreads(opencv_threads)
+
+    @property
+    def workers(self) -> int:
+        return 1 if self._workers is None else 2
+
+    def close(self) -> None:
+        """Stop the second reading process, if any (the recognizer reads alone afterwards)."""
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None
+
+    def __enter__(self) -> Recognizer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def identify(self, frame: Image) -> list[Detection]:
         image = check_frame(frame)
@@ -214,32 +236,20 @@ class Recognizer:
             # A photograph (a searching profile, a frame found at full size) is read as if exposed for its
             # paper when it is dim (`vision.exposure`); the 1280 x 720 frame path pays nothing.
             image = exposed(image)
+        quads = find_cards(image, card_size=self.card_size)
+        reads = self._workers.read(image, quads) if self._workers is not None and len(quads) > 1 else \
+            [read_found(image, quad, self.profile) for quad in quads]
         out: list[Detection] = []
         # The detections named from one corner while the other read another rank (`_reoutlined`).
         torn: set[int] = set()
         # ... of those, the ones whose naming corner did not clearly beat the other (`torn_unsure`).
         unsure: set[int] = set()
-        for quad in find_cards(image, card_size=self.card_size):
-            halves = self._side_by_side(image, quad)
-            if halves:
-                out += halves
-                continue
-            small = is_small(quad)
-            corners: list[CornerReading | None] = []
-            reading = name_card(kept_readings(read_outline(image, quad, self.profile), corners), self.profile,
-                                small=small)
-            if reading.rank is None:
-                # The outline may be only the visible end of its card (a searching profile only).
-                reading = name_partials(read_partials(image, quad, self.profile), self.profile,
-                                        small=small) or reading
-            elif disagree(corners):
+        for read in reads:
+            if read.torn:
                 torn.add(len(out))
-                if torn_unsure(corners, reading.rank):
-                    unsure.add(len(out))
-            if self.profile.search or reading.confidence < UNSURE_FACE:
-                reading = on_paper(image, quad, reading, corners, tint=self.profile.search)
-            named = may_be_named(quad)
-            out.append(_detection(quad, reading, named=named))
+            if read.unsure:
+                unsure.add(len(out))
+            out += read.detections
         found = out
         out = self._reoutlined(image, out, torn)
         # A torn outline named from a corner that did not clearly beat the other, whose indices placed no card
@@ -287,22 +297,6 @@ class Recognizer:
         for k, card in found.items():
             out[k] = _detection(card.quad, card.reading, named=True)
         return out
-
-    def _side_by_side(self, image: Image, quad: npt.NDArray[np.float32]) -> list[Detection]:
-        """A near-square outline (never named itself) read as two cards side by side (`side_by_side_cards`),
-        when one of them reads a rank and the two cards the other way (the outline turned a quarter) read
-        none; else nothing (the outline stays as it is). A searching profile only: the rendered-frame path
-        pays nothing for it."""
-        if not self.profile.search or may_be_named(quad) or side_lengths(quad)[1] < SEARCH_MIN_PX:
-            return []
-        read = [[(half, on_paper(image, half, name_guessed(list(read_outline(image, half, self.profile)), self.profile,
-                                                           small=is_small(half)))) for half in pair]
-                for pair in side_by_side_cards(quad)]
-        ranked = [pair for pair in read if any(reading.rank is not None for _, reading in pair)]
-        if len(ranked) != 1:
-            return []
-        return [_detection(half, reading, named=True) for half, reading in ranked[0]]
-
 
 # Two pieces of one card (an outline of half a court card, by its picture's frame, and the other half placed
 # from its index; a card's two sides of a knife across it): together they make a card, whose rectangle is a
@@ -412,3 +406,51 @@ def _detection(quad: npt.NDArray[np.float32], reading: CardReading, *, named: bo
     return Detection(card=reading.card if named else None, face="up" if reading.face_up else "down",
                      confidence=reading.confidence, rank=reading.rank if named else None,
                      corners=tuple((float(x), float(y)) for x, y in quad))
+
+
+@dataclass(frozen=True, kw_only=True)
+class FoundRead:
+    """What `read_found` made of one outline that `find_cards` found: its detections (one, or the two cards
+    side by side that a near-square outline holds), and for the one, whether its two corners read two ranks
+    (`disagree`) and whether the naming corner then did not clearly beat the other (`torn_unsure`)."""
+
+    detections: tuple[Detection, ...]
+    torn: bool = False
+    unsure: bool = False
+
+
+def read_found(image: Image, quad: npt.NDArray[np.float32], profile: DeckProfile) -> FoundRead:
+    """One outline of the frame read on its own: nothing here looks at another outline, so the outlines of a
+    frame may be read in any order, or in another process (`vision.workers`)."""
+    halves = side_by_side(image, quad, profile)
+    if halves:
+        return FoundRead(detections=tuple(halves))
+    small = is_small(quad)
+    corners: list[CornerReading | None] = []
+    reading = name_card(kept_readings(read_outline(image, quad, profile), corners), profile, small=small)
+    torn = unsure = False
+    if reading.rank is None:
+        # The outline may be only the visible end of its card (a searching profile only).
+        reading = name_partials(read_partials(image, quad, profile), profile, small=small) or reading
+    elif disagree(corners):
+        torn = True
+        unsure = torn_unsure(corners, reading.rank)
+    if profile.search or reading.confidence < UNSURE_FACE:
+        reading = on_paper(image, quad, reading, corners, tint=profile.search)
+    return FoundRead(detections=(_detection(quad, reading, named=may_be_named(quad)),), torn=torn, unsure=unsure)
+
+
+def side_by_side(image: Image, quad: npt.NDArray[np.float32], profile: DeckProfile) -> list[Detection]:
+    """A near-square outline (never named itself) read as two cards side by side (`side_by_side_cards`),
+    when one of them reads a rank and the two cards the other way (the outline turned a quarter) read
+    none; else nothing (the outline stays as it is). A searching profile only: the rendered-frame path
+    pays nothing for it."""
+    if not profile.search or may_be_named(quad) or side_lengths(quad)[1] < SEARCH_MIN_PX:
+        return []
+    read = [[(half, on_paper(image, half, name_guessed(list(read_outline(image, half, profile)), profile,
+                                                       small=is_small(half)))) for half in pair]
+            for pair in side_by_side_cards(quad)]
+    ranked = [pair for pair in read if any(reading.rank is not None for _, reading in pair)]
+    if len(ranked) != 1:
+        return []
+    return [_detection(half, reading, named=True) for half, reading in ranked[0]]
