@@ -69,7 +69,16 @@ def annotated_frames(source: FrameSource, recognizer: Recognizer | None = None,
     cal = calibration or source.calibration()
     rec = recognizer or Recognizer(card_size=cal.card_size_px() if cal is not None else None)
     if rec.card_size is None and cal is not None:
-        rec = Recognizer(rec.profile, card_size=cal.card_size_px())
+        rec = Recognizer(rec.profile, card_size=cal.card_size_px(), workers=rec.workers)
+    try:
+        yield from _tracked(source, rec, cal, window=window, votes=votes)
+    finally:
+        if rec is not recognizer:
+            rec.close()  # its own second process, if any; the caller closes the recognizer it gave
+
+
+def _tracked(source: FrameSource, rec: Recognizer, cal: TableCalibration | None, *, window: int,
+             votes: int) -> Iterator[WatchFrame]:
     tracker = SeatTracker(cal, window=window, votes=votes) if cal is not None else None
     while True:
         got = source.read()

@@ -90,3 +90,22 @@ def test_sim_camera_writes_frames(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert sorted(p.name for p in out.iterdir()) == ["frame_00000.png", "frame_00001.png"]
     assert json.loads(capsys.readouterr().out)["frames"] == 2
     assert main(["sim", "camera", "--frames", "0", "--out", str(out)]) == 2
+
+
+def test_identify_with_two_workers_gives_the_same_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image = str(_scene_image(tmp_path))
+    assert main(["vision", "identify", image, "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main(["vision", "identify", image, image, "--json", "--workers", "2"]) == 0
+    both = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert [b["cards"] for b in both] == [alone["cards"], alone["cards"]]
+    with pytest.raises(SystemExit) as usage:
+        main(["vision", "identify", image, "--workers", "3"])
+    assert usage.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_watch_sim_with_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vision", "watch", "sim:0", "--frames", "3", "--json"]) == 0
+    alone = capsys.readouterr().out
+    assert main(["vision", "watch", "sim:0", "--frames", "3", "--json", "--workers", "2"]) == 0
+    assert capsys.readouterr().out == alone
