@@ -158,7 +158,7 @@ def _two_process_rows(images: list[np.ndarray], alone: Recognizer) -> list[Bench
     the same load; its detections are checked to be the one-process recognizer's."""
     ours = "cardtable, 2 processes"
     with Recognizer(alone.profile, workers=2) as both:
-        both.identify(images[0])  # starts the worker process (about a second, once)
+        both.start_workers()  # about a second, once
         one: list[float] = []
         two: list[float] = []
         same = 0

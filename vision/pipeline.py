@@ -218,6 +218,11 @@ class Recognizer:
     def workers(self) -> int:
         return 1 if self._workers is None else 2
 
+    def start_workers(self, timeout: float = 60.0) -> bool:
+        """With workers=2, start the second reading process now and wait until it is ready (by default it
+        starts on the first frame and helps from the first frame after it is ready). False: it is not."""
+        return self._workers is not None and self._workers.start(timeout)
+
     def close(self) -> None:
         """Stop the second reading process, if any (the recognizer reads alone afterwards)."""
         if self._workers is not None:

@@ -70,6 +70,8 @@ def annotated_frames(source: FrameSource, recognizer: Recognizer | None = None,
     rec = recognizer or Recognizer(card_size=cal.card_size_px() if cal is not None else None)
     if rec.card_size is None and cal is not None:
         rec = Recognizer(rec.profile, card_size=cal.card_size_px(), workers=rec.workers)
+    if rec.workers == 2:
+        rec.start_workers()
     try:
         yield from _tracked(source, rec, cal, window=window, votes=votes)
     finally:

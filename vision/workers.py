@@ -10,6 +10,10 @@ readings go through a pipe. The recognizer sends every other outline (outlines 1
 others itself, then takes the worker's readings back and puts them in order: the detections are those a
 single process gives, in the same order (tests/vision/test_workers.py).
 
+The worker starts without holding anything up: until it says it is ready (its interpreter started, its
+profile taken: about a second), the recognizer reads every outline itself; `Recognizer.start_workers()`
+waits for it instead (the bench and the CLI do, before timing).
+
 Nothing is lost when the worker fails: if it dies, errs or does not answer within `REPLY_TIMEOUT_S`, the
 recognizer reads those outlines itself, stops the worker and starts a new one at the next frame (at most
 `MAX_RESTARTS` times; then it reads alone). The worker (`python -m vision.workers`) is stopped by `close()`,
@@ -24,6 +28,8 @@ import os
 import socket
 import subprocess
 import sys
+import threading
+import time
 import weakref
 from collections.abc import Sequence
 from multiprocessing import resource_tracker, shared_memory
@@ -40,6 +46,9 @@ Image = npt.NDArray[np.uint8]
 # A worker that has not answered within this time is taken for hung: far above a frame's own work (tens of
 # milliseconds), and under the camera's period between two frames at the table (1 s).
 REPLY_TIMEOUT_S = 0.8
+# A worker must be ready (its interpreter started, numpy and OpenCV imported, its profile taken) within this
+# time; until then the frames are read in the recognizer's process alone.
+STARTUP_TIMEOUT_S = 60.0
 # A worker failing again and again (no memory, a broken install) is not started for ever.
 MAX_RESTARTS = 3
 
@@ -53,6 +62,7 @@ def _serve(conn: Connection) -> None:
 
     cv2.setNumThreads(1)
     profile: DeckProfile = conn.recv()
+    conn.send("ready")
     attached: shared_memory.SharedMemory | None = None
     try:
         while True:
@@ -102,8 +112,42 @@ class _Worker:
         finally:
             theirs.close()
         self.conn = Connection(ours.detach())
-        self.conn.send(profile)
+        # The profile (hundreds of kilobytes, more than a socket buffer) goes from a thread, so that a
+        # worker slow to start never holds up a frame: frames are read here until it says it is ready.
+        self._sending = threading.Thread(target=self._send_profile, args=(profile,), daemon=True,
+                                         name="cardtable-vision-worker-profile")
+        self._sending.start()
+        self._started_at = time.monotonic()
+        self.ready = False
         self.memory: shared_memory.SharedMemory | None = None
+
+    def _send_profile(self, profile: DeckProfile) -> None:
+        with contextlib.suppress(OSError, ValueError):  # the worker died: the next frame finds out
+            self.conn.send(profile)
+
+    def poll_ready(self) -> bool:
+        """Whether the worker has its profile and waits for frames (it has said "ready"); never blocks.
+        Raises when it died, or is not ready within STARTUP_TIMEOUT_S."""
+        if not self.ready:
+            if self.conn.poll(0):
+                said = self.conn.recv()
+                if said != "ready":
+                    raise RuntimeError(f"the worker said {said!r} before it was ready")
+                self._sending.join()
+                self.ready = True
+            elif not self.alive:
+                raise EOFError("the worker ended before it was ready")
+            elif time.monotonic() - self._started_at > STARTUP_TIMEOUT_S:
+                raise TimeoutError(f"not ready within {STARTUP_TIMEOUT_S} s")
+        return self.ready
+
+    def wait_ready(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not self.poll_ready():
+            if time.monotonic() > deadline:
+                return False
+            self.conn.poll(0.01)
+        return True
 
     @property
     def alive(self) -> bool:
@@ -134,6 +178,7 @@ class _Worker:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(timeout=5.0)
+        self._sending.join(timeout=1.0)
         self.conn.close()
         self._free_memory()
 
@@ -157,15 +202,21 @@ class ReadingWorkers:
     def read(self, image: Image, quads: Sequence[npt.NDArray[np.float32]]) -> list[Any]:
         from vision.pipeline import read_found
 
-        theirs_quads = list(quads[1::2])
         worker = self._started()
+        try:
+            ready = worker is not None and worker.poll_ready()
+        except (OSError, EOFError, TimeoutError, RuntimeError) as exc:
+            self._failed(f"start: {type(exc).__name__}: {exc}")
+            ready = False
+        if worker is None or not ready:
+            return [read_found(image, quad, self.profile) for quad in quads]
+        theirs_quads = list(quads[1::2])
         sent = False
-        if worker is not None:
-            try:
-                worker.send(np.ascontiguousarray(image), theirs_quads)
-                sent = True
-            except (OSError, ValueError) as exc:
-                self._failed(f"send: {type(exc).__name__}: {exc}")
+        try:
+            worker.send(np.ascontiguousarray(image), theirs_quads)
+            sent = True
+        except (OSError, ValueError) as exc:
+            self._failed(f"send: {type(exc).__name__}: {exc}")
         try:
             mine = [read_found(image, quad, self.profile) for quad in quads[0::2]]
         except BaseException:
@@ -196,6 +247,16 @@ class ReadingWorkers:
     @property
     def alive(self) -> bool:
         return self._worker is not None and self._worker.alive
+
+    def start(self, timeout: float = STARTUP_TIMEOUT_S) -> bool:
+        """Start the worker now and wait until it is ready (else it starts at the first frame with two
+        outlines and takes the frames from the first one after it is ready). False: not ready in time."""
+        worker = self._started()
+        try:
+            return worker is not None and worker.wait_ready(timeout)
+        except (OSError, EOFError, TimeoutError, RuntimeError) as exc:
+            self._failed(f"start: {type(exc).__name__}: {exc}")
+            return False
 
     def _started(self) -> _Worker | None:
         if self._worker is None and self.restarts <= MAX_RESTARTS:

@@ -25,6 +25,8 @@ def alone() -> list[list[object]]:
 def test_two_processes_read_the_same_detections_in_the_same_order(alone: list[list[object]]) -> None:
     with Recognizer(workers=2) as recognizer:
         assert recognizer.workers == 2
+        assert recognizer.identify(FRAMES[0]) == alone[0]  # read here while the worker starts
+        assert recognizer.start_workers()
         for frame, expected in zip(FRAMES, alone, strict=True):
             assert recognizer.identify(frame) == expected
         assert recognizer._workers is not None and recognizer._workers.alive
@@ -37,6 +39,7 @@ def test_frames_of_other_sizes_go_through_the_shared_memory(alone: list[list[obj
     small = render_with_truth(random_scene(1005, cards=6, face_down=0.2), 1005,
                               RenderOptions(width=960, height=540)).image
     with Recognizer(workers=2) as recognizer:
+        assert recognizer.start_workers()
         assert recognizer.identify(small) == Recognizer().identify(small)
         assert recognizer.identify(FRAMES[1]) == alone[1]
         assert recognizer.identify(small) == Recognizer().identify(small)
@@ -44,6 +47,7 @@ def test_frames_of_other_sizes_go_through_the_shared_memory(alone: list[list[obj
 
 def test_a_killed_worker_loses_no_card_and_is_started_again(alone: list[list[object]]) -> None:
     with Recognizer(workers=2) as recognizer:
+        assert recognizer.start_workers()
         assert recognizer.identify(FRAMES[0]) == alone[0]
         workers = recognizer._workers
         assert workers is not None and workers._worker is not None
@@ -53,12 +57,16 @@ def test_a_killed_worker_loses_no_card_and_is_started_again(alone: list[list[obj
         workers._worker.process.wait(timeout=5)
         assert recognizer.identify(FRAMES[1]) == alone[1]  # read in this process instead
         assert len(workers.failures) == 1 and "Broken pipe" in workers.failures[0]
-        assert recognizer.identify(FRAMES[2]) == alone[2]  # by a new worker
-        assert workers.alive and workers._worker is not None and workers._worker.process.pid != pid
+        assert recognizer.identify(FRAMES[2]) == alone[2]  # here or by a new worker, as it starts
+        assert recognizer.start_workers()
+        assert recognizer.identify(FRAMES[2]) == alone[2]
+        assert len(workers.failures) == 1 and workers.alive
+        assert workers._worker is not None and workers._worker.process.pid != pid
 
 
 def test_a_hung_worker_is_given_up_within_the_timeout(alone: list[list[object]]) -> None:
     with Recognizer(workers=2) as recognizer:
+        assert recognizer.start_workers()
         assert recognizer.identify(FRAMES[0]) == alone[0]
         workers = recognizer._workers
         assert workers is not None and workers._worker is not None
@@ -96,3 +104,18 @@ def test_a_frame_with_one_outline_is_read_here() -> None:
         assert found == Recognizer().identify(frame)
         assert recognizer._workers is not None and not recognizer._workers.alive  # never needed
     assert np.all([d.face in ("up", "down") for d in found])
+
+
+def test_a_worker_that_dies_before_it_is_ready_is_replaced(alone: list[list[object]]) -> None:
+    with Recognizer(workers=2) as recognizer:
+        workers = recognizer._workers
+        assert workers is not None
+        first = workers._started()
+        assert first is not None
+        first.process.kill()
+        first.process.wait(timeout=5)
+        assert recognizer.identify(FRAMES[0]) == alone[0]
+        assert len(workers.failures) == 1 and workers.failures[0].startswith("start:")
+        assert recognizer.start_workers()
+        assert recognizer.identify(FRAMES[1]) == alone[1]
+        assert len(workers.failures) == 1
