@@ -12,6 +12,7 @@ import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
 from vision.pipeline import Recognizer
+from vision.workers import ReadingWorkers
 
 FRAMES = [render_with_truth(random_scene(seed, cards=10, face_down=0.2), seed, RenderOptions()).image
           for seed in (1000, 1001, 1002, 1017)]
@@ -45,15 +46,22 @@ def test_frames_of_other_sizes_go_through_the_shared_memory(alone: list[list[obj
         assert recognizer.identify(small) == Recognizer().identify(small)
 
 
+def _working(recognizer: Recognizer, alone: list[list[object]]) -> tuple[ReadingWorkers, int]:
+    """The recognizer's workers, ready and having read a frame right, and the worker process's id."""
+    assert recognizer.start_workers()
+    assert recognizer.identify(FRAMES[0]) == alone[0]
+    workers = recognizer._workers
+    assert workers is not None and workers._worker is not None
+    pid = workers._worker.process.pid
+    assert pid is not None
+    return workers, pid
+
+
 def test_a_killed_worker_loses_no_card_and_is_started_again(alone: list[list[object]]) -> None:
     with Recognizer(workers=2) as recognizer:
-        assert recognizer.start_workers()
-        assert recognizer.identify(FRAMES[0]) == alone[0]
-        workers = recognizer._workers
-        assert workers is not None and workers._worker is not None
-        pid = workers._worker.process.pid
-        assert pid is not None
+        workers, pid = _working(recognizer, alone)
         os.kill(pid, signal.SIGKILL)
+        assert workers._worker is not None
         workers._worker.process.wait(timeout=5)
         assert recognizer.identify(FRAMES[1]) == alone[1]  # read in this process instead
         assert len(workers.failures) == 1 and "Broken pipe" in workers.failures[0]
@@ -66,12 +74,7 @@ def test_a_killed_worker_loses_no_card_and_is_started_again(alone: list[list[obj
 
 def test_a_hung_worker_is_given_up_within_the_timeout(alone: list[list[object]]) -> None:
     with Recognizer(workers=2) as recognizer:
-        assert recognizer.start_workers()
-        assert recognizer.identify(FRAMES[0]) == alone[0]
-        workers = recognizer._workers
-        assert workers is not None and workers._worker is not None
-        pid = workers._worker.process.pid
-        assert pid is not None
+        workers, pid = _working(recognizer, alone)
         os.kill(pid, signal.SIGSTOP)
         try:
             assert recognizer.identify(FRAMES[3]) == alone[3]
