@@ -12,6 +12,7 @@ import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
 from hardware_sim.camera.art import draw_back
+from tests.vision.conftest import finds
 from tests.vision.test_detect_opened_index import _scene as _joined_scene
 from tests.vision.test_detect_threshold import _place
 from tests.vision.test_reoutline import _lay
@@ -56,7 +57,7 @@ def test_a_card_under_another_is_found_by_its_index_and_reported_by_its_visible_
     _lay(frame, "Qd", under)
     _lay(frame, "7s", over)
     # The detector found the card on top only.
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [order_quad(over)])
+    monkeypatch.setattr(pipeline, "find_cards", finds(frame, order_quad(over)))
     found = Recognizer(SEARCHING).identify(frame)
     assert [d.rank for d in found] == ["7", "Q"], shows
     queen = np.array(found[1].corners, np.float32)
@@ -93,7 +94,7 @@ def test_a_spread_none_of_whose_lower_cards_was_found_is_read_card_by_card(monke
     queen, jack, ace = _upright(200, 150), _upright(250, 155), _upright(300, 160)
     for code, quad in (("Qh", queen), ("Js", jack), ("Ad", ace)):
         _lay(frame, code, quad)
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [order_quad(ace)])
+    monkeypatch.setattr(pipeline, "find_cards", finds(frame, order_quad(ace)))
     found = Recognizer(SEARCHING).identify(frame)
     assert sorted(d.rank or "-" for d in found) == ["A", "J", "Q"]
     for d in found[1:]:
@@ -116,7 +117,7 @@ def test_without_a_searching_profile_or_on_a_wide_frame_nothing_is_placed(monkey
     under, over = _upright(250, 120), _upright(330, 130)
     _lay(frame, "Qd", under)
     _lay(frame, "7s", over)
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [order_quad(over)])
+    monkeypatch.setattr(pipeline, "find_cards", finds(frame, order_quad(over)))
     assert len(Recognizer(SEARCHING).identify(frame)) == 2
     assert len(Recognizer(default_profile()).identify(frame)) == 1
     # A 1280 x 720 frame (the live table's rendered frames): its 30 ms budget has no room for it.

@@ -13,6 +13,7 @@ import numpy.typing as npt
 import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
+from tests.vision.conftest import finds
 from vision.identify import CardReading, CornerReading
 from vision.labelled import LabelledCard, _card_outcomes, _photo_cards, _Reoutliner
 from vision.pipeline import Recognizer, reoutline_detections
@@ -135,7 +136,7 @@ def test_the_recognizer_and_the_calibration_agree_on_a_photo(tmp_path: Path,
 
     path, image, card, rank = _photo(tmp_path, 40)
     piece = _piece(card)
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [piece])
+    monkeypatch.setattr(pipeline, "find_cards", finds(image, piece))
     # The piece's detection comes first; the scene's other cards may follow (`vision.covered`).
     detection = Recognizer(SEARCHING).identify(image)[0]
     assert detection.rank == rank

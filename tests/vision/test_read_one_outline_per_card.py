@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tests.vision.conftest import finds
 from tests.vision.test_reoutline import _lay
 from vision import pipeline
 from vision.geometry import order_quad
@@ -42,7 +43,7 @@ def test_a_card_read_from_a_piece_of_it_is_not_placed_again(monkeypatch: pytest.
     if knife:
         cv2.line(frame, (200, 215), (430, 200), (60, 160, 140), 14)
     lower = order_quad(_upright(250, 222, 130, 80))
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [lower])
+    monkeypatch.setattr(pipeline, "find_cards", finds(frame, lower))
     found = Recognizer(SEARCHING).identify(frame)
     assert [d.rank for d in found] == ["J"]
     # Without the rule, the covered cards' step reports the jack's upper part as a second jack.
@@ -54,7 +55,7 @@ def test_a_card_of_the_same_rank_under_another_is_still_found(monkeypatch: pytes
     """Two jacks, one over the other, the lower showing a strip along its side with its index: two cards."""
     under, over = _upright(220, 120), _upright(270, 135)
     frame = _frame([("Jd", under), ("Js", over)])
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [order_quad(over)])
+    monkeypatch.setattr(pipeline, "find_cards", finds(frame, order_quad(over)))
     found = Recognizer(SEARCHING).identify(frame)
     assert [d.rank for d in found] == ["J", "J"]
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
+from tests.vision.conftest import finds
 from vision import pipeline
 from vision.geometry import order_quad, side_lengths
 from vision.identify import (
@@ -79,7 +80,7 @@ def test_the_end_of_a_card_reads_its_index_as_the_card_it_may_be_the_end_of() ->
 
 def test_the_recognizer_reads_card_ends_with_a_searching_profile_only(monkeypatch: pytest.MonkeyPatch) -> None:
     image, quad, rank = _end_outlines(range(41, 42))[0]
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [quad])
+    monkeypatch.setattr(pipeline, "find_cards", finds(image, quad))
     (plain,) = Recognizer().identify(image)
     (searched,) = Recognizer(SEARCHING).identify(image)
     assert plain.rank is None and searched.rank == rank and searched.face == "up"

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
+from tests.vision.conftest import finds
 from vision import pipeline
 from vision.errors import VisionInputError
 from vision.identify import (
@@ -78,7 +79,7 @@ def test_search_reads_the_index_that_an_outline_smaller_than_the_card_cuts_off()
 
 def test_the_recognizer_searches_only_with_a_searching_profile(monkeypatch: pytest.MonkeyPatch) -> None:
     image, quad, rank = _frame_outlines(range(41, 42))[0]
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [quad])
+    monkeypatch.setattr(pipeline, "find_cards", finds(image, quad))
     (plain,) = Recognizer().identify(image)
     (searched,) = Recognizer(replace(default_profile(), search=True)).identify(image)
     assert plain.rank is None and searched.rank == rank and searched.face == "up"

@@ -12,6 +12,7 @@ import pytest
 
 from hardware_sim.camera import RenderOptions, render_with_truth
 from hardware_sim.camera.scene import PlacedCard, TableScene
+from tests.vision.conftest import finds
 from vision import pipeline
 from vision.geometry import CARD_ASPECT, order_quad, side_lengths
 from vision.identify import PARTIAL_MIN_SCORE, CornerReading, name_guessed, side_by_side_cards
@@ -58,7 +59,7 @@ def test_a_near_square_outline_is_read_as_the_two_cards_it_holds(monkeypatch: py
     for seed in range(10):
         image, quad, ranks = _side_by_side(seed)
         assert not may_be_named(quad)
-        monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None, quad=quad: [quad])
+        monkeypatch.setattr(pipeline, "find_cards", finds(image, quad))
         (plain,) = Recognizer().identify(image)
         assert plain.rank is None and plain.card is None
         read = {d.rank for d in Recognizer(SEARCHING).identify(image)} - {None}

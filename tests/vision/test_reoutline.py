@@ -12,6 +12,7 @@ import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
 from hardware_sim.camera.art import card_body_mask, draw_face
+from tests.vision.conftest import finds
 from vision import pipeline
 from vision.errors import VisionInputError
 from vision.geometry import CARD_ASPECT, order_quad, side_lengths
@@ -100,7 +101,7 @@ def test_a_piece_of_a_card_is_outlined_again_and_read() -> None:
 def test_the_recognizer_reports_the_new_outline(monkeypatch: pytest.MonkeyPatch) -> None:
     image, card, rank = _photo_cases(range(40, 41))[0]
     piece = _piece(card)
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [piece])
+    monkeypatch.setattr(pipeline, "find_cards", finds(image, piece))
     # The piece's detection comes first; the scene's other cards, not found here, follow (`vision.covered`
     # places them from their indices).
     found = Recognizer(SEARCHING).identify(image)[0]
@@ -118,7 +119,7 @@ def test_no_card_is_outlined_again_on_a_rendered_full_frame(monkeypatch: pytest.
     frame = render_with_truth(random_scene(40, cards=6, face_down=0.0), 40, RenderOptions())
     assert frame.image.shape[1] > REOUTLINE_MAX_WIDTH
     piece = _piece(np.array(frame.truth[0].corners, np.float32))
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [piece])
+    monkeypatch.setattr(pipeline, "find_cards", finds(frame.image, piece))
 
     def refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("outlined again on a rendered full frame")
@@ -218,7 +219,7 @@ def test_an_outline_running_onto_the_card_under_it_is_its_own_card(monkeypatch: 
     corners = list(read_outline(frame, outline, SEARCHING))
     assert [c.rank for c in corners if c is not None] == ["Q", "T"]
     assert name_card(iter(corners), SEARCHING).rank == "T"  # as it was named before
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [outline])
+    monkeypatch.setattr(pipeline, "find_cards", finds(frame, outline))
     (found,) = Recognizer(SEARCHING).identify(frame)
     assert found.rank == "Q"
     assert _corner_error(np.array(found.corners, np.float32), queen) <= 0.1 * side_lengths(queen)[1]
@@ -230,7 +231,7 @@ def test_a_torn_outline_whose_indices_place_its_own_rank_stays_as_found(monkeypa
     _lay(frame, "Th", ten)
     _lay(frame, "Qd", queen)
     outline = order_quad(np.array([queen[0], ten[1], ten[2], [queen[0, 0], ten[2, 1]]], np.float32))
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [outline])
+    monkeypatch.setattr(pipeline, "find_cards", finds(frame, outline))
     # The cards placed around it read the outline's own rank ("T"): nothing changes.
     placed = _upright(400, 300)
     monkeypatch.setattr(pipeline, "reoutline", lambda *args, **kwargs: Reoutlined(

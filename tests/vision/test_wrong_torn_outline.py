@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from hardware_sim.camera import RenderOptions, random_scene, render_with_truth
+from tests.vision.conftest import finds
 from vision import pipeline
 from vision.identify import CornerReading, name_card
 from vision.pipeline import TORN_MARGIN, Detection, Recognizer, torn_unsure, unnamed
@@ -47,7 +48,7 @@ def test_the_recognizer_leaves_an_unsure_torn_outline_unnamed(monkeypatch: pytes
     frame = render_with_truth(random_scene(41, cards=6, face_down=0.0), 41, RenderOptions(width=960, height=540))
     card = next(t for t in frame.truth if t.visible >= 0.999)
     quad = np.array(card.corners, np.float32)
-    monkeypatch.setattr(pipeline, "find_cards", lambda image, card_size=None: [quad])
+    monkeypatch.setattr(pipeline, "find_cards", finds(frame.image, quad))
     read = Recognizer(LOW_BAR).identify(frame.image)[0]
     assert read.rank == card.card[0]
     # The same outline with its second corner read as another rank, nearly as well: unnamed.
