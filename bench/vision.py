@@ -4,7 +4,9 @@ reference figures of issue 6.
 
 Data in ../shared/datasets is used when present (rows are skipped, with a note, when it is absent).
 The real photographs are split by a hash of the file name: a quarter is held out and only that
-quarter is scored; nothing in the recognizer was tuned on it. Run: `python -m bench.vision [--quick]`.
+quarter is scored; nothing in the recognizer was tuned on it. Its rows are given over all labelled cards,
+over the cards standing alone (`standing_alone`, computed from the boxes) and over the cards judged fully
+visible by eye (`bench.visible`: the goal's own set). Run: `python -m bench.vision [--quick]`.
 """
 
 from __future__ import annotations
