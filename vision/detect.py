@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.corner_search import corner_cards
 from vision.face import face_symmetry, looks_like_face
 from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
 from vision.index_first import cards_from_marks, index_marks, is_index_card
@@ -210,7 +211,10 @@ def _with_index_cards(frame: Image, found: list[FloatArray], card_size: tuple[fl
     # touching its picture's frame, a pip touching a towel's print. Its outlines are checked against the
     # cards found so far only: an outline of the first round, refused, must not hide a truer one here.
     out = _index_cards(frame, out, length, exclude, opened=True)
-    return out + four_edge_cards(frame, length, out)
+    out += four_edge_cards(frame, length, out)
+    # A pile's top card, which none of the searches above closes, from one of its corners (no card length
+    # needed: a photograph of a pile alone gives none).
+    return out + corner_cards(frame, out)
 
 
 def _index_cards(frame: Image, found: list[FloatArray], length: float, exclude: Image, *, opened: bool

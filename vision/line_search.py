@@ -74,7 +74,7 @@ def four_edge_cards(frame: Image, card_length: float, exclude: list[FloatArray])
                 quad = np.asarray(q + np.array([x0, y0], np.float32), np.float32)
                 if not _card_shaped(quad, card_length, w, h):
                     continue
-                if any(_overlaps(quad, k) for k in exclude):
+                if any(overlaps(quad, k) for k in exclude):
                     continue
                 mean, weakest = edge_evidence(score, dist, quad)
                 if mean >= MIN_EVIDENCE and weakest >= MIN_SIDE_EVIDENCE:
@@ -83,10 +83,10 @@ def four_edge_cards(frame: Image, card_length: float, exclude: list[FloatArray])
     tried: list[FloatArray] = []
     out: list[FloatArray] = []
     for _, quad in candidates:
-        if any(_overlaps(quad, k) for k in tried):
+        if any(overlaps(quad, k) for k in tried):
             continue
         tried.append(quad)
-        if _is_face(frame, quad):
+        if is_face(frame, quad):
             out.append(quad)
     return out
 
@@ -109,12 +109,12 @@ def _card_shaped(quad: FloatArray, card_length: float, w: int, h: int) -> bool:
                 and (quad[:, 1] <= h + 1).all())
 
 
-def _overlaps(a: FloatArray, b: FloatArray) -> bool:
+def overlaps(a: FloatArray, b: FloatArray) -> bool:
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return float(inter) > OVERLAP * min(quad_area(a), quad_area(b))
 
 
-def _is_face(frame: Image, quad: FloatArray) -> bool:
+def is_face(frame: Image, quad: FloatArray) -> bool:
     from vision.identify import extract_glyphs, iter_index_corners
 
     if not all(extract_glyphs(corner) is not None for corner in iter_index_corners(frame, quad)):

@@ -66,8 +66,12 @@ def test_the_detector_adds_it_on_a_photograph_only(monkeypatch: pytest.MonkeyPat
     frame, truth = _scene(_joined_court())
     out = detect._with_index_cards(frame, [], (LENGTH / 1.4, LENGTH))
     assert len(out) == 1 and quad_iou(out[0], truth) >= 0.9
-    # It is the four-edge search that adds it.
+    # It is the four-edge search that adds it, and (`vision.corner_search`) the search from a corner
+    # where the four-edge search does not; nothing else does.
     monkeypatch.setattr(detect, "four_edge_cards", lambda *args: [])
+    again = detect._with_index_cards(frame, [], (LENGTH / 1.4, LENGTH))
+    assert len(again) == 1 and quad_iou(again[0], truth) >= 0.9
+    monkeypatch.setattr(detect, "corner_cards", lambda *args: [])
     assert detect._with_index_cards(frame, [], (LENGTH / 1.4, LENGTH)) == []
     monkeypatch.undo()
     wide, _ = _scene(_joined_court(), width=1280)
