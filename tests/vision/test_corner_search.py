@@ -85,6 +85,13 @@ def test_a_card_alone_is_found_from_a_corner() -> None:
     found = corner_search.corner_cards(frame, [])
     assert len(found) == 1 and quad_iou(found[0], truth) >= 0.9
     assert corner_search.corner_cards(frame, [truth]) == []  # already found: not again
+    # An outline found around it more than twice a card's size (a pile's blob) is no card, and hides none.
+    centre = truth.mean(axis=0)
+    pile = (centre + (truth - centre) * 1.5).astype(np.float32)
+    found = corner_search.corner_cards(frame, [pile])
+    assert len(found) == 1 and quad_iou(found[0], truth) >= 0.9
+    snug = (centre + (truth - centre) * 1.4).astype(np.float32)  # 1.96 times its area: a card, perhaps
+    assert corner_search.corner_cards(frame, [snug]) == []
 
 
 @pytest.mark.parametrize("art", [draw_back(), np.full((ART_H, ART_W, 3), PAPER, np.uint8)])
