@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from vision.errors import VisionInputError
 from vision.geometry import FloatArray, order_quad, quad_area, side_lengths
-from vision.line_search import MIN_EVIDENCE, MIN_SIDE_EVIDENCE, is_face, overlaps
+from vision.line_search import MIN_EVIDENCE, MIN_SIDE_EVIDENCE, best_faces, overlaps
 from vision.outline import edge_distance, edge_evidence, edge_points, whiteness
 
 Segments = npt.NDArray[np.float64]  # (N, 4): x0, y0, x1, y1
@@ -101,16 +101,7 @@ def corner_cards(frame: Image, exclude: list[FloatArray]) -> list[FloatArray]:
         mean, weakest = edge_evidence(score, dist, fit)
         if mean >= MIN_EVIDENCE and weakest >= MIN_SIDE_EVIDENCE:
             candidates.append((mean, fit))
-    candidates.sort(key=lambda mq: -mq[0])
-    tried: list[FloatArray] = []
-    out: list[FloatArray] = []
-    for _, card in candidates:
-        if any(overlaps(card, k) for k in tried):
-            continue
-        tried.append(card)
-        if is_face(frame, card):
-            out.append(card)
-    return out
+    return best_faces(frame, candidates)
 
 
 def segments(gray: Image, min_length: float) -> Segments:

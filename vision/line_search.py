@@ -79,10 +79,15 @@ def four_edge_cards(frame: Image, card_length: float, exclude: list[FloatArray])
                 mean, weakest = edge_evidence(score, dist, quad)
                 if mean >= MIN_EVIDENCE and weakest >= MIN_SIDE_EVIDENCE:
                     candidates.append((mean, quad))
-    candidates.sort(key=lambda mq: mq[0], reverse=True)
+    return best_faces(frame, candidates)
+
+
+def best_faces(frame: Image, candidates: list[tuple[float, FloatArray]]) -> list[FloatArray]:
+    """Of (edge evidence, quad) candidates, the best-evidenced of each overlapping lot, kept when its print is
+    a card face's (`is_face`)."""
     tried: list[FloatArray] = []
     out: list[FloatArray] = []
-    for _, quad in candidates:
+    for _, quad in sorted(candidates, key=lambda mq: mq[0], reverse=True):
         if any(overlaps(quad, k) for k in tried):
             continue
         tried.append(quad)
