@@ -9,24 +9,18 @@ cluttered window its sides are not among the longest lines, so the four-edge sea
 is four corners where its own two sides meet: line segments (the LSD detector, which follows a card's
 thin shadow line on another card) meeting square, each running nearly the length of its side, since
 nothing crosses a top card's edge. Two such segments span the card, with no card size needed: this
-also finds a pile's top card on a photograph where no other card gives the size. A side with a corner at
-each end spans the card between them too, as wide as either of its other sides: one side of a corner may
-run on past the card along a line beneath it.
+also finds a pile's top card on a photograph where no other card gives the size.
 
 The spanned card is only as good as its shorter arm (a side broken where a card under it ends), so each
 side is fitted again: among the segments lying along it, the line that makes it most a card's edge
 (`outline.edge_points`) is taken, and the corners are where the fitted sides meet. A quad counts as a
 card only as the four-edge search's do: a card's proportions, an outline that is a card's edge nearly
-all round, an index read in both index corners and a face's half-turn symmetry with ink. The edges are
-found at half the usual Canny thresholds: where a top card lies on another, white on white, its side is only a
-faint shadow line.
+all round, an index read in both index corners and a face's half-turn symmetry with ink.
 
 Simulated piles (photographs' profile, 960 x 540, the card-faces deck, eight cards a scene in piles): of
 the fully visible face-up cards, not found 8 -> 2 of 55 and right 32 -> 35 on seeds 1200-1229 (looked at),
 not found 6 -> 3 of 48 and right 22 -> 25 on seeds 1230-1259 (not looked at). Tuning photographs: 375 -> 376
-of 391 right, no wrong name and no name off the cards added; with the sides spanned between two corners and
-the faint edges, one more card outlined (`IMG_2672`'s nine, on a ten, read unknown: it was inside a
-face-down outline of the carpet before).
+of 391 right, no wrong name and no name off the cards added.
 """
 
 from __future__ import annotations
@@ -49,7 +43,6 @@ JOIN_ANGLE = np.radians(4)  # collinear pieces: directions this close ...
 JOIN_OFFSET = 3.0  # ... both ends this close (pixels) to the longer piece's line ...
 JOIN_GAP = 8.0  # ... and this close end to end (pixels): one side, broken where another card's edge ends
 SQUARE = np.radians(65)  # two sides of a corner meet at 65 to 115 degrees (a tilted camera skews them)
-SAME_WAY = np.radians(20)  # a side's two corners: their other sides run this close to the same way
 CORNER_GAP = 0.15  # a side's end is this share of its length (+ 3 px) from the corner: the rounded corner
 ASPECT = (1.15, 2.0)  # long side over short, as the four-edge search
 PRE_EVIDENCE = 0.6  # a spanned card with less edge evidence than this is not fitted
@@ -57,9 +50,6 @@ FIT_ANGLE = np.radians(6)  # a segment lies along a side: direction this close .
 FIT_OFFSET = 0.15  # ... and both ends within this share of the short side (+ 2 px) of the side's line
 _FIT_STEPS = np.linspace(0.06, 0.94, 24)
 FIT_IN, FIT_OUT = 3.0, 2.0
-# A top card's side on the card under it is only a faint shadow line: its edges are found at half the usual
-# Canny thresholds (`outline.edge_distance`).
-FAINT_EDGES = (15, 45)
 # A quad already found over a spanned card with more than this times its area is the blob of a pile, not a
 # card: it hides no card (simulated piles, seeds 1200-1259: 2 more of 103 cards found; tuning photographs: none
 # moved).
@@ -81,7 +71,7 @@ def corner_cards(frame: Image, exclude: list[FloatArray]) -> list[FloatArray]:
     if not spanned:
         return []
     score = whiteness(frame)
-    dist = edge_distance(gray, FAINT_EDGES)
+    dist = edge_distance(gray)
     rough: list[tuple[float, npt.NDArray[np.float64]]] = []
     for quad in spanned:
         ordered = order_quad(quad.astype(np.float32))
@@ -144,16 +134,9 @@ def joined(rows: Segments) -> Segments:
 
 
 def corner_quads(rows: Segments, min_side: float) -> list[npt.NDArray[np.float64]]:
-    """Parallelograms spanned at the corners where two segments meet about square (`SQUARE`): the point
-    where their lines meet is near one end of each (`CORNER_GAP`).
-
-    - Two sides meeting at one corner span the card whose corners are the meeting point, the far end of
-      the first, the fourth corner and the far end of the second, when their lengths are a card's
-      proportions.
-    - A side with a corner at each end, both its other sides running the same way, spans the card as long
-      as the side between the corners and as wide as either other side: one side of a corner may run on
-      past the card along a line of the table or of a card under it, and the other corner then says where
-      the card ends."""
+    """Parallelograms spanned by two segments meeting about square (`SQUARE`) at a corner: the point where
+    their lines meet is near one end of each (`CORNER_GAP`), and their lengths are a card's proportions.
+    Corners: the meeting point, the far end of the first, the fourth corner, the far end of the second."""
     starts, ends = rows[:, :2], rows[:, 2:]
     lengths = np.hypot(*(ends - starts).T)
     keep = np.flatnonzero(lengths >= min_side)
@@ -163,8 +146,6 @@ def corner_quads(rows: Segments, min_side: float) -> list[npt.NDArray[np.float64
     units = (ends - starts) / np.maximum(lengths, 1e-9)[:, None]
     normals = np.stack([-units[:, 1], units[:, 0]], axis=1)
     rhos = (normals * starts).sum(axis=1)
-    # Per segment, its corners: (where, the other side's arm from there).
-    corners: dict[int, list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]] = {}
     for i in keep:
         other = keep[(keep > i) & (np.abs(units[keep] @ units[i]) < np.cos(SQUARE))]
         if other.size == 0:
@@ -179,26 +160,13 @@ def corner_quads(rows: Segments, min_side: float) -> list[npt.NDArray[np.float64
         near = ((np.minimum(i_start, i_end) <= CORNER_GAP * lengths[i] + 3)
                 & (np.minimum(o_start, o_end) <= CORNER_GAP * lengths[other] + 3))
         for k in np.flatnonzero(near):
-            j, corner = int(other[k]), meet[k]
+            j, corner = other[k], meet[k]
             arm_i = (ends[i] if i_start[k] < i_end[k] else starts[i]) - corner
             arm_j = (ends[j] if o_start[k] < o_end[k] else starts[j]) - corner
-            corners.setdefault(int(i), []).append((corner, arm_j))
-            corners.setdefault(j, []).append((corner, arm_i))
             a, b = float(np.linalg.norm(arm_i)), float(np.linalg.norm(arm_j))
-            if min(a, b) > 0 and ASPECT[0] <= max(a, b) / min(a, b) <= ASPECT[1]:
-                out.append(np.array([corner, corner + arm_i, corner + arm_i + arm_j, corner + arm_j]))
-    for ends_of_side in corners.values():
-        for n, (first, arm_1) in enumerate(ends_of_side):
-            for second, arm_2 in ends_of_side[n + 1:]:
-                side = float(np.linalg.norm(second - first))
-                if side < min_side:
-                    continue
-                u1, u2 = arm_1 / np.linalg.norm(arm_1), arm_2 / np.linalg.norm(arm_2)
-                if float(u1 @ u2) < np.cos(SAME_WAY):
-                    continue
-                for width in {float(np.linalg.norm(arm_1)), float(np.linalg.norm(arm_2))}:
-                    if ASPECT[0] <= max(side, width) / min(side, width) <= ASPECT[1]:
-                        out.append(np.array([first, second, second + u2 * width, first + u1 * width]))
+            if min(a, b) <= 0 or not ASPECT[0] <= max(a, b) / min(a, b) <= ASPECT[1]:
+                continue
+            out.append(np.array([corner, corner + arm_i, corner + arm_i + arm_j, corner + arm_j]))
     return out
 
 

@@ -133,9 +133,9 @@ def _spanning_rect(contour: Contour, score: Image, dist: npt.NDArray[np.float32]
     return quad if mean >= RECT_EVIDENCE and weakest >= MIN_SIDE_EVIDENCE else None
 
 
-def edge_distance(gray: Image, thresholds: tuple[int, int] = (30, 90)) -> npt.NDArray[np.float32]:
-    """Distance (pixels) to the nearest image edge (Canny at `thresholds`)."""
-    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), *thresholds)
+def edge_distance(gray: Image) -> npt.NDArray[np.float32]:
+    """Distance (pixels) to the nearest image edge."""
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 30, 90)
     return np.asarray(cv2.distanceTransform((edges == 0).astype(np.uint8), cv2.DIST_L2, 3), np.float32)
 
 

@@ -12,7 +12,7 @@ from tests.vision.test_detect_four_edges import _joined_court, _scene
 from vision import corner_search, detect
 from vision.errors import VisionInputError
 from vision.geometry import FloatArray, order_quad, quad_iou
-from vision.outline import edge_distance, side_evidence, whiteness
+from vision.outline import edge_distance, whiteness
 
 PILE_SEED = 1209  # eight cards in one pile; the king of clubs lies whole on top
 PILE_CARD = "Kc"
@@ -55,17 +55,6 @@ def test_two_square_sides_meeting_span_a_card() -> None:
     np.testing.assert_allclose(quads[0], [[10, 20], [80, 20], [80, 115], [10, 115]], atol=1e-6)
 
 
-def test_a_side_with_a_corner_at_each_end_spans_the_card_between_them() -> None:
-    # The top side stops 4 px short of both corners (rounded), the left side runs on past the card along
-    # a line beneath it, the right side is the card's.
-    quads = corner_search.corner_quads(_rows((14, 20, 76, 20), (10, 24, 10, 300), (80, 24, 80, 118)), 20.0)
-    exact = np.array([[10, 20], [80, 20], [80, 118], [10, 118]], np.float64)
-    assert any(np.allclose(q, exact, atol=1e-6) for q in quads)
-    # Spanned from the right-hand corner alone, it is 4 px short (the top side's own end); nothing spans
-    # the left-hand side's 280 px.
-    assert all(np.abs(q[:, 1]).max() < 200 for q in quads)
-
-
 @pytest.mark.parametrize(("rows", "why"), [
     (_rows((14, 20, 80, 20), (10, 24, 10, 85)), "70 by 65: too square for a card"),
     (_rows((14, 20, 80, 20), (10, 24, 10, 190)), "70 by 170: too long for a card"),
@@ -89,21 +78,6 @@ def test_a_side_is_fitted_to_the_edge_along_it() -> None:
     assert quad_iou(order_quad(off.astype(np.float32)), truth) < 0.93
     fit = corner_search.fitted(off, rows, whiteness(frame), edge_distance(np.asarray(gray, np.uint8)))
     assert fit is not None and quad_iou(fit, truth) >= 0.97
-
-
-def test_a_side_on_the_card_beneath_counts_by_its_faint_shadow_line() -> None:
-    # A card lying on another, white on white: along the side where they meet, the only edge is a shadow
-    # line 2 px wide, 15 levels under the paper. At the usual Canny thresholds it is no edge; the search
-    # from a corner sees it.
-    frame = np.full((300, 400, 3), (40, 60, 90), np.uint8)
-    frame[60:240, 60:300] = 235  # the card beneath
-    frame[40:220, 160:280] = 238  # the top card (120 x 180), lying on it
-    frame[40:220, 158:160] = 220  # its left side's shadow on the card beneath
-    quad = np.array([[160, 40], [279, 40], [279, 219], [160, 219]], np.float32)
-    gray = np.asarray(frame.min(axis=2), np.uint8)
-    _, _, _, usual = side_evidence(whiteness(frame), edge_distance(gray), quad)
-    _, _, _, faint = side_evidence(whiteness(frame), edge_distance(gray, corner_search.FAINT_EDGES), quad)
-    assert usual < 0.5 <= faint
 
 
 def test_a_card_alone_is_found_from_a_corner() -> None:
