@@ -151,6 +151,9 @@ def _a_face_wins_over(monkeypatch: pytest.MonkeyPatch, frame: np.ndarray, corner
     assert len(_found(quads, corners)) == 1
     assert not any(np.allclose(q, spurious) for q in quads)
     monkeypatch.setattr(detect, "SPAN_FACE", 2.0)
+    # The rule alone: the search from a corner (`vision.corner_search`) would find a card that a quad more
+    # than twice its size keeps out.
+    monkeypatch.setattr(detect, "corner_cards", lambda frame, exclude: [])
     quads = detect.find_cards(frame)
     assert _found(quads, corners) == []
     assert any(np.allclose(q, spurious) for q in quads)
