@@ -156,4 +156,4 @@ def is_index_card(frame: Image, quad: FloatArray) -> bool:
 
     if not all(extract_glyphs(corner) is not None for corner in iter_index_corners(frame, quad)):
         return False
-    return face_symmetry(frame, quad)[0] >= MIN_SYMMETRY
+    return face_symmetry(frame, quad, level=True)[0] >= MIN_SYMMETRY

@@ -124,5 +124,5 @@ def is_face(frame: Image, quad: FloatArray) -> bool:
 
     if not all(extract_glyphs(corner) is not None for corner in iter_index_corners(frame, quad)):
         return False
-    symmetry, ink = face_symmetry(frame, quad)
+    symmetry, ink = face_symmetry(frame, quad, level=True)
     return symmetry >= MIN_SYMMETRY and ink >= MIN_INK
