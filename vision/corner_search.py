@@ -49,11 +49,11 @@ PRE_EVIDENCE = 0.6  # a spanned card with less edge evidence than this is not fi
 FIT_ANGLE = np.radians(6)  # a segment lies along a side: direction this close ...
 FIT_OFFSET = 0.15  # ... and both ends within this share of the short side (+ 2 px) of the side's line
 _FIT_STEPS = np.linspace(0.06, 0.94, 24)
-FIT_IN, FIT_OUT = 3.0, 2.0
+FIT_IN, FIT_OUT = 3.0, 2.0  # pixels inside and outside a side where the card's edge is judged
 # A quad already found over a spanned card with more than this times its area is the blob of a pile, not a
 # card: it hides no card (simulated piles, seeds 1200-1259: 2 more of 103 cards found; tuning photographs: none
 # moved).
-BIGGER = 2.0  # pixels inside and outside a side where the card's edge is judged
+BIGGER = 2.0
 
 
 def corner_cards(frame: Image, exclude: list[FloatArray]) -> list[FloatArray]:
