@@ -21,7 +21,16 @@ import numpy.typing as npt
 
 from vision.corner_search import corner_cards
 from vision.face import face_symmetry, looks_like_face
-from vision.geometry import CARD_ASPECT, FloatArray, order_quad, quad_area, quad_iou, side_lengths
+from vision.geometry import (
+    CARD_ASPECT,
+    FloatArray,
+    inside_area,
+    order_quad,
+    past_the_edge,
+    quad_area,
+    quad_iou,
+    side_lengths,
+)
 from vision.index_first import cards_from_marks, index_marks, is_index_card
 from vision.line_search import four_edge_cards
 from vision.outline import (
@@ -44,8 +53,6 @@ MAX_LINES = 120
 CONTAINED = 0.75
 TOO_BIG_FOR_SURE = 2.0
 MAX_SKEW = 1.25
-EDGE_PX = 1.0  # a polygon's corner this close to the frame's edge lies on it (a card running out of the frame)
-MAX_OUTSIDE = 0.25  # a card outlined past the frame's edge has at most this share of its area outside
 SQUARISH = 1.25
 PART_AREA = 0.85  # a card inside a merged outline of two has at most this share of its area
 MAX_COVERED = 0.5  # the other card of a merged outline: at most this share of it under the first
@@ -743,11 +750,11 @@ def _single_quad(contour: Contour, mask: Image) -> FloatArray | None:
         if len(approx) == 5:
             approx = _cut_corner(approx)
         if len(approx) == 5:
-            approx = _past_the_edge(approx, mask.shape[1], mask.shape[0])
+            approx = past_the_edge(approx, mask.shape[1], mask.shape[0])
         if len(approx) == 4:
             quad = approx
             # A card running past the frame's edge is judged by its part inside the frame.
-            qa = _inside_area(quad, mask.shape[1], mask.shape[0])
+            qa = inside_area(quad, mask.shape[1], mask.shape[0])
             fit = qa / hull_area
             if qa <= 0 or fit < 0.85 or fit > 1.15:
                 return None
@@ -785,44 +792,6 @@ def _cut_corner(poly: FloatArray) -> FloatArray:
     keep.insert(i if i < n - 1 else 0, meet)
     out = np.array(keep, np.float32)
     return out if cv2.isContourConvex(out.reshape(-1, 1, 2)) else poly
-
-
-def _past_the_edge(poly: FloatArray, w: int, h: int) -> FloatArray:
-    """A pentagon one of whose sides runs along the frame's edge (a card with one corner outside the
-    frame): that side replaced by the corner where its two neighbours meet, outside the frame, if at most
-    `MAX_OUTSIDE` of the quad lies outside; otherwise the pentagon as it is."""
-    n = len(poly)
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
-        on_edge = [(a[k] <= EDGE_PX and b[k] <= EDGE_PX) or (a[k] >= lim - 1 - EDGE_PX and b[k] >= lim - 1 - EDGE_PX)
-                   for k, lim in ((0, w), (1, h))]
-        if not any(on_edge):
-            continue
-        before, after = poly[i - 1], poly[(i + 2) % n]
-        da, db = a - before, b - after
-        den = float(da[0] * db[1] - da[1] * db[0])
-        if abs(den) < 1e-6:
-            return poly
-        t = float((after[0] - before[0]) * db[1] - (after[1] - before[1]) * db[0]) / den
-        meet = before + da * t
-        outside = not (0 <= meet[0] <= w - 1 and 0 <= meet[1] <= h - 1)
-        if t <= 1 or not outside:
-            return poly
-        out = np.array([meet if j == i else poly[j] for j in range(n) if j != (i + 1) % n], np.float32)
-        if not cv2.isContourConvex(out.reshape(-1, 1, 2)):
-            return poly
-        return out if _inside_area(out, w, h) >= (1 - MAX_OUTSIDE) * quad_area(out) else poly
-    return poly
-
-
-def _inside_area(quad: FloatArray, w: int, h: int) -> float:
-    """The area of the part of `quad` inside the w x h frame."""
-    if (quad[:, 0] >= 0).all() and (quad[:, 0] <= w - 1).all() and (quad[:, 1] >= 0).all() \
-            and (quad[:, 1] <= h - 1).all():
-        return quad_area(quad)
-    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    area, _ = cv2.intersectConvexConvex(np.ascontiguousarray(quad, np.float32), frame)
-    return float(area)
 
 
 def _grow_rounded(quad: FloatArray, contour: Contour) -> FloatArray:

@@ -62,3 +62,45 @@ def side_lengths(quad: FloatArray) -> tuple[float, float]:
     a = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])) / 2
     b = (np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])) / 2
     return float(min(a, b)), float(max(a, b))
+
+
+EDGE_PX = 1.0  # a polygon's corner this close to the frame's edge lies on it (a card running out of the frame)
+MAX_OUTSIDE = 0.25  # a card outlined past the frame's edge has at most this share of its area outside
+
+
+def past_the_edge(poly: FloatArray, w: int, h: int) -> FloatArray:
+    """A pentagon one of whose sides runs along the frame's edge (a card with one corner outside the
+    frame): that side replaced by the corner where its two neighbours meet, outside the frame, if at most
+    `MAX_OUTSIDE` of the quad lies outside; otherwise the pentagon as it is."""
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        on_edge = [(a[k] <= EDGE_PX and b[k] <= EDGE_PX) or (a[k] >= lim - 1 - EDGE_PX and b[k] >= lim - 1 - EDGE_PX)
+                   for k, lim in ((0, w), (1, h))]
+        if not any(on_edge):
+            continue
+        before, after = poly[i - 1], poly[(i + 2) % n]
+        da, db = a - before, b - after
+        den = float(da[0] * db[1] - da[1] * db[0])
+        if abs(den) < 1e-6:
+            return poly
+        t = float((after[0] - before[0]) * db[1] - (after[1] - before[1]) * db[0]) / den
+        meet = before + da * t
+        outside = not (0 <= meet[0] <= w - 1 and 0 <= meet[1] <= h - 1)
+        if t <= 1 or not outside:
+            return poly
+        out = np.array([meet if j == i else poly[j] for j in range(n) if j != (i + 1) % n], np.float32)
+        if not cv2.isContourConvex(out.reshape(-1, 1, 2)):
+            return poly
+        return out if inside_area(out, w, h) >= (1 - MAX_OUTSIDE) * quad_area(out) else poly
+    return poly
+
+
+def inside_area(quad: FloatArray, w: int, h: int) -> float:
+    """The area of the part of `quad` inside the w x h frame."""
+    if (quad[:, 0] >= 0).all() and (quad[:, 0] <= w - 1).all() and (quad[:, 1] >= 0).all() \
+            and (quad[:, 1] <= h - 1).all():
+        return quad_area(quad)
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    area, _ = cv2.intersectConvexConvex(np.ascontiguousarray(quad, np.float32), frame)
+    return float(area)

@@ -1,6 +1,6 @@
 """A card running out of the frame: its paper blob is a pentagon with one side along the frame's edge, and
 its outline is the quad with that side replaced by the corner outside the frame where its two neighbours
-meet (`detect._past_the_edge`)."""
+meet (`geometry.past_the_edge`), in the paper mask's outlines."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hardware_sim.camera.art import draw_face
 from tests.vision.test_detect_threshold import _place
 from vision import detect
-from vision.geometry import order_quad, quad_iou
+from vision.geometry import inside_area, order_quad, past_the_edge, quad_iou
 from vision.pipeline import Recognizer
 
 W, H = 378, 504
@@ -28,7 +28,7 @@ def _poly(points: list[tuple[float, float]]) -> np.ndarray:
 ])
 def test_the_side_along_the_frame_gives_way_to_the_corner_outside(
         pentagon: list[tuple[float, float]], quad: list[tuple[float, float]]) -> None:
-    out = detect._past_the_edge(_poly(pentagon), W, H)
+    out = past_the_edge(_poly(pentagon), W, H)
     assert out.shape == (4, 2)
     np.testing.assert_allclose(out, _poly(quad), atol=1.0)
 
@@ -40,14 +40,14 @@ def test_the_side_along_the_frame_gives_way_to_the_corner_outside(
 ])
 def test_other_pentagons_are_left_as_they_are(pentagon: list[tuple[float, float]]) -> None:
     poly = _poly(pentagon)
-    np.testing.assert_array_equal(detect._past_the_edge(poly, W, H), poly)
+    np.testing.assert_array_equal(past_the_edge(poly, W, H), poly)
 
 
 def test_the_area_inside_the_frame() -> None:
     square = _poly([(-10, -10), (10, -10), (10, 10), (-10, 10)])
-    assert detect._inside_area(square, 100, 100) == pytest.approx(100.0, abs=1.0)
+    assert inside_area(square, 100, 100) == pytest.approx(100.0, abs=1.0)
     inside = _poly([(10, 10), (30, 10), (30, 30), (10, 30)])
-    assert detect._inside_area(inside, 100, 100) == pytest.approx(400.0)
+    assert inside_area(inside, 100, 100) == pytest.approx(400.0)
 
 
 def _cut_card() -> tuple[np.ndarray, np.ndarray]:
@@ -63,5 +63,6 @@ def test_a_card_running_out_of_the_frame_is_outlined_whole(monkeypatch: pytest.M
     detections = Recognizer().identify(frame)
     assert [d.card for d in detections] == ["Ah"]
     # Without it the card is found only by a looser outline.
-    monkeypatch.setattr(detect, "_past_the_edge", lambda poly, w, h: poly)
+    monkeypatch.setattr(detect, "past_the_edge", lambda poly, w, h: poly)
     assert max(quad_iou(q, corners) for q in detect.find_cards(frame)) < 0.95
+
