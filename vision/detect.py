@@ -24,6 +24,7 @@ from vision.face import face_symmetry, looks_like_face
 from vision.geometry import (
     CARD_ASPECT,
     FloatArray,
+    along_to_meet,
     inside_area,
     order_quad,
     past_the_edge,
@@ -782,11 +783,10 @@ def _cut_corner(poly: FloatArray) -> FloatArray:
         return poly
     a0, a1 = poly[i - 1], poly[i]
     b0, b1 = poly[(i + 1) % n], poly[(i + 2) % n]
-    da, db = a1 - a0, b1 - b0
-    den = float(da[0] * db[1] - da[1] * db[0])
-    if abs(den) < 1e-6:
+    da = a1 - a0
+    t = along_to_meet(a0, da, b0, b1 - b0)
+    if t is None:
         return poly
-    t = float((b0[0] - a0[0]) * db[1] - (b0[1] - a0[1]) * db[0]) / den
     meet = a0 + da * t
     keep = [poly[j] for j in range(n) if j not in (i, (i + 1) % n)]
     keep.insert(i if i < n - 1 else 0, meet)

@@ -64,6 +64,14 @@ def side_lengths(quad: FloatArray) -> tuple[float, float]:
     return float(min(a, b)), float(max(a, b))
 
 
+def along_to_meet(p: FloatArray, d: FloatArray, q: FloatArray, e: FloatArray) -> float | None:
+    """How far along the line p + t d (in units of d) it meets the line q + s e; None if they are parallel."""
+    den = float(d[0] * e[1] - d[1] * e[0])
+    if abs(den) < 1e-6:
+        return None
+    return float((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den
+
+
 EDGE_PX = 1.0  # a polygon's corner this close to the frame's edge lies on it (a card running out of the frame)
 MAX_OUTSIDE = 0.25  # a card outlined past the frame's edge has at most this share of its area outside
 
@@ -80,11 +88,10 @@ def past_the_edge(poly: FloatArray, w: int, h: int) -> FloatArray:
         if not any(on_edge):
             continue
         before, after = poly[i - 1], poly[(i + 2) % n]
-        da, db = a - before, b - after
-        den = float(da[0] * db[1] - da[1] * db[0])
-        if abs(den) < 1e-6:
+        da = a - before
+        t = along_to_meet(before, da, after, b - after)
+        if t is None:
             return poly
-        t = float((after[0] - before[0]) * db[1] - (after[1] - before[1]) * db[0]) / den
         meet = before + da * t
         outside = not (0 <= meet[0] <= w - 1 and 0 <= meet[1] <= h - 1)
         if t <= 1 or not outside:

@@ -10,7 +10,7 @@ import pytest
 from hardware_sim.camera.art import draw_face
 from tests.vision.test_detect_threshold import _place
 from vision import detect
-from vision.geometry import inside_area, order_quad, past_the_edge, quad_iou
+from vision.geometry import along_to_meet, inside_area, order_quad, past_the_edge, quad_iou
 from vision.pipeline import Recognizer
 
 W, H = 378, 504
@@ -66,3 +66,20 @@ def test_a_card_running_out_of_the_frame_is_outlined_whole(monkeypatch: pytest.M
     monkeypatch.setattr(detect, "past_the_edge", lambda poly, w, h: poly)
     assert max(quad_iou(q, corners) for q in detect.find_cards(frame)) < 0.95
 
+
+
+@pytest.mark.parametrize(("p", "d", "q", "e", "t"), [
+    ((0, 0), (1, 0), (5, -3), (0, 1), 5.0),  # the x axis meets the line x = 5 at t = 5
+    ((0, 0), (2, 2), (4, 0), (-1, 1), 1.0),  # the diagonal meets the other diagonal at (2, 2)
+    ((0, 0), (1, 0), (0, 1), (3, 0), None),  # parallel
+])
+def test_where_two_lines_meet(p: tuple[float, float], d: tuple[float, float], q: tuple[float, float],
+                              e: tuple[float, float], t: float | None) -> None:
+    got = along_to_meet(*(np.array(v, np.float32) for v in (p, d, q, e)))
+    assert got == (None if t is None else pytest.approx(t))
+
+
+def test_a_cut_corner_inside_the_frame_gives_way_to_its_neighbours_meeting() -> None:
+    # A dog-eared card: the short side from (90, 0) to (100, 10) stands for the corner (100, 0).
+    pentagon = _poly([(0, 0), (90, 0), (100, 10), (100, 140), (0, 140)])
+    np.testing.assert_allclose(detect._cut_corner(pentagon), _poly([(0, 0), (100, 0), (100, 140), (0, 140)]))
