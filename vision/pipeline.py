@@ -334,23 +334,37 @@ def scaled(detection: Detection, scale: tuple[float, float]) -> Detection:
     return replace(detection, corners=tuple((x * sx, y * sy) for x, y in detection.corners))
 
 
+def inside(point: tuple[float, float], quad: tuple[tuple[float, float], ...]) -> bool:
+    """Whether `point` lies inside (or on) the outline `quad`."""
+    contour = np.array(quad, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+
+
 def same_place(a: Detection, b: Detection) -> bool:
     """Whether two detections are of one card: the centre of either lies inside the other's outline."""
-    def inside(point: tuple[float, float], quad: tuple[tuple[float, float], ...]) -> bool:
-        contour = np.array(quad, np.float32).reshape(-1, 1, 2)
-        return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
     return inside(a.center, b.corners) or inside(b.center, a.corners)
+
+
+def merged_outline(detection: Detection, named: Sequence[Detection]) -> bool:
+    """Whether `detection` (of the first reading) is several cards taken for one: its outline holds the centres
+    of two or more cards the second reading names (`named`), each in a place of its own, and it names none
+    or one of their ranks. Such an outline (the hull of a row of cards, of a card and the one it lies on) shows
+    one card's index at a corner, or none, and stands in the place of all of them."""
+    held = [card for card in named if inside(card.center, detection.corners)]
+    if len(held) < 2 or any(same_place(a, b) for k, a in enumerate(held) for b in held[k + 1:]):
+        return False
+    return detection.rank is None or detection.rank in {card.rank for card in held}
 
 
 def with_second_look(first: list[Detection], second: Sequence[Detection]) -> list[Detection]:
     """A frame's detections (`first`) with what a second reading of it (`second`, in the same pixels) adds:
     each card it names that no detection of the first names or reports face down in the same place
-    (`same_place`) is added, in place of the unnamed outlines of the first there. Nothing the first named
-    is changed or dropped, and a back stays a back."""
-    out = list(first)
-    for card in second:
-        if card.rank is None:
-            continue
+    (`same_place`) is added, in place of the unnamed outlines of the first there. A detection of the first
+    that is several cards taken for one (`merged_outline`) gives way to the cards the second names in it.
+    Nothing else the first named is changed or dropped, and a back stays a back."""
+    named = [card for card in second if card.rank is not None]
+    out = [d for d in first if not merged_outline(d, named)]
+    for card in named:
         here = [d for d in out if same_place(card, d)]
         if any(d.rank is not None or d.face == "down" for d in here):
             continue

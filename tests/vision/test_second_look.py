@@ -7,7 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.pipeline import SECOND_LOOK, Detection, Recognizer, scaled, with_second_look
+from vision.pipeline import SECOND_LOOK, Detection, Recognizer, merged_outline, scaled, with_second_look
 from vision.profile import default_profile
 
 SEARCHING = replace(default_profile(), recut=True, search=True)
@@ -32,6 +32,41 @@ NINE = _card(100, 100, "9")
 ])
 def test_what_the_second_reading_adds(first: list[Detection], expected: list[Detection]) -> None:
     assert with_second_look(first, [NINE]) == expected
+
+
+def _wide(rank: str | None, *, face: str = "up") -> Detection:
+    """A 150 x 70 outline over x 100-250: the hull of a row of cards 50 wide, taken for one card."""
+    return Detection(card=None, face="up" if face == "up" else "down", confidence=0.9 if rank else 0.0, rank=rank,
+                     corners=((100, 100), (250, 100), (250, 170), (100, 170)))
+
+
+ROW = [_card(100, 100, "T"), _card(150, 100, "K"), _card(200, 100, "A")]
+
+
+@pytest.mark.parametrize(("first", "second", "expected"), [
+    pytest.param([_wide(None, face="down")], ROW, ROW, id="an unread row taken for one card gives way to its cards"),
+    pytest.param([_wide(None)], ROW[:2], ROW[:2], id="so does an unnamed one of two cards"),
+    pytest.param([_wide("K")], ROW, ROW, id="and one named for one of them"),
+    pytest.param([_wide("Q")], ROW, [_wide("Q")], id="one named for none of them stays, and hides them"),
+    pytest.param([_wide(None, face="down")], ROW[:1], [_wide(None, face="down")], id="one card in it: a back stays"),
+    pytest.param([_wide("K")], [_card(150, 100, "K"), _card(160, 105, "T")], [_wide("K")],
+                 id="two cards in one place are no row"),
+    pytest.param([_wide(None, face="down"), _card(400, 100, "9")], ROW, [_card(400, 100, "9"), *ROW],
+                 id="the other cards stay"),
+])
+def test_an_outline_of_several_cards_gives_way_to_them(first: list[Detection], second: list[Detection],
+                                                       expected: list[Detection]) -> None:
+    assert with_second_look(first, second) == expected
+
+
+@pytest.mark.parametrize(("detection", "named", "merged"), [
+    pytest.param(_wide(None), ROW, True, id="three cards' centres in it"),
+    pytest.param(_wide(None), [*ROW[:1], _card(400, 100, "9")], False, id="one in it, one outside"),
+    pytest.param(_card(100, 100, "T"), ROW, False, id="a card's own outline holds only its own centre"),
+    pytest.param(_wide("K"), [_card(100, 100, None), *ROW[1:2]], False, id="only named cards count"),
+])
+def test_merged_outline(detection: Detection, named: list[Detection], merged: bool) -> None:
+    assert merged_outline(detection, [d for d in named if d.rank is not None]) is merged
 
 
 def test_an_unnamed_outline_of_the_second_reading_adds_nothing() -> None:
