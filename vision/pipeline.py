@@ -346,11 +346,11 @@ def same_place(a: Detection, b: Detection) -> bool:
 
 
 def merged_outline(detection: Detection, named: Sequence[Detection]) -> bool:
-    """Whether `detection` (of the first reading) is several cards taken for one: its outline holds the centres
-    of two or more cards the second reading names (`named`), each in a place of its own, and it names none
-    or one of their ranks. Such an outline (the hull of a row of cards, of a card and the one it lies on) shows
-    one card's index at a corner, or none, and stands in the place of all of them."""
-    held = [card for card in named if inside(card.center, detection.corners)]
+    """Whether `detection` (of the first reading) is several cards taken for one: it is in the place
+    (`same_place`) of two or more cards the second reading names (`named`), each in a place of its own, and it
+    names none or one of their ranks. Such an outline (the hull of a row of cards, of a card and the one it
+    lies on) shows one card's index at a corner, or none, and stands in the place of all of them."""
+    held = [card for card in named if same_place(card, detection)]
     if len(held) < 2 or any(same_place(a, b) for k, a in enumerate(held) for b in held[k + 1:]):
         return False
     return detection.rank is None or detection.rank in {card.rank for card in held}

@@ -63,6 +63,10 @@ def test_an_outline_of_several_cards_gives_way_to_them(first: list[Detection], s
     pytest.param(_wide(None), ROW, True, id="three cards' centres in it"),
     pytest.param(_wide(None), [*ROW[:1], _card(400, 100, "9")], False, id="one in it, one outside"),
     pytest.param(_card(100, 100, "T"), ROW, False, id="a card's own outline holds only its own centre"),
+    pytest.param(Detection(card=None, face="up", confidence=0.9, rank="K",
+                           corners=((140, 100), (165, 100), (165, 170), (140, 170))),
+                 [_card(110, 100, "T"), _card(150, 100, "K")], True,
+                 id="a strip across two cards' meeting, its centre in both and theirs outside it"),
     pytest.param(_wide("K"), [_card(100, 100, None), *ROW[1:2]], False, id="only named cards count"),
 ])
 def test_merged_outline(detection: Detection, named: list[Detection], merged: bool) -> None:
