@@ -63,3 +63,52 @@ def exposed(frame: Image) -> Image:
         return frame
     table = np.clip(np.rint(np.arange(256, dtype=np.float32) * gain), 0, 255).astype(np.uint8)
     return np.ascontiguousarray(cv2.LUT(frame, table), dtype=np.uint8)
+
+
+# The levelled look (`levelled`, read by `pipeline.Recognizer` as a third look at a photograph): a card in a
+# shadow (a sunlit room's, a lamp's falling off) has paper, ink and their difference lowered in proportion as a
+# dim frame does, but only there, and the frame's brightest paper elsewhere keeps `exposed` from scaling it. Each
+# region's brightest is brought up to the frame's brightest paper instead:
+# - the light is measured on the darkest channel shrunk to LEVEL_SIDE pixels across its short side (the shade of
+#   a table scene varies over a card's length, not over its index);
+# - a region's light is its brightest within LEVEL_REACH of the short side (a card's paper: in a photograph of
+#   cards the nearest card is rarely farther), and its gain the frame's brightest paper over it, at most
+#   LEVEL_MAX_GAIN (past that, noise and a table's texture are gained into "paper");
+# - a region whose brightest is under LEVEL_LOW of the frame's brightest paper holds no paper, only table: its
+#   gain tapers to 1 from LEVEL_LOW * 1.5 down to LEVEL_LOW, so a dark felt or a shadow with no card in it is
+#   left as it is, and the gain map is smoothed over the same reach, so that no edge of it draws an outline;
+# - a frame whose gain is nowhere over LEVEL_MIN_GAIN is evenly lit: there is no third look.
+LEVEL_SIDE = 90
+LEVEL_REACH = 0.2
+LEVEL_LOW = 0.3
+LEVEL_MAX_GAIN = 2.2
+LEVEL_MIN_GAIN = 1.1
+
+
+def level_gain(frame: Image) -> npt.NDArray[np.float32]:
+    """Each pixel's gain (1 to LEVEL_MAX_GAIN) that brings its region's paper up to the frame's brightest, at
+    `frame`'s size (see LEVEL_SIDE and the comments above it)."""
+    dark = darkest_channel(frame)
+    height, width = dark.shape
+    step = max(1, min(height, width) // LEVEL_SIDE)
+    small = np.asarray(cv2.resize(dark, (max(1, width // step), max(1, height // step)), interpolation=cv2.INTER_AREA),
+                       np.uint8)
+    reach = max(3, round(LEVEL_REACH * min(small.shape))) | 1
+    region = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))).astype(np.float32)
+    top = brightest_paper(small)
+    if top <= 0:
+        return np.ones((height, width), np.float32)
+    gain = np.clip(top / np.maximum(region, 1.0), 1.0, LEVEL_MAX_GAIN)
+    paper = np.clip((region / top - LEVEL_LOW) / (0.5 * LEVEL_LOW), 0.0, 1.0)
+    smooth = cv2.GaussianBlur((1.0 + (gain - 1.0) * paper).astype(np.float32), (0, 0), reach / 2)
+    return np.asarray(cv2.resize(smooth, (width, height), interpolation=cv2.INTER_LINEAR), np.float32)
+
+
+def levelled(frame: Image) -> Image | None:
+    """`frame` with each region's paper brought up to the frame's brightest (`level_gain`), or None when the
+    frame is evenly lit (its gain nowhere over LEVEL_MIN_GAIN)."""
+    gain = level_gain(frame)
+    if float(gain.max()) <= LEVEL_MIN_GAIN:
+        return None
+    out = cv2.multiply(frame.astype(np.float32), cv2.merge([gain, gain, gain]))
+    return np.ascontiguousarray(np.clip(np.rint(out), 0, 255), dtype=np.uint8)
