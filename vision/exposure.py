@@ -77,7 +77,14 @@ def exposed(frame: Image) -> Image:
 # - a region whose brightest is under LEVEL_LOW of the frame's brightest paper holds no paper, only table: its
 #   gain tapers to 1 from LEVEL_LOW * 1.5 down to LEVEL_LOW, so a dark felt or a shadow with no card in it is
 #   left as it is, and the gain map is smoothed over the same reach, so that no edge of it draws an outline;
-# - a frame whose gain is nowhere over LEVEL_MIN_GAIN is evenly lit: there is no third look.
+# - a light table far from every card (a beige one is over LEVEL_LOW * 1.5 of the paper in its darkest channel)
+#   cannot be told by its level from paper in a shadow, and is gained as that would be: so what the levelled
+#   look names is kept only when it is sure (`pipeline.LEVELLED_SURE`);
+# - a frame whose gain is nowhere over LEVEL_MIN_GAIN is evenly lit: there is no third look. (Only 5 of the 219
+#   tuning photographs are: the third look costs a reading on nearly every photograph, see docs/vision.md.)
+# Tuning split in five variants (see pipeline.LEVELLED_SURE): a hard cut at LEVEL_LOW instead of the taper read
+# one card more and one more wrong (2,236 / 3 against 2,235 / 2), a taper from 0.2 to 0.3 one card fewer and one
+# more wrong.
 LEVEL_SIDE = 90
 LEVEL_REACH = 0.2
 LEVEL_LOW = 0.3
@@ -104,10 +111,12 @@ def level_gain(frame: Image) -> npt.NDArray[np.float32]:
     return np.asarray(cv2.resize(smooth, (width, height), interpolation=cv2.INTER_LINEAR), np.float32)
 
 
-def levelled(frame: Image) -> Image | None:
-    """`frame` with each region's paper brought up to the frame's brightest (`level_gain`), or None when the
-    frame is evenly lit (its gain nowhere over LEVEL_MIN_GAIN)."""
-    gain = level_gain(frame)
+def levelled(frame: Image, gain: npt.NDArray[np.float32] | None = None) -> Image | None:
+    """`frame` with each region's paper brought up to the frame's brightest (`gain`, by default its
+    `level_gain`), or None when the frame is evenly lit (its gain nowhere over LEVEL_MIN_GAIN)."""
+    gain = level_gain(frame) if gain is None else gain
+    if gain.shape != frame.shape[:2]:
+        raise ValueError(f"a gain map of {gain.shape} for a frame of {frame.shape[:2]}")
     if float(gain.max()) <= LEVEL_MIN_GAIN:
         return None
     out = cv2.multiply(frame.astype(np.float32), cv2.merge([gain, gain, gain]))
