@@ -28,7 +28,7 @@ live table's 1280 x 720 frames, whose 30 ms budget has no room for it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -158,6 +158,9 @@ SHADE_CONTRAST = 0.2
 SHADE_FLOOR = 0.25
 _PLAIN, _DEEP, _SHADE = 0, 1, 2  # the index marks of a round: plain and opened, darkest ink, darkest ink in shade
 _SHADE_TIER = 4  # (after the tiers of MAX_READ, MAX_READ_TURNED, MAX_READ_DEEP and MAX_READ_FAR)
+# One card placed from its two opposite indices, both short of the other's corner (`_joined`), is the card
+# spanned between them when that is a card's shape: its length this many times its width (a card's is 1.4).
+SPANNED_ASPECT = (1.2, 1.65)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -167,6 +170,10 @@ class CoveredCard:
     outline: FloatArray
     card: FloatArray
     reading: CardReading
+
+
+# (the index corner placed from, the border's extents, what may cover the card) of a card placed and read
+Placing = tuple[int, tuple[int, int], list[FloatArray]]
 
 
 def corner_quad(card: FloatArray, which: int, reach: tuple[float, float] = CORNER_REACH) -> FloatArray:
@@ -473,7 +480,7 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
     dist = edge_distance(gray)
     found: list[CoveredCard] = []
     # (index corner, border extents, what may cover it) of each card found
-    placings: list[tuple[int, tuple[int, int], list[FloatArray]]] = []
+    placings: list[Placing] = []
     # The cards read so far: an index's marks are paired more than once (a ten's two digits, a pip's parts),
     # and the same card placed again is not read again (a card passed over before reading is not read at all).
     read: list[FloatArray] = []
@@ -534,6 +541,17 @@ def covered_cards(image: Image, outlines: Sequence[FloatArray], profile: DeckPro
             continue
         found.append(CoveredCard(outline=visible[0], card=card, reading=reading))
         placings.append((corner, extents, covers))
+
+    def outlined(card: FloatArray, corner: int, reading: CardReading) -> tuple[CoveredCard, Placing] | None:
+        extents = border_extents(score, card, corner)
+        covers = _covers(card, outlines, unread) + crossing_covers(gray, card, corner)
+        visible = visible_part(card, corner, covers, (w, h), extents,
+                               paper=own_paper(score, card, corner, court=reading.rank in COURT))
+        if visible is None:
+            return None
+        return CoveredCard(outline=visible[0], card=card, reading=reading), (corner, extents, covers)
+
+    found, placings = _joined(found, placings, outlined)
     found, placings = _placed_twice(found, placings)
     return _distinct(_stacked(found, placings, (w, h)))
 
@@ -561,7 +579,7 @@ def _covers(card: FloatArray, outlines: Sequence[FloatArray], unread: Sequence[F
     return [*outlines, *(q for q in unread if _inside_share(q, card, quad_area(q)) < UNREAD_SAME)]
 
 
-def _stacked(found: list[CoveredCard], placings: list[tuple[int, tuple[int, int], list[FloatArray]]],
+def _stacked(found: list[CoveredCard], placings: list[Placing],
              size: tuple[int, int]) -> list[CoveredCard]:
     """The cards placed, each cut by those placed over it: in a spread of cards none of which was found, each
     card's index corner shows, so a card whose index corner lies on another card, while that card's index
@@ -582,8 +600,56 @@ def _stacked(found: list[CoveredCard], placings: list[tuple[int, tuple[int, int]
     return out
 
 
-def _placed_twice(found: list[CoveredCard], placings: list[tuple[int, tuple[int, int], list[FloatArray]]]
-                  ) -> tuple[list[CoveredCard], list[tuple[int, tuple[int, int], list[FloatArray]]]]:
+def _joined(found: list[CoveredCard], placings: list[Placing],
+            outlined: Callable[[FloatArray, int, CardReading], tuple[CoveredCard, Placing] | None]
+            ) -> tuple[list[CoveredCard], list[Placing]]:
+    """The cards placed, one card placed from its two opposite indices, neither placement reaching the other's
+    index corner (both index spacings gave it too short), made one: the card spanned between the two index
+    corners, along the surer placement's sides, outlined again (`outlined`: its visible part). As placed, the
+    far end of either stops inside the card, where its picture's frame runs on beyond it and was taken for
+    something lying across the card (`crossing_covers`): each was reported by a strip at its index, in two
+    places (a king in shade on grey felt, both placements 0.82 of its length)."""
+    corners = [c.card[2] if which else c.card[0] for c, (which, _, _) in zip(found, placings, strict=True)]
+    order = sorted(range(len(found)), key=lambda i: -found[i].reading.confidence)
+    used: set[int] = set()
+    out: dict[int, tuple[CoveredCard, Placing]] = {}
+    for i in order:
+        if i in used:
+            continue
+        for k in order:
+            if k == i or k in used or found[k].reading.rank != found[i].reading.rank \
+                    or placings[k][0] == placings[i][0]:
+                continue
+            if _holds(found[i].card, corners[k]) or _holds(found[k].card, corners[i]) \
+                    or not _one_card(found, corners, i, k, opposite=True):
+                continue
+            card = _spanned(found[i].card, placings[i][0], corners[k])
+            width, length = side_lengths(card)
+            if not SPANNED_ASPECT[0] * width <= length <= SPANNED_ASPECT[1] * width:
+                continue
+            joined = outlined(card, placings[i][0], found[i].reading)
+            if joined is not None:
+                out[i] = joined
+                used.update((i, k))
+                break
+    kept = [out.get(i, (found[i], placings[i])) for i in range(len(found)) if i in out or i not in used]
+    return [c for c, _ in kept], [p for _, p in kept]
+
+
+def _spanned(card: FloatArray, which: int, far: FloatArray) -> FloatArray:
+    """The card from `card`'s index corner `which` to the opposite index corner `far`, along `card`'s sides
+    (ordered as `order_quad` orders a card)."""
+    q = (np.roll(card, 2, axis=0) if which else card).astype(np.float64)
+    across, along = q[1] - q[0], q[3] - q[0]
+    a, b = np.linalg.lstsq(np.stack([across, along], axis=1), far.astype(np.float64) - q[0], rcond=None)[0]
+    spanned = np.array([q[0], q[0] + a * across, q[0] + a * across + b * along, q[0] + b * along])
+    if which:
+        spanned = np.roll(spanned, 2, axis=0)
+    return np.ascontiguousarray(spanned.astype(np.float32))
+
+
+def _placed_twice(found: list[CoveredCard], placings: list[Placing]
+                  ) -> tuple[list[CoveredCard], list[Placing]]:
     """The cards placed, one card placed from its two indices at two lengths kept once (the surer reading): two
     placements of one rank, one's index corner on the other card (`_holds`), the other's index corner on the
     first card grown TWICE_REACH about its own index corner (one index gives the length to +-16% only, so the
@@ -595,17 +661,23 @@ def _placed_twice(found: list[CoveredCard], placings: list[tuple[int, tuple[int,
     order = sorted(range(len(found)), key=lambda i: -found[i].reading.confidence)
     kept: list[int] = []
     for i in order:
-        if not any(found[k].reading.rank == found[i].reading.rank and _one_card(found, corners, k, i)
-                   for k in kept):
+        if not any(found[k].reading.rank == found[i].reading.rank
+                   and _one_card(found, corners, k, i, opposite=placings[k][0] != placings[i][0]) for k in kept):
             kept.append(i)
     kept.sort()
     return [found[i] for i in kept], [placings[i] for i in kept]
 
 
-def _one_card(found: list[CoveredCard], corners: list[FloatArray], a: int, b: int) -> bool:
-    """Whether placements `a` and `b` are one card placed from its two indices (see `_placed_twice`)."""
+def _one_card(found: list[CoveredCard], corners: list[FloatArray], a: int, b: int, *, opposite: bool = False
+              ) -> bool:
+    """Whether placements `a` and `b` are one card placed from its two indices (see `_placed_twice`).
+    `opposite`: they were placed from opposite index corners; then it is enough that each one's index corner
+    lies on the other grown: both indices may give a card too short to reach the other's corner (a king in
+    shade on grey felt, both placements 0.82 of its length: it was reported twice)."""
     def grown(k: int) -> FloatArray:
         return np.ascontiguousarray((corners[k] + (found[k].card - corners[k]) * TWICE_REACH).astype(np.float32))
+    if opposite and _holds(grown(a), corners[b]) and _holds(grown(b), corners[a]):
+        return True
     return ((_holds(found[b].card, corners[a]) and _holds(grown(a), corners[b]))
             or (_holds(found[a].card, corners[b]) and _holds(grown(b), corners[a])))
 

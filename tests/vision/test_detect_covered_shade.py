@@ -19,6 +19,7 @@ from vision.geometry import side_lengths
 from vision.identify import CardReading
 from vision.index_first import MIN_PAPER, index_marks
 from vision.outline import whiteness
+from vision.pipeline import Recognizer
 
 TABLE = (150, 170, 180)  # a beige table, as the photographs' kitchen tables
 CARD = _upright(250, 120)  # x 250-380, y 120-302
@@ -124,3 +125,56 @@ def test_two_cards_of_one_rank_in_a_spread_stay_two() -> None:
     upper = _placed([(295, 150), (425, 150), (425, 332), (295, 332)], "9", 0.95)
     placings: list[Placing] = [(0, (40, 56), []), (0, (40, 56), [])]
     assert len(covered._placed_twice([lower, upper], placings)[0]) == 2
+
+
+def test_one_card_placed_short_from_both_indices_is_one_card_spanning_them() -> None:
+    """A king placed from its top-left index and from its bottom-right one, each placement 0.82 of the card's
+    length (the simulated deck's index spacing): neither reaches the other's index corner. They are one
+    card: the card spanned between the two corners, outlined again whole; a third placement, of another
+    rank, stays as it was."""
+    calls: list[tuple[int, str | None]] = []
+
+    def outlined(card: npt.NDArray[np.float32], corner: int, reading: CardReading) -> tuple[CoveredCard, Placing]:
+        calls.append((corner, reading.rank))
+        return CoveredCard(outline=card, card=card, reading=reading), (corner, (40, 56), [])
+
+    top = _placed([(519, 149), (624, 149), (623, 296), (518, 296)], "K", 0.88)
+    bottom = _placed([(546, 185), (651, 185), (650, 332), (545, 332)], "K", 0.87)
+    queen = _placed([(81, 152), (207, 151), (208, 329), (82, 330)], "Q", 0.9)
+    placings: list[Placing] = [(0, (40, 56), []), (1, (40, 56), []), (0, (40, 56), [])]
+    found, kept = covered._joined([top, bottom, queen], placings, outlined)
+    assert [c.reading.rank for c in found] == ["K", "Q"] and calls == [(0, "K")]
+    np.testing.assert_allclose(found[0].card, [(519, 149), (651, 149), (650, 332), (518, 332)], atol=1.5)
+    assert kept[0][0] == 0 and found[1] is queen
+
+
+def test_placements_that_are_not_one_card_are_not_joined() -> None:
+    """Not joined: two kings placed from the same index corner (two cards of a spread); a king and a queen; a
+    placement reaching the other's corner (`_placed_twice` keeps the surer); two corners spanning no card's
+    shape (a king's index beside another king's, far apart)."""
+    def outlined(card: npt.NDArray[np.float32], corner: int, reading: CardReading) -> tuple[CoveredCard, Placing]:
+        raise AssertionError("nothing is outlined again")
+
+    top = _placed([(519, 149), (624, 149), (623, 296), (518, 296)], "K", 0.88)
+    bottom = _placed([(546, 185), (651, 185), (650, 332), (545, 332)], "K", 0.87)
+    reaching = _placed([(519, 149), (651, 149), (650, 332), (518, 332)], "K", 0.9)
+    wide = _placed([(600, 240), (705, 240), (704, 387), (599, 387)], "K", 0.87)
+    for pair, corners in (([top, bottom], (0, 0)), ([top, _placed(bottom.card.tolist(), "Q", 0.87)], (0, 1)),
+                          ([reaching, bottom], (0, 1)), ([top, wide], (0, 1))):
+        placings: list[Placing] = [(corners[0], (40, 56), []), (corners[1], (40, 56), [])]
+        found, _ = covered._joined(pair, placings, outlined)
+        assert found == pair
+
+
+def test_a_king_in_shade_read_from_both_indices_is_reported_once_whole() -> None:
+    """A king in a shadow of 0.4 of the light on grey felt, a queen in the light: the king's outline is not
+    found, and each of its indices places it too short. It was reported twice, by a strip at each index."""
+    frame = np.full((520, 760, 3), (90, 100, 110), np.uint8)
+    _lay(frame, "Qs", _upright(80, 150))
+    _lay(frame, "Kh", _upright(520, 150))
+    x = np.arange(frame.shape[1], dtype=np.float32)[None, :]
+    light = np.clip(1.0 - 0.6 * (x - 420) / 40, 0.4, 1.0)
+    shaded = np.asarray(np.rint(frame * light[..., None]), np.uint8)
+    kings = [d for d in Recognizer(SEARCHING).identify(shaded) if d.rank == "K"]
+    assert len(kings) == 1
+    np.testing.assert_allclose(np.array(kings[0].corners), _upright(520, 150), atol=6)
