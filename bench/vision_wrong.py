@@ -66,7 +66,8 @@ class Tally:
 
 
 def settings(faces_folder: Path | None) -> list[Setting]:
-    """Plain and harder settings at the live table's 960 x 540 and at 1280 x 720; the card-faces deck too."""
+    """Plain and harder settings at the live table's 960 x 540, a smaller camera's 640 x 360 and 1280 x 720; the
+    card-faces deck too."""
     small = RenderOptions(width=960, height=540)  # the live table's simulated camera
     out = [
         Setting(name="960", options=replace(small, glare=0.0)),
@@ -75,6 +76,9 @@ def settings(faces_folder: Path | None) -> list[Setting]:
                                                        perspective=0.15)),
         Setting(name="960 overlap", options=small, overlap=True),
         Setting(name="960 hands", options=small, hands=2),
+        # A smaller camera's frame: a photographs' profile reads it as a photograph, four looks (the last enlarged).
+        Setting(name="640", options=RenderOptions(width=640, height=360, glare=0.0)),
+        Setting(name="640 overlap hands", options=RenderOptions(width=640, height=360), overlap=True, hands=2),
         Setting(name="1280", options=RenderOptions()),
         Setting(name="1280 hard", options=RenderOptions(blur=2.0, noise=10.0, uneven_light=0.6, glare=1.0,
                                                         perspective=0.15)),
