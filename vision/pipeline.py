@@ -30,6 +30,7 @@ from vision.identify import (
     side_by_side_cards,
 )
 from vision.lattice import is_lattice, repeats
+from vision.pips import named_by_pips
 from vision.profile import DeckProfile, default_profile
 from vision.reoutline import PAPER_LEVEL, Reoutlined, paper_share, reoutline
 from vision.workers import ReadingWorkers
@@ -257,7 +258,17 @@ class Recognizer:
                 larger = np.ascontiguousarray(cv2.resize(image, size, interpolation=cv2.INTER_CUBIC), dtype=np.uint8)
                 scale = (width / size[0], height / size[1])
                 out = with_second_look(out, [scaled(d, scale) for d in self._identify(larger)])
+            # Last, an outline no look named, of a number card whose pips and index agree (`vision.pips`).
+            out = [self._by_pips(image, d) for d in out]
         return out
+
+    def _by_pips(self, image: Image, detection: Detection) -> Detection:
+        """`detection`, named by its pips when it is an unnamed face whose pips and index agree (`vision.pips`)."""
+        if detection.rank is not None or detection.face != "up":
+            return detection
+        quad = np.array(detection.corners, np.float32)
+        rank = named_by_pips(image, quad, list(read_outline(image, quad, self.profile)))
+        return detection if rank is None else replace(detection, rank=rank)
 
     def _identify(self, image: Image) -> list[Detection]:
         """One reading of a checked frame: outlines found, read, outlined again and the covered cards."""
