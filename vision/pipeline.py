@@ -267,7 +267,8 @@ class Recognizer:
         if detection.rank is not None or detection.face != "up":
             return detection
         quad = np.array(detection.corners, np.float32)
-        rank = named_by_pips(image, quad, list(read_outline(image, quad, self.profile)))
+        rank = named_by_pips(image, quad, list(read_outline(image, quad, self.profile)),
+                             rank_bar=self.profile.min_rank_score)
         return detection if rank is None else replace(detection, rank=rank)
 
     def _identify(self, image: Image) -> list[Detection]:

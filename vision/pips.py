@@ -9,7 +9,8 @@ both agree:
 - the card's middle (away from its index columns and ends) holds exactly N blobs of ink, 2 <= N <= 10, each of
   at least MIN_PIP of the card and all within PIP_SPREAD of each other's size (a court card's picture, a
   hand, a pile's edge give blobs of many sizes; pips merged by blur give one blob of twice the size);
-- and one of its index corners has N as its best rank, at MIN_INDEX_SCORE or more.
+- and one of its index corners has N as its best rank, at MIN_INDEX_SCORE or more, while no corner reads another
+  rank at the profile's rank bar (an outline whose two corners read two ranks may be two cards).
 
 Neither alone is enough: the index's best guess below the reading's bar is often wrong, and a count of blobs
 is a count of anything dark. Pure: an image and an outline in, a rank or None out.
@@ -68,10 +69,12 @@ def pip_count(card: Image) -> int | None:
     return len(areas)
 
 
-def named_by_pips(image: Image, quad: npt.NDArray[np.float32], corners: Sequence[CornerReading | None]
-                  ) -> str | None:
+def named_by_pips(image: Image, quad: npt.NDArray[np.float32], corners: Sequence[CornerReading | None], *,
+                  rank_bar: float) -> str | None:
     """The rank of the card outlined by `quad` (ordered as `order_quad` orders a card) in `image`, when its
-    pips and one of its index corners' best rank (`corners`) agree (see the module's doc); else None."""
+    pips and one of its index corners' best rank (`corners`) agree (see the module's doc), and no corner reads
+    another rank at `rank_bar` (the profile's `min_rank_score`) or more: an outline whose corners read two ranks
+    may hold two cards (`pipeline.torn_unsure`); else None."""
     width, length = side_lengths(quad)
     if not CARD_ASPECT[0] * width <= length <= CARD_ASPECT[1] * width:
         return None
@@ -79,6 +82,8 @@ def named_by_pips(image: Image, quad: npt.NDArray[np.float32], corners: Sequence
     card = np.asarray(cv2.warpPerspective(image, m, (CARD_W, CARD_H), flags=cv2.INTER_AREA), np.uint8)
     rank = RANK_OF_COUNT.get(pip_count(card) or 0)
     if rank is None:
+        return None
+    if any(c is not None and c.rank != rank and c.rank_score >= rank_bar for c in corners):
         return None
     if any(c is not None and c.rank == rank and c.rank_score >= MIN_INDEX_SCORE for c in corners):
         return rank

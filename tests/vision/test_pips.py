@@ -19,6 +19,7 @@ from vision.pips import MIN_INDEX_SCORE, named_by_pips, pip_count
 from vision.profile import default_profile
 
 NUMBERS = "23456789T"
+BAR = 0.52  # a photographs' profile's rank bar
 SUITS = "cdhs"
 
 
@@ -68,17 +69,18 @@ def _nine_on_felt() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
     pytest.param([_corner("9", MIN_INDEX_SCORE - 0.01), None], None, id="under the index bar"),
     pytest.param([_corner("Q", 0.43), _corner("6", 0.5)], None, id="no corner reads the count"),
     pytest.param([None, None], None, id="no corner read"),
+    pytest.param([_corner("9", 0.48), _corner("Q", BAR)], None, id="another rank at the profile's bar"),
 ])
 def test_the_pips_name_a_card_only_with_its_index(corners: list[CornerReading | None], named: str | None) -> None:
     frame, quad = _nine_on_felt()
-    assert named_by_pips(frame, quad, corners) == named
+    assert named_by_pips(frame, quad, corners, rank_bar=BAR) == named
 
 
 def test_an_outline_of_no_card_s_shape_is_not_named() -> None:
     frame, quad = _nine_on_felt()
     square = quad.copy()
     square[2:, 1] = quad[0, 1] + 130  # as wide as long
-    assert named_by_pips(frame, square, [_corner("9", 0.9)] * 2) is None
+    assert named_by_pips(frame, square, [_corner("9", 0.9)] * 2, rank_bar=BAR) is None
 
 
 def test_the_recognizer_names_an_unnamed_outline_by_its_pips(monkeypatch: pytest.MonkeyPatch) -> None:
