@@ -64,6 +64,9 @@ def test_real_photographs_go_through_and_are_rarely_misnamed() -> None:
 
 
 @needs_photos
+# It calibrates on half the tuning split and reads 40 photographs, each four times and more (steps 9-12 of
+# docs/vision.md): 300 s was passed in a CI run sharing the 2 cores with two benches.
+@pytest.mark.timeout(600)
 def test_rank_only_calibration_on_the_tuning_split_reads_held_out_ranks() -> None:
     """`calibrate-deck --labels` on part of the tuning split (bench.vision.held_out is never used to
     learn): the default profile reads none of this deck's ranks, the calibrated one reads many, and
