@@ -15,8 +15,10 @@ rank reads the same one (a card placed by two indices, both reading it, is taken
 one). The detection then reports the placed card as its outline. When no index mark places a card (an
 index too blurred, or touching the table's texture), the outline may be the index end of its card, too
 small for its own index region: it is read grown about each of its index corners (`anchored_cards`),
-named only from the corner grown about. Whatever placed the card, a corner naming it must be open paper
-around its ink (`on_paper`), as an index corner is and a card back's lattice or the table is not.
+named only from the corner grown about. An outline still unnamed that is much longer for its width than a
+card may be a court card's picture frame: the card around it is read (`vision.framed`). Whatever placed the
+card, a corner naming it must be open paper around its ink (`on_paper`), as an index corner is and a card
+back's lattice or the table is not.
 
 Only for a profile that searches (calibrated from photographs) and only on frames found at full size
 (photographs at most 1008 pixels wide): never on the live table's 1280 x 720 rendered frames, whose 30 ms
@@ -33,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionInputError
+from vision.framed import choose_framed, framed_readings, may_be_frame
 from vision.geometry import CARD_ASPECT, FloatArray, quad_area, quad_iou, side_lengths
 from vision.identify import (
     PARTIAL_MIN_SCORE,
@@ -256,14 +259,22 @@ def reoutline(image: Image, quad: FloatArray, profile: DeckProfile, *, others: S
     placed card that is largely one of them is skipped); `card_length`: the frame's card length when it
     is known (the median of the cards read), looked for besides the outline's own length and half as
     long again (an outline that is a piece of its card). `grow`: when no index mark places a card, the
-    outline is also read grown about each index corner (`anchored_cards`)."""
+    outline is also read grown about each index corner (`anchored_cards`), and, when it may be a court
+    card's picture frame, grown about its centre to the card around it (`vision.framed`)."""
     if not profile.search or not may_reoutline(quad):
         return None
     named, found = choose_placed(placed_readings(image, quad, profile, others=others, card_length=card_length),
                                  profile)
     if named or not grow:
         return found
-    return choose_grown(grown_readings(image, quad, profile, others), profile)
+    grown = choose_grown(grown_readings(image, quad, profile, others), profile)
+    if grown is not None or not may_be_frame(quad):
+        return grown
+    # A court card outlined by its picture's frame (`vision.framed`): the card around it.
+    framed = choose_framed(framed_readings(image, quad, profile, others, max_other_iou=MAX_OTHER_IOU,
+                                           is_paper=lambda corner: paper_share(corner) >= MIN_PAPER_SHARE),
+                           profile)
+    return None if framed is None else Reoutlined(quad=framed[0], reading=framed[1])
 
 
 def placed_readings(image: Image, quad: FloatArray, profile: DeckProfile, *, others: Sequence[FloatArray],
