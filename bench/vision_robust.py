@@ -13,6 +13,8 @@ The variants (fixed, deterministic; `VARIANTS`):
   the top edge to the bottom (light from one side).
 - `scale75`: resized to 0.75 of its width and height (`INTER_AREA`).
 - `jpeg45`: encoded and decoded as JPEG at quality 45.
+- `blur`: a Gaussian blur of sigma 0.8 pixels (`cv2.GaussianBlur`): a camera out of focus, or a card a
+  little above the table's plane; the webcam photographs of the split are already soft.
 - `turn10`: turned 10 degrees counter-clockwise about the centre on the same canvas, the border replicated.
   A box becomes the bounding box of the turned box, clipped to the frame; a card with less than half of that
   box inside the frame is left out of the variant; a box turned out of a whole card's proportions, or onto a
@@ -66,6 +68,7 @@ SHADE_LOW = 0.45  # the gain at the shaded edge (1.0 at the lit one)
 SCALE = 0.75
 JPEG_QUALITY = 45
 TURN_DEGREES = 10.0
+BLUR_SIGMA = 0.8
 KEEP_INSIDE = 0.5  # a turned card with less of its box inside the frame is left out of the variant
 
 
@@ -108,6 +111,10 @@ def _jpeg(image: Image) -> Image:
     if not ok:
         raise ValueError("JPEG encoding failed")
     return np.ascontiguousarray(cv2.imdecode(data, cv2.IMREAD_COLOR), dtype=np.uint8)
+
+
+def _blur(image: Image) -> Image:
+    return np.ascontiguousarray(cv2.GaussianBlur(image, (0, 0), BLUR_SIGMA), dtype=np.uint8)
 
 
 def _rotate(code: int) -> Callable[[Image], Image]:
@@ -174,6 +181,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant(name="scale75", image=_scale, points=_scale_points),
     Variant(name="jpeg45", image=_jpeg, points=_same),
     Variant(name="turn10", image=_turn, points=_turn_points),
+    Variant(name="blur", image=_blur, points=_same),
 )
 ORIGINAL = "original"
 
