@@ -15,6 +15,7 @@ from vision.covered import covered_cards
 from vision.detect import DETECT_WIDTH, find_cards
 from vision.errors import VisionInputError
 from vision.exposure import exposed, level_gain, levelled
+from vision.focus import sharpened
 from vision.geometry import side_lengths
 from vision.identify import (
     SEARCH_MIN_PX,
@@ -252,6 +253,9 @@ class Recognizer:
             level = levelled(image, gain)
             if level is not None:
                 out = with_second_look(out, [d for d in self._identify(level) if levelled_surely(d, gain)])
+            # And sharpened (`vision.focus`): what only that reading names surely (SHARPENED_SURE) is kept.
+            out = with_second_look(out, [d for d in self._identify(sharpened(image))
+                                         if d.confidence >= SHARPENED_SURE])
             # And, when it stays a frame found at full size, a fourth time enlarged (ENLARGED_LOOK).
             size = (round(width * ENLARGED_LOOK), round(height * ENLARGED_LOOK))
             if size[0] <= REOUTLINE_MAX_WIDTH:
@@ -376,6 +380,9 @@ LEVELLED_GAIN = 1.05
 # photographed and in ten variants (`bench.vision_robust`), the looks cached and merged offline: see
 # docs/vision.md, "Seventeenth pass".
 ENLARGED_LOOK = 1 / SECOND_LOOK
+
+
+SHARPENED_SURE = 0.6
 
 
 def levelled_surely(detection: Detection, gain: npt.NDArray[np.float32]) -> bool:
