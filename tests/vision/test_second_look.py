@@ -90,7 +90,10 @@ def test_corners_are_scaled_back_to_the_frame() -> None:
 
 
 @pytest.mark.parametrize(("profile", "width", "height", "readings"), [
-    pytest.param(SEARCHING, 960, 540, [(540, 960), (405, 720)], id="a photograph with a searching profile: twice"),
+    # Smaller, then sharpened at its own size (`vision.focus`); evenly lit, it is not levelled, and too wide to
+    # be enlarged.
+    pytest.param(SEARCHING, 960, 540, [(540, 960), (405, 720), (540, 960)],
+                 id="a photograph with a searching profile: again smaller and sharpened"),
     pytest.param(SEARCHING, 1280, 720, [(720, 1280)], id="the table camera's frame: once"),
     pytest.param(default_profile(), 960, 540, [(540, 960)], id="the built-in profile: once"),
 ])
@@ -107,7 +110,7 @@ def test_a_photograph_is_read_again_smaller_only_with_a_searching_profile(
     monkeypatch.setattr(Recognizer, "_identify", reading)
     found = Recognizer(profile).identify(np.full((height, width, 3), 90, np.uint8))  # type: ignore[arg-type]
     assert shapes == readings
-    if len(readings) == 2:
+    if len(readings) > 1:
         (x0, y0), *_ = found[0].corners
         assert (x0, y0) == pytest.approx((30 / SECOND_LOOK, 60 / SECOND_LOOK))
     else:
