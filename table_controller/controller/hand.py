@@ -149,6 +149,7 @@ class EngineHand:
         self.ante_for_all = ante_for_all
         self.deck = list(deck)
         self._cache: dict[str, Any] | None = None
+        self._forgotten: dict[int, frozenset[str]] = {}
         self.hand = self._build(self.deck, actions or [])
 
     @staticmethod
@@ -229,11 +230,16 @@ class EngineHand:
         """Unlearn which cards the seat holds now: they become "??" in the deck (the dealer saw only a count
         thrown, so nobody knows which of them are left). They are learnt again when shown."""
         held = set(self.hand.hole_cards(seat))
+        self._forgotten[seat] = frozenset(self._forgotten.get(seat, frozenset()) | held) - {UNKNOWN}
         self.deck = [UNKNOWN if code in held else code for code in self.deck]
         self._cache = None
         # Earlier acts that named one of these cards (an exposed card) keep naming it: replaying them, the engine
         # learns it again onto this seat's cards, which is where it is.
         self.hand = self._build(self.deck, [dict(a) for a in self.hand.actions])
+
+    def possible(self, seat: int) -> frozenset[str] | None:
+        """The cards a seat whose cards were forgotten may hold among its "??" (None: never forgotten)."""
+        return self._forgotten.get(seat)
 
     def positions(self, seat: int) -> tuple[int, ...]:
         """Shoe positions (0 = the first card off the shoe) of the cards the seat holds."""

@@ -16,6 +16,7 @@ from typing import Any
 from table_controller.controller.table import TableController
 from table_controller.engine.cards import UNKNOWN_CODE, parse_card, rank_of
 from table_controller.engine.evaluate import HandCategory, category_of, evaluate
+from table_controller.engine.machine import Phase
 from table_controller.service.models import LegalAction
 
 __all__ = ["SimPlayers"]
@@ -86,6 +87,8 @@ class SimPlayers:
         strength = self._strength(self._cards(seat))
         roll = self.rng.random()
         aggressive = legal.get("raise") or legal.get("bet")
+        if aggressive is not None and aggressive.act == "bet" and strength < 2 and self._opening(hand):
+            aggressive = None  # a player knows his own cards: he does not open without openers
         if aggressive is not None and (strength == 3 or (strength == 2 and roll < 0.6)
                                        or (strength == 1 and roll < 0.1)):
             return "act", {"seat": seat, "act": aggressive.act, "to": self._amount(aggressive)}
@@ -97,6 +100,12 @@ class SimPlayers:
             return "act", {"seat": seat, "act": "fold"}
         first = view.legal[0]
         return "act", {"seat": seat, "act": first.act, "to": self._amount(first)}
+
+    @staticmethod
+    def _opening(hand: Any) -> bool:
+        """A bet now opens a pot that needs openers (Jackpots, before the draw, nobody opened yet)."""
+        engine = hand.hand
+        return engine.requirement is not None and engine.opener is None and engine.phase is Phase.FIRST_BETTING
 
     def _amount(self, action: LegalAction) -> int | None:
         if action.to is not None:

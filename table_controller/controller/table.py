@@ -42,6 +42,15 @@ from table_controller.controller.errors import (
 )
 from table_controller.controller.hand import IRREGULARITIES, EngineHand, game_config
 from table_controller.controller.journal_port import JournalPort, MemoryJournal, PortEntry
+from table_controller.controller.secrecy import (
+    ALERT_EVERY,
+    conceal,
+    named_cards,
+    names_cards,
+    not_in_hand,
+    outside_possible,
+    target_seat,
+)
 from table_controller.engine.cards import UNKNOWN_CODE, parse_card
 from table_controller.service.models import (
     AlertView,
@@ -173,6 +182,8 @@ class TableController:
         self._hand_cards: list[str] = []  # every card the shoe delivered in this hand, in order
         self._check_shoe_log = False  # after a restart: take in the cards the shoe dealt while we were down
         self._last_ended: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # the last hand on record
+        self.refused_reports = 0  # reports and card-naming acts refused (secrecy.py), all hands
+        self._refused_in_hand = 0
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -517,6 +528,7 @@ class TableController:
         self._start_stacks = {n: stack for n, _, stack in seats}
         self._deck_mark = None
         self._hand_cards = []
+        self._refused_in_hand = 0
         order = EngineHand.deal_order([n for n, _, _ in seats], e["button"])
         self._deal = _Deal(seats=seats, button=e["button"], carried_pot=e["carried_pot"],
                            passed_deals=e["passed_deals"], order=order, ante_for_all=e.get("ante_for_all"))
@@ -664,8 +676,10 @@ class TableController:
             raise NotAllowedError("waiting for the shoe to deliver cards", code="dealing")
         return self.hand
 
-    async def act(self, seat: int, act: str, to: int | None = None, cards: tuple[str, ...] | None = None) -> None:
-        """A player's act as the dealer entered it: check, bet, call, raise, fold, straddle, show, muck."""
+    async def act(self, seat: int, act: str, to: int | None = None, cards: tuple[str, ...] | None = None, *,
+                  role: str = "dealer") -> None:
+        """A player's act as the dealer entered it: check, bet, call, raise, fold, straddle, show, muck.
+        ``role``: who entered it; a refusal that depends on hidden cards is answered as that role may learn."""
         if act in ("draw", "announce", "reshuffle"):
             raise TableRequestError(f"'{act}' is not entered as an act: use the draw entry", code="bad_act")
         action: dict[str, Any] = {"seat": seat, "act": act}
@@ -678,7 +692,7 @@ class TableController:
             cards = self._cards_from_camera(seat)
         if act == "show" and cards:
             action["cards"] = list(cards)
-        await self._submit(action)
+        await self._submit(action, role=role)
 
     def _cards_from_camera(self, seat: int) -> tuple[str, ...] | None:
         """A shown hand the table could not read from the shoe, as the camera read it face up (if it did)."""
@@ -694,7 +708,8 @@ class TableController:
         seen: tuple[str, ...] | None = self.camera.shown_cards(seat, self.hand_no)
         return seen
 
-    async def draw(self, seat: int, *, count: int | None = None, discard: tuple[str, ...] | None = None) -> None:
+    async def draw(self, seat: int, *, count: int | None = None, discard: tuple[str, ...] | None = None,
+                   role: str = "dealer") -> None:
         """The player throws ``discard`` (codes), or ``count`` cards nobody named, and is served.
 
         A count alone is what the dealer knows. With a shoe that read the cards the controller then forgets
@@ -710,7 +725,8 @@ class TableController:
         else:
             assert count is not None
             thrown, forget = self._discards_for_count(seat, count)
-        await self._submit({"seat": seat, "act": "draw", "discard": thrown}, forget=seat if forget else None)
+        await self._submit({"seat": seat, "act": "draw", "discard": thrown}, forget=seat if forget else None,
+                           role=role)
 
     def _discards_for_count(self, seat: int, count: int) -> tuple[list[str], bool]:
         hand = self._live_hand()
@@ -726,14 +742,21 @@ class TableController:
                 return list(seen), False
         return [UNKNOWN_CODE] * count, any(c != UNKNOWN_CODE for c in hole)
 
-    async def _submit(self, action: dict[str, Any], *, forget: int | None = None) -> None:
+    async def _submit(self, action: dict[str, Any], *, forget: int | None = None, role: str = "dealer") -> None:
         async with self._lock:
-            hand = self._live_hand()
-            probe = hand
-            if forget is not None:
-                probe = copy.deepcopy(hand)
-                probe.forget(forget)
-            kinds = probe.cards_for(action)  # the engine's refusal surfaces here, before anything is dealt
+            try:
+                hand = self._live_hand()
+                probe = hand
+                if forget is not None:
+                    probe = copy.deepcopy(hand)
+                    probe.forget(forget)
+                if role != "floor":
+                    self._guard_forgotten(hand, action)
+                kinds = probe.cards_for(action)  # the engine's refusal surfaces here, before anything is dealt
+            except TableError as exc:
+                if not names_cards(action) or isinstance(exc, DeviceError):
+                    raise
+                raise self._refused(action, exc, role) from None
             entry: dict[str, Any] = {"action": action, "kinds": kinds}
             if forget is not None:
                 entry["forget"] = forget
@@ -742,6 +765,40 @@ class TableController:
         self.notify()
         if self._owed() is not None:
             await self._run_shoe()
+
+    @staticmethod
+    def _guard_forgotten(hand: EngineHand, action: dict[str, Any]) -> None:
+        """A seat whose cards were forgotten: a named card it cannot hold is refused before the engine, which
+        would otherwise tell a card known elsewhere from one still in the stub (secrecy.py)."""
+        seat = target_seat(action)
+        named = named_cards(action)
+        if seat is None or not named:
+            return
+        try:
+            hole = hand.hole(seat)
+        except TableError:
+            return
+        if outside_possible(named, hole, hand.possible(seat)):
+            raise not_in_hand(seat)
+
+    def _refused(self, action: dict[str, Any], exc: TableError, role: str) -> TableError:
+        """Journal and count a refused report or card-naming act; answer as ``role`` may learn."""
+        answer = conceal(exc, action, role=role)
+        entry = {"action": action, "by": role, "code": exc.code, "answered": answer.code}
+        self.journal.append("refused", entry, hand=self.hand_no)
+        self._apply_refused(entry)
+        if self._refused_in_hand % ALERT_EVERY == 0:
+            self._alert("refused_reports",
+                        f"hand #{self.hand_no}: {self._refused_in_hand} reports or named cards refused in this hand "
+                        f"(last from the {role}: {action.get('act')} naming "
+                        f"{' '.join(named_cards(action)) or 'no card'} at seat {target_seat(action)}, {exc.code}); "
+                        "someone may be probing for hole cards")
+            self.notify()
+        return answer
+
+    def _apply_refused(self, e: dict[str, Any]) -> None:
+        self.refused_reports += 1
+        self._refused_in_hand += 1
 
     def _apply_act(self, e: dict[str, Any]) -> None:
         if e.get("forget") is not None and self.hand is not None:
@@ -936,32 +993,37 @@ class TableController:
     async def report_irregularity(self, kind: str, *, seat: int | None, note: str, by: str,
                                   details: dict[str, Any] | None = None) -> None:
         """A report from the dealer (or the camera). The engine applies the book's remedy and names the rule;
-        a misdeal before the deal is complete voids the hand here."""
+        a misdeal before the deal is complete voids the hand here. ``by``: the role that reported it. Every
+        refused report is journaled and counted (secrecy.py)."""
         irr = IRREGULARITIES.get(kind)
-        if irr is None:
-            raise TableRequestError(f"unknown irregularity {kind!r}; known: {', '.join(IRREGULARITIES)}",
-                                    code="bad_irregularity")
-        if irr.needs_seat:
-            if seat is None:
-                raise TableRequestError(f"'{kind}' needs the seat it happened at", code="seat_missing")
-            self._seat_no(seat)
-        if not self._in_play():
-            raise NotAllowedError("no hand in progress", code="no_hand")
-        if self.hand is None:
-            if kind != "misdeal":
-                raise NotAllowedError("the deal is not complete yet: only a misdeal can be called now",
-                                      code="dealing")
-            await self.void_in_play(f"misdeal called by the {by}" + (f": {note}" if note else ""), by=by)
-            return
         report: dict[str, Any] = {"kind": kind, "by": by}
-        if seat is not None and irr.needs_seat:
+        if seat is not None and (irr is None or irr.needs_seat):
             report["seat"] = seat
         if note:
             report["reason"] = note[:500]
         for key, value in (details or {}).items():
             if value is not None and not (key == "looked" and value == "none"):
                 report[key] = value
-        await self._submit({"act": "irregularity", "report": report})
+        action = {"act": "irregularity", "report": report}
+        try:
+            if irr is None:
+                raise TableRequestError(f"unknown irregularity {kind!r}; known: {', '.join(IRREGULARITIES)}",
+                                        code="bad_irregularity")
+            if irr.needs_seat:
+                if seat is None:
+                    raise TableRequestError(f"'{kind}' needs the seat it happened at", code="seat_missing")
+                self._seat_no(seat)
+            if not self._in_play():
+                raise NotAllowedError("no hand in progress", code="no_hand")
+            if self.hand is None and kind != "misdeal":
+                raise NotAllowedError("the deal is not complete yet: only a misdeal can be called now",
+                                      code="dealing")
+        except TableRequestError as exc:
+            raise self._refused(action, exc, by) from None
+        if self.hand is None:
+            await self.void_in_play(f"misdeal called by the {by}" + (f": {note}" if note else ""), by=by)
+            return
+        await self._submit(action, role=by)
 
     async def floor_ruling(self, ruling: RulingRequest) -> None:
         async with self._lock:
@@ -1122,6 +1184,7 @@ class TableController:
             "alert.ack": lambda e: self._apply_alert_ack(e["id"]),
             "halt": self._apply_halt,
             "void": self._apply_void,
+            "refused": self._apply_refused,
         }
         self._replaying = True
         try:

@@ -264,12 +264,12 @@ def _install_routes(app: FastAPI) -> None:
 
     @app.post("/api/tables/{table_id}/actions", tags=["hand"])
     async def player_action(table: Table, role: DealerRole, body: ActRequest) -> DealerView:
-        await table.act(body.seat, body.act, body.to, body.cards)
+        await table.act(body.seat, body.act, body.to, body.cards, role=role.value)
         return dealer_view(table.full_view())
 
     @app.post("/api/tables/{table_id}/draw", tags=["hand"])
     async def player_draw(table: Table, role: DealerRole, body: DrawRequest) -> DealerView:
-        await table.draw(body.seat, count=body.count, discard=body.discard)
+        await table.draw(body.seat, count=body.count, discard=body.discard, role=role.value)
         return dealer_view(table.full_view())
 
     @app.post("/api/tables/{table_id}/irregularities", tags=["hand"])

@@ -36,7 +36,17 @@ class GameSettings(BaseModel):
     form: str = "jackpots"
     betting: str = "fixed_limit"
     stakes: dict[str, int] = Field(default_factory=lambda: {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4})
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict, validate_default=True)
+
+    @field_validator("options")
+    @classmethod
+    def _no_open_refused_on_hidden_cards(cls, v: dict[str, Any]) -> dict[str, Any]:
+        # Refusing an open that lacks openers would tell the dealer's screen (its legal acts) which players hold
+        # openers: hole cards are secret from the dealer, so a live table plays 003 False openers instead.
+        if v.get("refuse_false_open"):
+            raise ValueError("refuse_false_open cannot be on at a live table: refusing an open would tell the "
+                             "dealer's screen who holds openers (003 False openers apply instead)")
+        return {**v, "refuse_false_open": False}
 
 
 class TableSettings(BaseSettings):
