@@ -189,7 +189,8 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
             await asyncio.sleep(1.0)
             await seat_players(table.controller, players)
             await play_hands(table.controller, sim, hands=None, pace_s=settings.pace_s,
-                             progress=lambda n, t: _progress_line(n, None, t))
+                             progress=lambda n, t: _progress_line(n, None, t), wait_for_floor=True,
+                             report=_say)
 
         demo_task = asyncio.create_task(loop())
     try:
@@ -203,6 +204,11 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
                     await task
         await close_table(table)
     return EXIT_OK
+
+
+def _say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
 
 
 def _progress_line(played: int, total: int | None, table: Any) -> None:

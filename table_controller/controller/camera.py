@@ -4,7 +4,11 @@
 detections to a ``SeatTracker`` (votes over frames, per seat zone) and reports each card it sees face up
 in a seat's zone to :meth:`TableController.camera_reading`, which checks it against what the shoe dealt
 there (a mismatch halts the hand with a security alert; a card of that seat seen face up outside the
-showdown is an exposed card). It keeps the last frame with the detections drawn, for the camera view.
+showdown is an exposed card). Each frame carries the table's :class:`Moment` when it was taken (hand,
+phase, each seat's cards): the controller judges the reading against that moment, so a frame taken before
+a new hand, reported after the shuffle and the deal let it through, never counts against the new hand.
+The votes start afresh with each hand for the same reason. It keeps the last frame with the detections
+drawn, for the camera view.
 The slow work (render, recognise, encode) runs in a worker thread so the table never waits for it.
 
 The source is any ``vision`` frame source (``--camera 0``, a file, a stream URL) with its calibration, or
@@ -83,12 +87,16 @@ class SimTableSource:
                 used.add(extra)
         return TableScene(cards=tuple(placed), layout=layout)
 
-    def read(self) -> tuple[float, Image] | None:
+    def grab(self) -> Any:
+        """The scene now (called on the event loop, where the table's state is consistent); ``read`` films it."""
+        return self.scene()
+
+    def read(self, scene: Any | None = None) -> tuple[float, Image] | None:
         from hardware_sim.camera import render
 
         if self.lost:
             return None
-        image = render(self.scene(), self.seed, self.options, frame_index=self.frames)
+        image = render(scene if scene is not None else self.scene(), self.seed, self.options, frame_index=self.frames)
         self.frames += 1
         return time.monotonic() - self._t0, image
 
@@ -110,6 +118,7 @@ class TableCamera:
         self.frames = 0
         self.state = "starting"
         self._shown: dict[int, tuple[int, tuple[str, ...]]] = {}  # seat -> (hand number, cards read face up)
+        self._hand: int | None = None  # the hand of the last frame: the votes start afresh with each hand
 
     # What the controller and the API read ------------------------------------------------------------------
 
@@ -160,8 +169,8 @@ class TableCamera:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         return bytes(buf.tobytes()) if ok else b""
 
-    def _work(self) -> tuple[float, list[Detection], bytes] | None:
-        frame = self.source.read()
+    def _work(self, grabbed: Any | None) -> tuple[float, list[Detection], bytes] | None:
+        frame = self.source.read() if grabbed is None else self.source.read(grabbed)
         if frame is None:
             return None
         t, image = frame
@@ -170,7 +179,9 @@ class TableCamera:
 
     async def step(self, table: TableController) -> bool:
         """One frame: read, recognise, track, report. False when the source has no frame (camera lost)."""
-        got = await asyncio.to_thread(self._work)
+        seen = table.moment()
+        grab = getattr(self.source, "grab", None)
+        got = await asyncio.to_thread(self._work, grab() if grab is not None else None)
         if got is None:
             if self.state != "lost":
                 self.state = "lost"
@@ -184,11 +195,14 @@ class TableCamera:
         self._jpeg = jpeg
         self._detections = [{"code": d.card or ("face down" if d.face == "down" else "unread"), "face": d.face,
                              "confidence": round(d.confidence, 3), "zone": self._zone(d)} for d in dets]
+        if seen.hand != self._hand:
+            self._hand = seen.hand
+            self.tracker = SeatTracker(self.calibration, window=self.tracker.window, votes=self.tracker.votes)
         for event in self.tracker.update(dets, t):
             if isinstance(event, CardExposed) and event.seat is not None:
-                await table.camera_reading(event.seat, event.card)
+                await table.camera_reading(event.seat, event.card, seen=seen)
             elif isinstance(event, CardsShown):
-                self._shown[event.seat] = (table.hand_no, event.cards)
+                self._shown[event.seat] = (seen.hand, event.cards)
         if was != "live":
             table.notify()
         return True

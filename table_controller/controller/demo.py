@@ -4,6 +4,9 @@
 the number of hands asked for is played (or forever; a hand in progress recovered after a restart is
 played out first and counts), topping up busted players between hands, and
 returns a :class:`DemoSummary` whose checks the CLI prints: hands played, chips conserved, decks verified.
+A halted or paused table stops a headless run; with ``wait_for_floor`` (the browser demo) the players wait
+for the floor (or the dealer's answer to a prompt) and carry on, and ``report`` is told why it stopped and
+when it goes on, for the terminal.
 """
 
 from __future__ import annotations
@@ -69,6 +72,17 @@ async def _top_up(table: TableController, stack: int) -> None:
                 await table.rebuy(seat, amount)
 
 
+async def _wait_for_floor(table: TableController, report: Callable[[str], None] | None, poll_s: float) -> None:
+    what = "halted" if table.halted else "paused"
+    if report is not None:
+        report(f"hand {table.hand_no}: table {what}: {table.message} The simulated players wait for the floor "
+               "(floor screen: resume or void) or for the dealer's answer to the prompt.")
+    while table.halted or table.paused:
+        await asyncio.sleep(poll_s)
+    if report is not None:
+        report(f"hand {table.hand_no}: play goes on: {table.message}")
+
+
 async def play_hands(
     table: TableController,
     players: SimPlayers,
@@ -78,6 +92,9 @@ async def play_hands(
     stack: int = 100,
     progress: Callable[[int, TableController], None] | None = None,
     between_hands_s: float | None = None,
+    wait_for_floor: bool = False,
+    report: Callable[[str], None] | None = None,
+    poll_s: float = 0.25,
 ) -> DemoSummary:
     started = time.monotonic()
     played = 0
@@ -90,10 +107,13 @@ async def play_hands(
         acts = 0
         while table.hand is not None or table._deal is not None:
             if table.halted or table.paused:
-                halted = table.message
-                break
-            if pace_s:
-                await asyncio.sleep(pace_s)
+                if not wait_for_floor:
+                    halted = table.message
+                    break
+                await _wait_for_floor(table, report, poll_s)
+                continue
+            # Between two acts the other tasks (the camera, the screens) get their turn, paced or not.
+            await asyncio.sleep(pace_s)
             if not await players.step():
                 if table.hand is None and table._deal is None:
                     break

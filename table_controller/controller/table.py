@@ -71,7 +71,7 @@ from table_controller.service.models import (
 )
 from table_controller.service.settings import TableSettings
 
-__all__ = ["SeatState", "TableController"]
+__all__ = ["Moment", "SeatState", "TableController"]
 
 Listener = Callable[[FloorView], None]
 LOG_SIZE = 60
@@ -113,6 +113,16 @@ class _Deal:
     @property
     def needed(self) -> int:
         return HAND_SIZE * len(self.seats)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Moment:
+    """The table as a camera frame found it: the hand, its phase and each seat's cards when it was taken. A
+    reading is judged against the moment its frame was taken, never against a later hand or phase."""
+
+    hand: int
+    phase: str
+    holes: dict[int, tuple[str, ...]]
 
 
 @dataclass
@@ -1123,43 +1133,61 @@ class TableController:
                 self._apply_fault(entry)
         self.notify()
 
-    async def camera_reading(self, seat: int, code: str, *, where: str = "exposed") -> None:
-        """The camera read ``code`` face up in front of ``seat``. A card the shoe did not deal to that seat
-        halts the hand with a security alert; one of the seat's own cards seen face up before the showdown
-        is reported as an exposed card (an irregularity, for the dealer and the floor)."""
+    def moment(self) -> Moment:
+        """Now, as a camera frame taken now will be judged (see :meth:`camera_reading`)."""
+        holes: dict[int, tuple[str, ...]] = {}
+        if self.hand is not None:
+            holes = {n: info.hole for n, info in self.hand.seat_info().items()}
+        return Moment(hand=self.hand_no, phase=self.phase, holes=holes)
+
+    async def camera_reading(self, seat: int, code: str, *, where: str = "exposed", seen: Moment | None = None) -> None:
+        """The camera read ``code`` face up in front of ``seat`` in a frame taken at ``seen`` (now if None).
+
+        A card the shoe dealt to that seat neither when the frame was taken nor now halts the hand with a
+        security alert; one of the seat's own cards seen face up before the showdown is reported as an
+        exposed card (an irregularity, for the dealer and the floor). A frame of another hand (taken before
+        this one was shuffled, and reported after the lock let it through) is not judged at all."""
         async with self._lock:
             hand = self.hand
             if hand is None or code == UNKNOWN_CODE or self.halted:
+                return
+            if seen is not None and seen.hand != self.hand_no:
                 return
             try:
                 info = hand.seat_info().get(seat)
             except Exception:
                 info = None
             hole = info.hole if info is not None else ()
-            if UNKNOWN_CODE in hole and code not in hole:
+            then = seen.holes.get(seat, ()) if seen is not None else hole
+            if code not in hole and code in then:
+                return  # the seat held it when the frame was taken and has thrown it since
+            if (UNKNOWN_CODE in hole or UNKNOWN_CODE in then) and code not in hole:
                 return  # a shoe without a reader: the camera teaches, it cannot contradict
             if code in hole:
-                if info is not None and code not in info.shown and self.phase in ("betting", "drawing"):
-                    kind = "exposed_in_deal" if self.phase == "betting" else "exposed_in_draw"
-                    self._alert("exposed_card", f"camera saw {code} face up at seat {seat}", level="warning",
-                                seat=seat)
-                    report = {"kind": kind, "seat": seat, "card": code, "by": "camera",
-                              "reason": f"camera saw {code} face up"}
-                    action = {"act": "irregularity", "report": report}
-                    try:
-                        kinds = hand.cards_for(action)
-                    except TableError:
-                        kinds = None  # the engine has no remedy here (already dealt with): the alert stands
-                    if kinds == []:
-                        self.journal.append("act", {"action": action, "kinds": kinds}, hand=self.hand_no)
-                        self._apply_act({"action": action, "kinds": kinds})
-                    self.notify()
+                taken_in = seen.phase if seen is not None else self.phase
+                if (info is not None and code not in info.shown and self.phase in ("betting", "drawing")
+                        and taken_in == self.phase):
+                    self._camera_exposure(hand, seat, code)
                 return
             reason = (f"camera read {code} {where} at seat {seat}, but the shoe dealt that seat "
                       f"{' '.join(hole) or 'nothing'}")
             self._alert("camera_mismatch", f"hand #{self.hand_no}: {reason}", seat=seat)
             self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
             self._apply_halt({"reason": f"camera and shoe disagree at seat {seat}"})
+        self.notify()
+
+    def _camera_exposure(self, hand: EngineHand, seat: int, code: str) -> None:
+        kind = "exposed_in_deal" if self.phase == "betting" else "exposed_in_draw"
+        self._alert("exposed_card", f"camera saw {code} face up at seat {seat}", level="warning", seat=seat)
+        report = {"kind": kind, "seat": seat, "card": code, "by": "camera", "reason": f"camera saw {code} face up"}
+        action = {"act": "irregularity", "report": report}
+        try:
+            kinds = hand.cards_for(action)
+        except TableError:
+            kinds = None  # the engine has no remedy here (already dealt with): the alert stands
+        if kinds == []:
+            self.journal.append("act", {"action": action, "kinds": kinds}, hand=self.hand_no)
+            self._apply_act({"action": action, "kinds": kinds})
         self.notify()
 
     # -- crash recovery ---------------------------------------------------------------------------------------
