@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from table_controller.controller.errors import NotAllowedError, TableRequestError
+from table_controller.engine.cards import card_str, parse_card
 from table_controller.engine.errors import EngineError, IllegalActionError
 from table_controller.engine.events import (
     BetMade,
@@ -38,6 +39,7 @@ from table_controller.engine.events import (
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.irregular_core import IrregularityRuled
 from table_controller.engine.machine import Phase
+from table_controller.engine.opening import proof
 from table_controller.engine.record import ActionModel, GameModel, apply_action, config_from_model, verify_action
 from table_controller.service.models import Award, DrawEntry, LegalAction, PotView, SeatStatus
 
@@ -296,8 +298,10 @@ class EngineHand:
         for ev in self.hand.events:
             if isinstance(ev, Shown):
                 shown[ev.seat] = ev.cards
-            elif isinstance(ev, OpenersJudged) and ev.cards:
-                shown.setdefault(ev.seat, ev.cards)
+            elif isinstance(ev, OpenersJudged) and ev.cards and ev.seat not in shown:
+                openers = self._openers_shown(ev)
+                if openers:
+                    shown[ev.seat] = openers
             elif isinstance(ev, DrawServed):
                 drew[ev.seat] = len(ev.served)
             elif isinstance(ev, IrregularityRuled) and ev.seat is not None and ev.irregularity in _EXPOSURES:
@@ -324,6 +328,18 @@ class EngineHand:
                 hole=hole, shown=faces, drew=drew.get(spec.seat), opener=opener == spec.seat,
             )
         return out
+
+    def _openers_shown(self, judged: OpenersJudged) -> tuple[str, ...]:
+        """What a proving opener shows the table: only the cards that prove his openers (003 Jackpots: "need
+        show only as many cards as will prove ..."; an opener who drops keeps the rest of his hand apart, face
+        down, for the floor: 003 Final betting interval). Nothing when they do not prove them."""
+        requirement = self.hand.requirement
+        known = [parse_card(c) for c in judged.cards if c != UNKNOWN]
+        if not judged.proved or requirement is None:
+            return ()
+        best = proof(known, requirement, bobtail_allowed=self.config.bobtail_allowed)
+        names = {card_str(c) for c in best or ()}
+        return tuple(c for c in judged.cards if c in names)
 
     def legal(self) -> tuple[LegalAction, ...]:
         if self.hand.is_over:
