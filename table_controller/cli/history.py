@@ -39,6 +39,7 @@ def register(sub: Any) -> None:
     export.add_argument("--format", required=True, choices=["record", "phh", "text"], help="output format")
     export.add_argument("--out", metavar="DIR", required=True, help="directory to write the files into")
     export.add_argument("--table", metavar="ID", help="export only this table's hands")
+    export.add_argument("--force", action="store_true", help="overwrite files already in --out (refused otherwise)")
     export.add_argument("--json", action="store_true", help="print machine-readable JSON on stdout")
     set_handler(export, _export)
     verify = hsub.add_parser("verify", help="check the journal's hash chain; exit 1 if it was tampered with")
@@ -128,7 +129,12 @@ def _export(args: argparse.Namespace) -> int:
             raise CliError(f"cannot create --out {out}: {exc.strerror or exc}") from exc
         written: list[str] = []
         try:
-            for hand in journal.hand_records(args.table):
+            hands = list(journal.hand_records(args.table))
+            there = sorted(name for name in (_file_name(hand, args.format) for hand in hands) if (out / name).exists())
+            if there and not args.force:
+                raise CliError(f"--out {out} already holds {len(there)} of these files ({there[0]}...): nothing "
+                               "was written; add --force to overwrite them", code="would_overwrite")
+            for hand in hands:
                 name = _file_name(hand, args.format)
                 try:
                     text = convert(hand)

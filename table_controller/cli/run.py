@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import errno
 import random
+import signal
 import socket
 import sys
 import time
@@ -193,10 +194,15 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
                              report=_say)
 
         demo_task = asyncio.create_task(loop())
+    # SIGTERM (a service manager stopping the table) ends the server as Ctrl-C does, then the finally below
+    # stops the camera, the players and the shoe simulator's process: nothing is left running. (The server
+    # re-raises the signal when it has stopped; the handler turns it into an exception here.)
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         await table.controller.resume()
         await server.serve()
     finally:
+        signal.signal(signal.SIGTERM, previous)
         for task in (demo_task, camera_task):
             if task is not None:
                 task.cancel()
@@ -204,6 +210,14 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
                     await task
         await close_table(table)
     return EXIT_OK
+
+
+class TerminatedError(Exception):
+    """SIGTERM: stop the table as Ctrl-C does."""
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise TerminatedError(f"signal {signum}")
 
 
 def _say(line: str) -> None:
@@ -273,7 +287,7 @@ def _run(args: argparse.Namespace) -> int:
     settings = _settings(args, demo=False)
     try:
         return asyncio.run(_serve(settings, seed=None, players=None))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, TerminatedError):
         return EXIT_OK
 
 
@@ -284,5 +298,5 @@ def _demo(args: argparse.Namespace) -> int:
                                      as_json=args.json, pace_s=args.pace or 0.0))
     try:
         return asyncio.run(_serve(settings, seed=args.seed, players=args.players))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, TerminatedError):
         return EXIT_OK

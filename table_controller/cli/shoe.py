@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import sys
 from typing import Any
 
@@ -22,6 +23,7 @@ from table_controller.cli._common import (
     set_handler,
 )
 
+MAX_TIMEOUT_S = 3600.0  # an hour: anything longer is a mistake, and NaN or infinity would never end
 
 def register(sub: Any) -> None:
     shoe = sub.add_parser("shoe", help="talk to a shuffler/shoe: status, shuffle, verify, deal")
@@ -48,8 +50,9 @@ def _handler(name: str) -> Any:
             raise CliError(f"--baud {args.baud} is not a line speed", exit_code=EXIT_USAGE)
         if name == "deal" and not 1 <= args.count <= 52:
             raise CliError(f"--count {args.count} is not 1..52", exit_code=EXIT_USAGE)
-        if args.timeout is not None and args.timeout <= 0:
-            raise CliError("--timeout must be positive", exit_code=EXIT_USAGE)
+        if args.timeout is not None and not (math.isfinite(args.timeout) and 0 < args.timeout <= MAX_TIMEOUT_S):
+            raise CliError(f"--timeout must be a number of seconds, more than 0 and at most {MAX_TIMEOUT_S:g}, "
+                           f"not {args.timeout!r}", exit_code=EXIT_USAGE)
         try:
             return asyncio.run(_run(name, args))
         except CliError:

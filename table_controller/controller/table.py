@@ -75,6 +75,7 @@ __all__ = ["Moment", "SeatState", "TableController"]
 
 Listener = Callable[[FloorView], None]
 LOG_SIZE = 60
+ANSWERS_KEPT = 5000  # idempotent requests' answers kept for retries (the journal keeps them all)
 SNAPSHOTS_KEPT = 2000
 HAND_SIZE = 5
 R_FAULT = "device fault: the hand pauses; the dealer retries the device or voids the hand (misdeal, 000)"
@@ -143,7 +144,10 @@ class TableController:
         journal: JournalPort | None = None,
         camera: Any | None = None,
         clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``clock``: wall time, for the times on record; ``monotonic``: for delays (the broadcast's), which a
+        wall clock stepped forward must not shorten."""
         self.settings = settings
         self.table_id = settings.table_id
         g = settings.game
@@ -152,6 +156,7 @@ class TableController:
         self.camera = camera
         self.journal: JournalPort = journal if journal is not None else MemoryJournal()
         self.clock = clock
+        self.monotonic = monotonic
         self.broadcast_delay_s = settings.broadcast_delay_s
         self.seats: dict[int, SeatState] = {}
         self.button: int | None = None
@@ -193,6 +198,7 @@ class TableController:
         self._check_shoe_log = False  # after a restart: take in the cards the shoe dealt while we were down
         self._last_ended: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # the last hand on record
         self.refused_reports = 0  # reports and card-naming acts refused (secrecy.py), all hands
+        self._answers: dict[str, tuple[str, int, str]] = {}  # Idempotency-Key -> (fingerprint, status, body)
         self._refused_in_hand = 0
 
     # -- listeners and views -------------------------------------------------------------------------------
@@ -204,7 +210,7 @@ class TableController:
         if self._replaying or not self._listeners:
             return
         full = self.full_view()
-        self._snapshots.append((self.clock(), full))
+        self._snapshots.append((self.monotonic(), full))
         for listener in list(self._listeners):
             listener(full)
 
@@ -295,7 +301,7 @@ class TableController:
 
     def delayed_view(self, delay_s: float) -> FloorView:
         """The full state as it stood ``delay_s`` seconds ago (the broadcast's hole cards lag the table)."""
-        cutoff = self.clock() - delay_s
+        cutoff = self.monotonic() - delay_s
         chosen: FloorView | None = None
         for at, view in self._snapshots:
             if at > cutoff:
@@ -354,6 +360,23 @@ class TableController:
         if on_table != self.chips_in:
             raise TableError(f"chips not conserved: {on_table} on the table, {self.chips_in} accounted for",
                              code="chips_not_conserved")
+
+    # -- idempotent requests (service.idempotency) -------------------------------------------------------------
+
+    def recall_answer(self, key: str) -> tuple[str, int, str] | None:
+        """The first answer to a request sent with this key: (request fingerprint, status, body)."""
+        return self._answers.get(key)
+
+    def remember_answer(self, key: str, fingerprint: str, status: int, body: str) -> None:
+        """Journal the answer to a keyed request, so a retry after a restart gets it too."""
+        entry = {"key": key, "fingerprint": fingerprint, "status": status, "body": body}
+        self.journal.append("request.answer", entry, hand=self.hand_no or None)
+        self._apply_answer(entry)
+
+    def _apply_answer(self, e: dict[str, Any]) -> None:
+        self._answers[e["key"]] = (e["fingerprint"], e["status"], e["body"])
+        while len(self._answers) > ANSWERS_KEPT:
+            del self._answers[next(iter(self._answers))]
 
     # -- alerts, prompts, rulings -----------------------------------------------------------------------------
 
@@ -1213,6 +1236,7 @@ class TableController:
             "halt": self._apply_halt,
             "void": self._apply_void,
             "refused": self._apply_refused,
+            "request.answer": self._apply_answer,
         }
         self._replaying = True
         try:

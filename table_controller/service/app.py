@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import parse_qs
 
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -28,8 +29,9 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from table_controller.controller.errors import NotFoundError, TableError, UnauthorizedError
+from table_controller.controller.errors import NotAllowedError, NotFoundError, TableError, UnauthorizedError
 from table_controller.controller.table import TableController
+from table_controller.service.guards import RequestGuard, content_security_policy
 from table_controller.service.hub import StreamHub
 from table_controller.service.models import (
     ActRequest,
@@ -55,6 +57,7 @@ __all__ = ["TableRegistry", "create_app", "get_registry"]
 LOG = logging.getLogger("cardtable.service")
 WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 SCREENS = ("table", "dealer", "floor", "camera", "broadcast")
+WS_PROTOCOL = "cardtable"
 
 
 class TableRegistry:
@@ -106,21 +109,51 @@ def get_table(table_id: str, registry: Registry) -> TableController:
 Table = Annotated[TableController, Depends(get_table)]
 
 
+def _presented(authorization: str | None, token: str | None) -> str | None:
+    if authorization:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not value:
+            raise UnauthorizedError("Authorization header must be 'Bearer TOKEN'", code="bad_token")
+        return value.strip()
+    return token
+
+
 def get_role(
     registry: Registry,
     authorization: Annotated[str | None, Header()] = None,
     token: Annotated[str | None, Query(description="role token, where a header cannot be sent")] = None,
 ) -> Role:
-    presented = token
-    if authorization:
-        scheme, _, value = authorization.partition(" ")
-        if scheme.lower() != "bearer" or not value:
-            raise UnauthorizedError("Authorization header must be 'Bearer TOKEN'", code="bad_token")
-        presented = value.strip()
+    presented = _presented(authorization, token)
     role = registry.tokens.role_of(presented)
     if presented and role is Role.PUBLIC:
         raise UnauthorizedError("that token is not valid at this table", code="bad_token")
     return role
+
+
+def _scope_role(registry: TableRegistry) -> Any:
+    """The role a raw request's credentials grant, for the request guard (a bad token is a role of its own)."""
+
+    def role(scope: Any) -> str:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        try:
+            presented = _presented(headers.get("authorization"), (query.get("token") or [None])[0])
+        except UnauthorizedError:
+            return "bad-token"
+        held = registry.tokens.role_of(presented)
+        return "bad-token" if presented and held is Role.PUBLIC else held.value
+
+    return role
+
+
+def _check_seen(registry: TableRegistry, table: TableController, seen: int | None) -> None:
+    """An act entered on a screen that had not seen the table's latest state is refused (409)."""
+    if seen is None:
+        return
+    now = registry.hubs[table.table_id].seq
+    if seen != now:
+        raise NotAllowedError(f"the table has changed since the state your screen shows ({seen}; now {now}): "
+                              "look again and re-enter", code="stale_state")
 
 
 CallerRole = Annotated[Role, Depends(get_role)]
@@ -170,6 +203,8 @@ def create_app(registry: TableRegistry, *, title: str = "cardtable") -> FastAPI:
         responses=_ERRORS,
     )
     app.state.registry = registry
+    app.add_middleware(RequestGuard, tables=registry.tables.get, role=_scope_role(registry),
+                       csp=content_security_policy(WEB_DIR))
     _install_error_handlers(app)
     _install_routes(app)
     _install_screens(app)
@@ -201,11 +236,11 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 def _install_routes(app: FastAPI) -> None:
     @app.get("/api/tables", tags=["tables"])
-    def list_tables(registry: Registry) -> list[TableSummary]:
+    def list_tables(registry: Registry, role: CallerRole) -> list[TableSummary]:
         return [table.summary() for table in registry.tables.values()]
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
-    def table_public(table: Table) -> PublicView:
+    def table_public(table: Table, role: CallerRole) -> PublicView:
         """The public table display: stacks, bets, pots, whose turn, shown cards only."""
         return public_view(table.full_view())
 
@@ -263,17 +298,21 @@ def _install_routes(app: FastAPI) -> None:
         return dealer_view(table.full_view())
 
     @app.post("/api/tables/{table_id}/actions", tags=["hand"])
-    async def player_action(table: Table, role: DealerRole, body: ActRequest) -> DealerView:
+    async def player_action(table: Table, role: DealerRole, body: ActRequest, registry: Registry) -> DealerView:
+        _check_seen(registry, table, body.seen_seq)
         await table.act(body.seat, body.act, body.to, body.cards, role=role.value)
         return dealer_view(table.full_view())
 
     @app.post("/api/tables/{table_id}/draw", tags=["hand"])
-    async def player_draw(table: Table, role: DealerRole, body: DrawRequest) -> DealerView:
+    async def player_draw(table: Table, role: DealerRole, body: DrawRequest, registry: Registry) -> DealerView:
+        _check_seen(registry, table, body.seen_seq)
         await table.draw(body.seat, count=body.count, discard=body.discard, role=role.value)
         return dealer_view(table.full_view())
 
     @app.post("/api/tables/{table_id}/irregularities", tags=["hand"])
-    async def irregularity(table: Table, role: DealerRole, body: IrregularityRequest) -> DealerView:
+    async def irregularity(table: Table, role: DealerRole, body: IrregularityRequest,
+                           registry: Registry) -> DealerView:
+        _check_seen(registry, table, body.seen_seq)
         details = body.model_dump(include={"card", "count", "looked", "choice"}, exclude_none=True)
         await table.report_irregularity(body.kind, seat=body.seat, note=body.note, by=role.value, details=details)
         return dealer_view(table.full_view())
@@ -296,7 +335,7 @@ def _install_routes(app: FastAPI) -> None:
 
     # History
     @app.get("/api/tables/{table_id}/history", tags=["history"])
-    def history(table: Table) -> list[HandSummary]:
+    def history(table: Table, role: CallerRole) -> list[HandSummary]:
         """The hands played at this table: results only (public)."""
         return table.history()
 
@@ -327,6 +366,11 @@ def _install_routes(app: FastAPI) -> None:
     async def stream(websocket: WebSocket, table_id: str, view: str, token: str | None = None) -> None:
         registry: TableRegistry = websocket.app.state.registry
         table = registry.tables.get(table_id)
+        offered = [p.strip() for p in websocket.headers.get("sec-websocket-protocol", "").split(",") if p.strip()]
+        subprotocol = WS_PROTOCOL if WS_PROTOCOL in offered else None
+        # A browser cannot set a header on a WebSocket but can offer subprotocols: the screens send their token
+        # as "bearer.TOKEN" there, so it never sits in a URL (?token= still works for links and tools).
+        token = next((p[len("bearer."):] for p in offered if p.startswith("bearer.")), token)
         try:
             role_view = Role(view)
         except ValueError:
@@ -335,11 +379,11 @@ def _install_routes(app: FastAPI) -> None:
         if table is None or role_view is None or not RoleTokens.may(held, role_view) or (token and held is Role.PUBLIC):
             # Accept, then close with a reason code the page can show ("token refused"): a refused
             # handshake reaches a browser only as an anonymous 1006.
-            await websocket.accept()
+            await websocket.accept(subprotocol=subprotocol)
             await websocket.close(code=4403 if table is not None and role_view is not None else 4404,
                                   reason="this stream needs a valid token for its role")
             return
-        await websocket.accept()
+        await websocket.accept(subprotocol=subprotocol)
         peer = websocket.client.host if websocket.client else "unknown"
         hub = registry.hubs[table_id]
         sub = hub.subscribe(role_view, f"ws#{next(counter)} {peer}")

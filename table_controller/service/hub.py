@@ -49,6 +49,7 @@ class StreamHub:
         self._audit = audit
         self._subs: dict[Role, list[Subscription]] = {role: [] for role in Role}
         self._seq = itertools.count(1)
+        self.seq = 0  # the last state published: what a screen that is up to date has seen
         self._latest: dict[Role, tuple[str, int]] = {}
         self._pending: set[asyncio.TimerHandle] = set()
 
@@ -74,7 +75,7 @@ class StreamHub:
         return sum(sub.queue.qsize() for subs in self._subs.values() for sub in subs)
 
     def publish(self, full: FloorView) -> None:
-        seq = next(self._seq)
+        seq = self.seq = next(self._seq)
         texts = {
             Role.PUBLIC: public_view(full).model_dump_json(),
             Role.DEALER: dealer_view(full).model_dump_json(),

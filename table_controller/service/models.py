@@ -211,32 +211,41 @@ class HandSummary(_Frozen):
 # Requests -------------------------------------------------------------------------------------------------
 
 
+# Chip amounts a request may name: what a JSON number holds exactly (2^53), far beyond any table's chips.
+MAX_CHIPS = 2**53
+
+
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class SitRequest(_Request):
     name: str = Field(min_length=1, max_length=40)
-    buy_in: int = Field(default=0, ge=0, description="chips bought on sitting down (0: buy in later)")
+    buy_in: int = Field(default=0, ge=0, le=MAX_CHIPS, description="chips bought on sitting down (0: buy in later)")
 
 
 class BuyInRequest(_Request):
-    amount: int = Field(gt=0)
+    amount: int = Field(gt=0, le=MAX_CHIPS)
 
 
 class ActRequest(_Request):
     seat: int = Field(ge=1, le=8)
     act: str = Field(pattern=r"^[a-z][a-z_]{1,31}$", description="check, bet, call, raise, fold, straddle, "
                      "decline_straddle, show, muck, or another act the dealer view lists as legal")
-    to: int | None = Field(default=None, ge=0, description="total in this betting interval after a bet or raise")
+    to: int | None = Field(default=None, ge=0, le=MAX_CHIPS,
+                           description="total in this betting interval after a bet or raise")
     cards: tuple[str, ...] | None = Field(default=None, description="for 'show': the cards shown, where the table "
                                           "could not read them")
+    seen_seq: int | None = Field(default=None, ge=0, le=2**53, description="the stream's seq the screen last "
+                                 "showed; a table that changed since refuses the act (409 stale_state)")
 
 
 class DrawRequest(_Request):
     seat: int = Field(ge=1, le=8)
     count: int | None = Field(default=None, ge=0, le=5, description="how many cards the player throws")
     discard: tuple[str, ...] | None = Field(default=None, description="the thrown cards, when they are known")
+    seen_seq: int | None = Field(default=None, ge=0, le=2**53, description="the stream's seq the screen last "
+                                 "showed; a table that changed since refuses the act (409 stale_state)")
 
 
 class IrregularityRequest(_Request):
@@ -247,6 +256,8 @@ class IrregularityRequest(_Request):
     count: int | None = Field(default=None, ge=0, le=52, description="cards in excess, missing or received")
     looked: Literal["none", "some", "all"] = Field(default="none", description="did the player see the faces")
     choice: Literal["stand_pat", "drop", "play_short", "discard_more", "leave_excess"] | None = None
+    seen_seq: int | None = Field(default=None, ge=0, le=2**53, description="the stream's seq the screen last "
+                                 "showed; a table that changed since refuses the act (409 stale_state)")
 
 
 class PromptAnswer(_Request):
@@ -258,7 +269,8 @@ class RulingRequest(_Request):
     by: str = Field(min_length=1, max_length=40)
     reason: str = Field(min_length=1, max_length=500)
     seat: int | None = Field(default=None, ge=1, le=8)
-    amount: int | None = Field(default=None, description="chips: positive from the pot to the seat, negative back")
+    amount: int | None = Field(default=None, ge=-MAX_CHIPS, le=MAX_CHIPS,
+                               description="chips: positive from the pot to the seat, negative back")
 
 
 class ErrorBody(_Frozen):

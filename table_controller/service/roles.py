@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 
-from table_controller.service.settings import TableSettings
+from table_controller.service.settings import ConfigError, TableSettings, token_problems
 
 __all__ = ["Role", "RoleTokens"]
 
@@ -43,6 +43,11 @@ class RoleTokens:
     dealer: str
     floor: str
     broadcast: str
+
+    def __post_init__(self) -> None:
+        problems = token_problems({"dealer": self.dealer, "floor": self.floor, "broadcast": self.broadcast})
+        if problems:
+            raise ConfigError("; ".join(problems))
 
     @classmethod
     def from_settings(cls, settings: TableSettings) -> RoleTokens:

@@ -9,13 +9,34 @@ never a traceback.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["ConfigError", "GameSettings", "TableSettings", "load_settings"]
+__all__ = ["MIN_TOKEN_LENGTH", "ConfigError", "GameSettings", "TableSettings", "load_settings", "token_problems"]
+
+# A role token guessed is a role taken: at least 16 characters (a generated one has 24, 144 random bits).
+MIN_TOKEN_LENGTH = 16
+
+
+def token_problems(tokens: dict[str, str | None]) -> list[str]:
+    """What is wrong with these role tokens (role -> token; None: generated at start)."""
+    problems = [f"{role}_token is shorter than {MIN_TOKEN_LENGTH} characters" for role, token in tokens.items()
+                if token is not None and len(token) < MIN_TOKEN_LENGTH]
+    problems += [f"{role}_token has characters a header cannot carry (use letters, digits, '-', '_', '.', '~')"
+                 for role, token in tokens.items() if token is not None and not _TOKEN_CHARS.match(token)]
+    given = [(role, token) for role, token in tokens.items() if token is not None]
+    for k, (role, token) in enumerate(given):
+        for other, second in given[k + 1:]:
+            if token == second:
+                problems.append(f"{role}_token and {other}_token are the same: each role needs its own token")
+    return problems
+
+
+_TOKEN_CHARS = re.compile(r"^[A-Za-z0-9._~-]+$")
 
 
 class ConfigError(Exception):
@@ -79,6 +100,14 @@ class TableSettings(BaseSettings):
     public_draw_counts: bool = True
     # Demo pacing: seconds between simulated players' acts (0 for headless runs).
     pace_s: float = Field(default=1.2, ge=0.0)
+
+    @model_validator(mode="after")
+    def _tokens_hardened(self) -> TableSettings:
+        problems = token_problems({"dealer": self.dealer_token, "floor": self.floor_token,
+                                   "broadcast": self.broadcast_token})
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
 
     @field_validator("buy_in_max")
     @classmethod

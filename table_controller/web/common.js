@@ -59,8 +59,9 @@ const CT = (() => {
     let wait = 500;
     function open() {
       const proto = location.protocol === "https:" ? "wss:" : "ws:";
-      const q = tok ? "?token=" + encodeURIComponent(tok) : "";
-      ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(table)}/${view}${q}`);
+      // The token goes in a header (the subprotocol list), never in the URL once the page has loaded.
+      const protocols = tok ? ["cardtable", "bearer." + tok] : ["cardtable"];
+      ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(table)}/${view}`, protocols);
       ws.onopen = () => { wait = 500; setConn(true); };
       ws.onmessage = (ev) => {
         const msg = JSON.parse(ev.data);

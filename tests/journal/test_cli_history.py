@@ -227,3 +227,20 @@ def test_export_names_the_hand_a_converter_refuses(sqlite_target: Target, tmp_pa
     assert main(argv) == 1
     assert capsys.readouterr().err.strip() == (
         "cardtable: error: hand h-1 of table t1: cannot convert to phh: no PHH variant for this game")
+
+
+def test_export_refuses_to_overwrite_unless_forced(sqlite_target: Target, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    fill(sqlite_target)
+    out = tmp_path / "export"
+    argv = ["history", "export", "--data", str(sqlite_target.data_dir), "--format", "record", "--out", str(out)]
+    assert main(argv) == 0
+    kept = sorted(out.iterdir())
+    kept[0].write_text("the floor's own notes\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--force" in err
+    assert kept[0].read_text(encoding="utf-8") == "the floor's own notes\n"  # nothing was overwritten
+    assert main([*argv, "--force"]) == 0
+    assert kept[0].read_text(encoding="utf-8") != "the floor's own notes\n"

@@ -12,9 +12,9 @@ from table_controller.service.app import TableRegistry, create_app
 from table_controller.service.roles import RoleTokens
 from table_controller.service.settings import TableSettings
 
-TOKENS = RoleTokens(dealer="dealer-secret", floor="floor-secret", broadcast="bcast-secret")
-DEALER = {"Authorization": "Bearer dealer-secret"}
-FLOOR = {"Authorization": "Bearer floor-secret"}
+TOKENS = RoleTokens(dealer="dealer-secret-token", floor="floor-secret-token", broadcast="bcast-secret-token")
+DEALER = {"Authorization": "Bearer dealer-secret-token"}
+FLOOR = {"Authorization": "Bearer floor-secret-token"}
 
 
 @pytest.fixture

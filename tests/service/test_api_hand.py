@@ -16,7 +16,7 @@ from table_controller.service.app import TableRegistry, create_app
 from table_controller.service.settings import TableSettings
 from tests.service.conftest import DEALER, FLOOR, TOKENS
 
-BCAST = {"Authorization": "Bearer bcast-secret"}
+BCAST = {"Authorization": "Bearer bcast-secret-token"}
 
 
 def _client(shoe: VirtualShoe, **settings: Any) -> TestClient:

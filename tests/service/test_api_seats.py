@@ -74,7 +74,7 @@ def test_roles_are_enforced(client: TestClient) -> None:
     assert client.post("/api/tables/t1/seats/1", json={"name": "A"},
                        headers={"Authorization": "Basic x"}).status_code == 403
     assert client.get("/api/tables/t1/floor", headers=DEALER).status_code == 403
-    assert client.get("/api/tables/t1/floor", params={"token": "dealer-secret"}).status_code == 403
+    assert client.get("/api/tables/t1/floor", params={"token": "dealer-secret-token"}).status_code == 403
     assert client.get("/api/tables/t1/dealer", headers=FLOOR).status_code == 200  # floor may do what the dealer does
     assert client.get("/api/tables/t1/broadcast", headers=DEALER).status_code == 403
     assert client.get("/api/tables/t1").status_code == 200
@@ -98,8 +98,8 @@ def test_public_stream_follows_seat_changes(client: TestClient) -> None:
         assert msg["state"]["view"] == "public"
 
 
-@pytest.mark.parametrize(("view", "token"), [("floor", None), ("floor", "dealer-secret"), ("dealer", "bad"),
-                                             ("broadcast", "floor-secret")])
+@pytest.mark.parametrize(("view", "token"), [("floor", None), ("floor", "dealer-secret-token"), ("dealer", "bad"),
+                                             ("broadcast", "floor-secret-token")])
 def test_streams_refuse_the_wrong_token(client: TestClient, view: str, token: str | None) -> None:
     from starlette.websockets import WebSocketDisconnect
 

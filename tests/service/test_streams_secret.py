@@ -52,7 +52,7 @@ def test_public_and_dealer_streams_never_carry_hole_cards() -> None:
         while not server.started:
             await asyncio.sleep(0.02)
         got: dict[str, list[str]] = {"public": [], "dealer": [], "floor": []}
-        tokens = {"public": "", "dealer": "?token=dealer-secret", "floor": "?token=floor-secret"}
+        tokens = {"public": "", "dealer": "?token=dealer-secret-token", "floor": "?token=floor-secret-token"}
         readers = []
         for view, q in tokens.items():
             ready = asyncio.Event()
