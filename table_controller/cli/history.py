@@ -56,7 +56,8 @@ def _open(args: argparse.Namespace) -> Journal:
     try:
         return Journal.open(data_dir=args.data, url=args.db or None, create=False)
     except JournalError as exc:
-        raise CliError(exc.message, exit_code=EXIT_USAGE, code=exc.code) from exc
+        raise CliError(exc.message, exit_code=exc.exit_code if exc.code == "damaged" else EXIT_USAGE,
+                       code=exc.code) from exc
 
 
 def _anchors(texts: list[str]) -> list[Anchor]:

@@ -8,13 +8,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from table_controller.cli._common import EXIT_FINDING, EXIT_OK, EXIT_USAGE, print_json, set_handler
 
 EXIT_INTERNAL = 70
+MAX_RECORD_BYTES = 8 * 1024 * 1024  # a hand record is a few kilobytes; /dev/zero is not one
 
 
 def register(sub: Any) -> None:
@@ -36,21 +36,16 @@ def _invalid(problems: list[str]) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from table_controller.bounded import BoundedInputError, loads, read_bounded
     from table_controller.engine.errors import EngineError
     from table_controller.engine.record import InvalidRecordError, ReplayError, replay
 
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        return _invalid([f"cannot read {args.file}: {exc}"])
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _invalid([f"not JSON: {exc}"])
+        raw = read_bounded(sys.stdin.buffer if args.file == "-" else args.file, max_bytes=MAX_RECORD_BYTES,
+                           what=args.file if args.file != "-" else "standard input")
+        data = loads(raw, max_bytes=MAX_RECORD_BYTES, what="the record")
+    except BoundedInputError as exc:
+        return _invalid([str(exc)])
     try:
         result = replay(data)
     except InvalidRecordError as exc:

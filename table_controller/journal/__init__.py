@@ -20,6 +20,7 @@ from table_controller.journal.entry import (
 )
 from table_controller.journal.errors import (
     ChainBrokenError,
+    JournalDamagedError,
     JournalError,
     JournalUnavailableError,
     JournalUsageError,
@@ -40,6 +41,7 @@ __all__ = [
     "HandRecordEntry",
     "HoleCardsRead",
     "Journal",
+    "JournalDamagedError",
     "JournalEntry",
     "JournalError",
     "JournalUnavailableError",

@@ -22,12 +22,12 @@ No IO here: backends produce `StoredRow`s, this module judges them.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
+from table_controller import bounded
 from table_controller.journal.canonical import GENESIS_HASH, canonical_text
 from table_controller.journal.entry import Anchor, JournalEntry
 from table_controller.journal.errors import ChainBrokenError
@@ -78,6 +78,7 @@ class ChainBreak:
 
 
 _TEXT_COLUMNS = ("table_id", "kind", "at", "payload", "prev_hash", "hash")
+MAX_PAYLOAD_CHARS = 16 * 1024 * 1024  # a hand record is kilobytes; a row far larger is damage, not data
 
 
 def _label(value: object) -> str:
@@ -160,9 +161,9 @@ class TableChain:
             self._break(seq, "malformed", f"row of table {_label(row.table_id)} in the chain of {self.table_id!r}")
         text = str(row.payload)
         try:
-            payload = json.loads(text)
-        except ValueError:
-            self._break(seq, "not_canonical", "payload is not valid JSON")
+            payload = bounded.loads(text, max_bytes=MAX_PAYLOAD_CHARS, what="payload")
+        except bounded.BoundedInputError as exc:
+            self._break(seq, "not_canonical", str(exc))
         if not isinstance(payload, dict):
             self._break(seq, "not_canonical", "payload is not a JSON object")
         try:

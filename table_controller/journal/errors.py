@@ -53,6 +53,13 @@ class JournalUnavailableError(JournalError):
     code = "unavailable"
 
 
+class JournalDamagedError(JournalUnavailableError):
+    """The database file itself is damaged (cut short, a page unreadable): the message says where."""
+
+    exit_code = 1
+    code = "damaged"
+
+
 class ChainBrokenError(JournalError):
     """The stored entries fail verification; `brk` names the first broken link."""
 

@@ -18,7 +18,12 @@ from pathlib import Path
 
 from table_controller.journal.backend import COLUMNS, PAGE, JournalBackend, WriterLock, row_from_tuple, row_to_tuple
 from table_controller.journal.chain import StoredRow
-from table_controller.journal.errors import JournalUnavailableError, SequenceConflictError, WriterBusyError
+from table_controller.journal.errors import (
+    JournalDamagedError,
+    JournalUnavailableError,
+    SequenceConflictError,
+    WriterBusyError,
+)
 
 SCHEMA_VERSION = "1"
 
@@ -71,6 +76,47 @@ class _FlockWriterLock(WriterLock):
             self._fd = None
 
 
+_MAGIC = b"SQLite format 3\x00"
+
+
+def damage(path: Path) -> str | None:
+    """Where the database file is damaged, read from its own header (None if it looks whole): a file cut
+    short mid-page, or shorter than the page count its header records."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            header = fh.read(100)
+    except OSError:
+        return None
+    if len(header) < 100 or not header.startswith(_MAGIC):
+        return None  # not a database at all: "cannot open", not damage to a journal
+    page = int.from_bytes(header[16:18], "big")
+    page = 65536 if page == 1 else page
+    if page < 512:
+        return f"the header names a page size of {page} bytes: the first page is damaged"
+    pages, rest = divmod(size, page)
+    recorded = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]  # the recorded page count is valid only if it was written with the change
+    if rest:
+        return (f"the file ends {rest} bytes into page {pages + 1} ({page}-byte pages, byte offset {size}): it was cut "
+                f"off mid-page; what page {pages + 1} and later held is lost")
+    if valid and recorded > pages:
+        return (f"the file holds {pages} pages of {page} bytes but its header records {recorded}: it was cut off after "
+                f"page {pages} (byte offset {size})")
+    return None
+
+
+def _failure(path: Path, what: str, exc: sqlite3.Error) -> JournalUnavailableError:
+    """A SQLite error as the journal's error: damage to the file, named with where it is, or unavailability."""
+    where = damage(path) if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError) \
+        else None
+    if where is None and "malformed" in str(exc):
+        where = f"SQLite reports the file malformed ({exc}); it is {path.stat().st_size} bytes"
+    if where is not None:
+        return JournalDamagedError(f"journal database {path} is damaged: {where}")
+    return JournalUnavailableError(f"{what}: {exc}")
+
+
 class SqliteBackend(JournalBackend):
     def __init__(self, path: Path, *, create: bool = True) -> None:
         self.path = path
@@ -97,7 +143,7 @@ class SqliteBackend(JournalBackend):
                 raise JournalUnavailableError(f"{path} is not a cardtable journal (no journal_entries table)")
         except sqlite3.Error as exc:
             self._close_quietly()
-            raise JournalUnavailableError(f"cannot open journal database {path}: {exc}") from exc
+            raise _failure(path, f"cannot open journal database {path}", exc) from exc
         except JournalUnavailableError:
             self._close_quietly()
             raise
@@ -140,13 +186,13 @@ class SqliteBackend(JournalBackend):
                         f"{_SELECT} WHERE (table_id, seq) > (?, ?) ORDER BY table_id, seq LIMIT ?",
                         (last_table, last_seq, PAGE)).fetchall()
         except sqlite3.Error as exc:
-            raise JournalUnavailableError(f"cannot read journal database {self.path}: {exc}") from exc
+            raise _failure(self.path, f"cannot read journal database {self.path}", exc) from exc
 
     def tables(self) -> list[str]:
         try:
             found = self._conn.execute("SELECT DISTINCT table_id FROM journal_entries ORDER BY table_id").fetchall()
         except sqlite3.Error as exc:
-            raise JournalUnavailableError(f"cannot read journal database {self.path}: {exc}") from exc
+            raise _failure(self.path, f"cannot read journal database {self.path}", exc) from exc
         return [t for (t,) in found if isinstance(t, str)]
 
     def last_row(self, table_id: str) -> StoredRow | None:
@@ -154,7 +200,7 @@ class SqliteBackend(JournalBackend):
             found = self._conn.execute(f"{_SELECT} WHERE table_id = ? ORDER BY seq DESC LIMIT 1",
                                        (table_id,)).fetchone()
         except sqlite3.Error as exc:
-            raise JournalUnavailableError(f"cannot read journal database {self.path}: {exc}") from exc
+            raise _failure(self.path, f"cannot read journal database {self.path}", exc) from exc
         return None if found is None else row_from_tuple(tuple(found))
 
     def lock_writer(self, table_id: str) -> WriterLock:

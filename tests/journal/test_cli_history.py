@@ -244,3 +244,33 @@ def test_export_refuses_to_overwrite_unless_forced(sqlite_target: Target, tmp_pa
     assert kept[0].read_text(encoding="utf-8") == "the floor's own notes\n"  # nothing was overwritten
     assert main([*argv, "--force"]) == 0
     assert kept[0].read_text(encoding="utf-8") != "the floor's own notes\n"
+
+
+def test_verify_a_row_nested_a_hundred_thousand_deep_is_a_finding_not_a_traceback(
+        target: Target, capsys: pytest.CaptureFixture[str]) -> None:
+    fill(target)
+    deep = '{"a":' + "[" * 100_000 + "]" * 100_000 + "}"
+    target.tamper(("UPDATE journal_entries SET payload = ? WHERE table_id = 't1' AND seq = 2", (deep,)))
+    assert main(["history", "verify", *args_for(target)]) == 1
+    [line] = capsys.readouterr().err.splitlines()
+    assert "seq 2" in line and "nested more than" in line
+
+
+def test_a_journal_cut_off_mid_page_is_damage_at_a_place(sqlite_target: Target, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    with sqlite_target.open() as journal, journal.writer("t1") as writer:
+        for n in range(300):
+            writer.append("note", {"text": "x" * 200, "n": n}, at=moment(n))
+    path = sqlite_target.data_dir / "journal.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    size = path.stat().st_size
+    with open(path, "r+b") as fh:
+        fh.truncate(size // 2 + 1000)
+    for argv in (["history", "verify", "--data", str(sqlite_target.data_dir)],
+                 ["history", "export", "--data", str(sqlite_target.data_dir), "--format", "record", "--out",
+                  str(tmp_path / "out")]):
+        assert main(argv) == 1
+        [line] = capsys.readouterr().err.splitlines()
+        assert "damaged" in line and "cut off mid-page" in line and "malformed" not in line
