@@ -88,7 +88,10 @@ def test_demo_at_a_shoe_without_a_reader(tmp_path: Path, capsys: pytest.CaptureF
         assert len(list(journal.hand_records("t1"))) == 3
 
 
-def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tmp_path: Path,
+                                                                              stop: signal.Signals) -> None:
+    """Ctrl-C, or SIGTERM from a service manager: the controller stops and the simulator's process with it."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -106,7 +109,7 @@ def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tm
         assert "simulated shoe, process" in text and "(started)" in text, text
         pid = int(json.loads((data / STATE_NAME).read_text())["pid"])
         assert pid != proc.pid and process_alive(pid)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         assert proc.wait(30) == 0
     finally:
         if proc.poll() is None:
