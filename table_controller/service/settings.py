@@ -8,7 +8,6 @@ never a traceback.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from table_controller.bounded import BoundedInputError, loads, read_bounded
+
 __all__ = ["MIN_TOKEN_LENGTH", "ConfigError", "GameSettings", "TableSettings", "load_settings", "token_problems"]
+
+MAX_CONFIG_BYTES = 1024 * 1024
 
 # A role token guessed is a role taken: at least 16 characters (a generated one has 24, 144 random bits).
 MIN_TOKEN_LENGTH = 16
@@ -132,13 +135,10 @@ def load_settings(config_file: str | Path | None = None, **overrides: Any) -> Ta
     if config_file is not None:
         path = Path(config_file)
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot read config file {str(path)!r}: {exc.strerror or exc}") from exc
-        try:
-            loaded = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"config file {str(path)!r} is not JSON: {exc.msg} at line {exc.lineno}") from exc
+            loaded = loads(read_bounded(path, max_bytes=MAX_CONFIG_BYTES, what=f"config file {str(path)!r}"),
+                           max_bytes=MAX_CONFIG_BYTES, what=f"config file {str(path)!r}")
+        except BoundedInputError as exc:
+            raise ConfigError(str(exc)) from exc
         if not isinstance(loaded, dict):
             raise ConfigError(f"config file {str(path)!r} must hold one JSON object, not {type(loaded).__name__}")
         values.update(loaded)

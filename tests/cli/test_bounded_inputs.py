@@ -33,3 +33,16 @@ def test_replay_of_an_endless_device_stops_at_the_bound(capsys: pytest.CaptureFi
     assert main(["replay", "/dev/zero"]) == 2
     [line] = capsys.readouterr().out.splitlines()
     assert "larger than" in line
+
+
+@pytest.mark.parametrize(("content", "why"), [
+    ("[" * 100_000 + "]" * 100_000, "nested more than"),
+    ("\xff\xfe", "not"),
+])
+def test_a_hostile_config_file_stops_the_start_with_one_line(tmp_path: Path, content: str, why: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "table.json"
+    path.write_bytes(content.encode("latin-1"))
+    assert main(["demo", "--hands", "1", "--config", str(path), "--data", str(tmp_path / "data")]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert why in line
