@@ -43,6 +43,7 @@ MAX_KEY = 200
 _MUTATING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _TABLE_PATH = re.compile(r"^/api/tables/([^/]+)/")
 _KEY_CHARS = re.compile(r"^[\x21-\x7e]+$")
+_HOST = re.compile(r"^[A-Za-z0-9.\-\[\]:]{1,255}$")
 _INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 
 
@@ -69,12 +70,20 @@ class RequestGuard:
         self.app = app
         self.tables = tables
         self.role = role
+        self.csp = csp
         self.headers = [
-            (b"content-security-policy", csp.encode("latin-1")),
             (b"referrer-policy", b"no-referrer"),
             (b"x-content-type-options", b"nosniff"),
         ]
         self._in_flight: set[tuple[str, str]] = set()
+
+    def _policy(self, scope: Scope) -> bytes:
+        """The policy with this server's own WebSocket origin named: some browsers do not count ws: as 'self'."""
+        host = _header(scope, b"host")
+        policy = self.csp
+        if host is not None and _HOST.match(host):
+            policy = policy.replace("connect-src 'self'", f"connect-src 'self' ws://{host} wss://{host}")
+        return policy.encode("latin-1")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -84,7 +93,7 @@ class RequestGuard:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                extra = list(self.headers)
+                extra = [(b"content-security-policy", self._policy(scope)), *self.headers]
                 if api:
                     extra.append((b"cache-control", b"no-store"))
                 names = {name for name, _ in extra}

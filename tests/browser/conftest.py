@@ -30,7 +30,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
-TOKENS = RoleTokens(dealer="dealer-tok", floor="floor-tok", broadcast="bcast-tok")
+TOKENS = RoleTokens(dealer="dealer-tok-browser-1", floor="floor-tok-browser-1", broadcast="bcast-tok-browser-1")
 
 
 @dataclass
@@ -40,7 +40,7 @@ class LiveServer:
     shoe: VirtualShoe
     loop: asyncio.AbstractEventLoop
 
-    def api(self, method: str, path: str, *, token: str | None = "dealer-tok", json: Any = None) -> httpx.Response:
+    def api(self, method: str, path: str, *, token: str | None = "dealer-tok-browser-1", json: Any = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return httpx.request(method, self.base + path, headers=headers, json=json, timeout=10)
 

@@ -84,7 +84,7 @@ def _click_first(page: Any, testids: list[str]) -> str | None:
 
 def test_dealer_console_plays_a_whole_hand(live_server: LiveServer, page: Any, browser: Any) -> None:
     _seat(live_server)
-    page.goto(live_server.base + "/dealer?token=dealer-tok")
+    page.goto(live_server.base + "/dealer?token=dealer-tok-browser-1")
     page.get_by_test_id("start").wait_for(state="visible")
     assert "token" not in page.url  # the token leaves the address bar
     shot(page, "dealer-waiting")
@@ -102,7 +102,7 @@ def test_dealer_console_plays_a_whole_hand(live_server: LiveServer, page: Any, b
     shot(public, "table-display")
 
     floor = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
-    floor.goto(live_server.base + "/floor?token=floor-tok")
+    floor.goto(live_server.base + "/floor?token=floor-tok-browser-1")
     floor.locator(".card[data-code]").first.wait_for(state="visible")
     assert floor.locator(".card[data-code]").count() == 20  # four players, five cards each
     shot(floor, "floor-view")
@@ -138,7 +138,7 @@ def test_dealer_console_plays_a_whole_hand(live_server: LiveServer, page: Any, b
 
 def test_dealer_sees_prompts_and_errors(live_server: LiveServer, page: Any) -> None:
     _seat(live_server, 3)
-    page.goto(live_server.base + "/dealer?token=dealer-tok")
+    page.goto(live_server.base + "/dealer?token=dealer-tok-browser-1")
     page.get_by_test_id("start").wait_for(state="visible")
     live_server.shoe.inject_fault("door open")
     page.get_by_test_id("start").click()
@@ -163,7 +163,7 @@ def test_screens_without_a_token_are_refused(live_server: LiveServer, page: Any)
 
 
 def test_camera_view_without_a_camera_says_so(live_server: LiveServer, page: Any) -> None:
-    page.goto(live_server.base + "/camera?token=floor-tok")
+    page.goto(live_server.base + "/camera?token=floor-tok-browser-1")
     page.locator("#no-frame").wait_for(state="visible")
     assert "No camera frame" in page.locator("#no-frame").inner_text()
 
@@ -177,7 +177,7 @@ def test_camera_view_shows_the_frame_with_detections(live_server: LiveServer, pa
     camera = TableCamera(source, calibration=source.calibration())
     live_server.table.camera = camera
     assert live_server.call(camera.step(live_server.table))
-    page.goto(live_server.base + "/camera?token=floor-tok")
+    page.goto(live_server.base + "/camera?token=floor-tok-browser-1")
     page.wait_for_function("document.getElementById('frame').naturalWidth > 0")
     page.locator("#dets tr").nth(1).wait_for()
     rows = page.locator("#dets tr").all_inner_texts()
@@ -191,7 +191,7 @@ def test_camera_view_shows_the_frame_with_detections(live_server: LiveServer, pa
 def test_no_reader_draw_counts_and_naming_shown_cards(live_server_no_reader: LiveServer, page: Any) -> None:
     server = live_server_no_reader
     _seat(server, 2)
-    page.goto(server.base + "/dealer?token=dealer-tok")
+    page.goto(server.base + "/dealer?token=dealer-tok-browser-1")
     page.get_by_test_id("start").click()
     page.locator("[data-testid^=act-]").first.wait_for(state="visible")
     picked = False
@@ -225,7 +225,7 @@ def test_no_reader_draw_counts_and_naming_shown_cards(live_server_no_reader: Liv
 
 
 def test_dealer_seats_and_rebuys_from_the_console(live_server: LiveServer, page: Any) -> None:
-    page.goto(live_server.base + "/dealer?token=dealer-tok")
+    page.goto(live_server.base + "/dealer?token=dealer-tok-browser-1")
     page.locator("#sit-seat option").first.wait_for(state="attached")
     page.select_option("#sit-seat", "3")
     page.fill("#sit-name", "Zed")
@@ -245,7 +245,7 @@ def test_dealer_seats_and_rebuys_from_the_console(live_server: LiveServer, page:
 def test_broadcast_screen_shows_hole_cards(live_server: LiveServer, page: Any) -> None:
     _seat(live_server, 2)
     assert live_server.api("POST", "/api/tables/t1/hand").status_code == 201
-    page.goto(live_server.base + "/broadcast?token=bcast-tok")
+    page.goto(live_server.base + "/broadcast?token=bcast-tok-browser-1")
     page.locator(".card[data-code]").first.wait_for(state="visible")
     assert page.locator(".card[data-code]").count() == 10
     shot(page, "broadcast")
