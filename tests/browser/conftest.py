@@ -40,7 +40,8 @@ class LiveServer:
     shoe: VirtualShoe
     loop: asyncio.AbstractEventLoop
 
-    def api(self, method: str, path: str, *, token: str | None = "dealer-tok-browser-1", json: Any = None) -> httpx.Response:
+    def api(self, method: str, path: str, *, token: str | None = "dealer-tok-browser-1",
+            json: Any = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return httpx.request(method, self.base + path, headers=headers, json=json, timeout=10)
 
