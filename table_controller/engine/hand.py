@@ -1109,33 +1109,22 @@ class Hand:
         self._require_phase("declare_no_openers")
         if i != self._opener or self.requirement is None or self._interval != "first":
             raise IllegalActionError("not_the_opener", f"seat {seat} did not open this pot", rule=R_FALSE2)
+        if not _irregular.before_the_draw(self):
+            raise IllegalActionError("too_late", "the draw has begun: a card of it has been served", rule=R_FALSE2)
 
     def can_declare_no_openers(self, seat: int) -> bool:
         return _can(self.verify_declare_no_openers, seat)
 
     def declare_no_openers(self, seat: int) -> list[Event]:
-        """The opener announces before the draw that he lacks openers: his hand is foul, and another player
-        holding openers may take his place (003 False openers 2)."""
+        """The opener announces before the draw (until its first card is served) that he lacks openers: his hand
+        is foul, and another player holding openers may take his place (003 False openers 2)."""
         self.verify_declare_no_openers(seat)
         before = len(self.events)
         i = self._i(seat)
         self._log({"seat": seat, "act": "declare_no_openers"})
-        self._foul[i] = True
-        self._folded[i] = True
-        self.false_opener_case = 2
         self.openers_proved = False
-        self._held[i] += self._hands[i]
-        self._hands[i] = []
         self._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_FALSE2))
-        self._resume_at = self.to_act
-        n = self._n
-        self._reopen_queue = [(i + k) % n for k in range(1, n) if not self._folded[(i + k) % n]]
-        self._reopen_pos = 0
-        if not self._reopen_queue:
-            self._no_new_opener("declare_no_openers")
-        else:
-            self._move(_REOPENING, "declare_no_openers")
-            self.to_act = self._reopen_queue[0]
+        _irregular.ask_for_a_new_opener(self, i, "declare_no_openers")
         return self._done(before)
 
     def verify_take_open(self, seat: int) -> None:
@@ -1161,7 +1150,9 @@ class Hand:
             return self._done(before)
         resume = self._resume_at
         self.to_act = None
-        if resume is None or self._set_next(resume, inclusive=True) is None:
+        if self._drawers:  # announced after the betting closed: the draw proceeds
+            _irregular.resume_the_draw(self, "take_open")
+        elif resume is None or self._set_next(resume, inclusive=True) is None:
             self._close_interval("take_open")
         else:
             self._move(_FIRST_BETTING, "take_open")
@@ -1184,26 +1175,8 @@ class Hand:
             self.to_act = self._reopen_queue[self._reopen_pos]
             self._move(_REOPENING, "decline_open")
         else:
-            self._no_new_opener("decline_open")
+            _irregular.no_new_opener(self, "decline_open")
         return self._done(before)
-
-    def _no_new_opener(self, trigger: str) -> None:
-        """Nobody takes over: the others withdraw their bets; antes and the false opener's bets carry."""
-        self.to_act = None
-        opener = self._opener
-        for j in range(self._n):
-            if j != opener and self._bet[j] > 0:
-                back = self._bet[j]
-                self._bet[j] = 0
-                self._contrib[j] -= back
-                self._stack[j] += back
-                self._emit(BetReturned(seat=self._seat_no[j], amount=back, reason=R_FALSE2))
-        self._collect()
-        self._move(_PASSED_OUT, trigger)
-        self.status = "passed_out"
-        self._emit(PotCarried(amount=self._pot, reason=f"{R_FALSE2}: no other opener; the antes and the false "
-                              "opener's bets stay for the next deal"))
-        self._end()
 
     def _after_act(self, i: int, trigger: str) -> None:
         needs = self._needs

@@ -77,6 +77,12 @@ from table_controller.engine.irregular_floor import (
     _move_chips,
     _void_hand,
 )
+from table_controller.engine.irregular_openers import (
+    ask_for_a_new_opener,
+    before_the_draw,
+    no_new_opener,
+    resume_the_draw,
+)
 from table_controller.engine.irregular_options import (
     FalseOpenerPenalty,
 )
@@ -96,13 +102,17 @@ __all__ = [
     "ReplacementServed",
     "Report",
     "apply",
+    "ask_for_a_new_opener",
+    "before_the_draw",
     "draw_count_info",
     "end_of_draw",
     "hand_value",
     "mixed_pool",
+    "no_new_opener",
     "owed_with_draw",
     "reports_open",
     "result_fields",
+    "resume_the_draw",
     "verify",
     "visible_draw_counts",
 ]
@@ -191,6 +201,8 @@ def reports_open(hand: Hand) -> tuple[str, ...]:
             kinds.append("misdeal")
     elif phase is Phase.FIRST_BETTING:
         kinds += ["too_many_in_deal", "too_few_in_deal"]
+    elif before_the_draw(hand):
+        kinds.append("too_many_in_deal")
     if _draw_open(hand):
         kinds += ["exposed_in_draw", "faced_in_pack", "card_known", "draw_miscount", "dealer_draw_miscount",
                   "asked_wrong_count", "mixed_cards", "ask_draw_count"]

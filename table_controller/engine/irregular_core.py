@@ -24,6 +24,7 @@ from table_controller.engine.events import (
     OpenersJudged,
     PotCarried,
 )
+from table_controller.engine.irregular_openers import ask_for_a_new_opener, before_the_draw
 from table_controller.engine.irregular_options import (
     DrawCountInfo,
 )
@@ -348,7 +349,7 @@ def _foul(hand: Hand, i: int, report: Report, rule: str) -> None:
     seat = h._seat_no[i]
     phase = h.phase
     if i == h._opener and h.requirement is not None:
-        if phase is Phase.FIRST_BETTING:
+        if before_the_draw(h):
             _false_opener_before_draw(h, i, report, rule)
             return
         if _about_openers(report, rule):
@@ -454,26 +455,13 @@ def _drop(h: Hand, i: int) -> None:
 def _false_opener_before_draw(h: Hand, i: int, report: Report, rule: str) -> None:
     """The opener's hand is found foul before the draw: as if he had announced it (003 False openers 2)."""
     seat = h._seat_no[i]
-    h._foul[i] = True
-    h._folded[i] = True
-    h.false_opener_case = 2
     state(h).false_opener = seat
-    h._held[i] += h._hands[i]
-    h._hands[i] = []
     if _about_openers(report, rule):
         h.openers_proved = False
         h._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
     _ruled(h, report, "the opener's hand is foul before the draw: another player with openers may open in his "
            "place; if none, the others take back their bets and the antes and his bets stay", R_FALSE2)
-    h._resume_at = h.to_act
-    n = h._n
-    h._reopen_queue = [(i + k) % n for k in range(1, n) if not h._folded[(i + k) % n]]
-    h._reopen_pos = 0
-    if not h._reopen_queue:
-        h._no_new_opener("irregularity")
-    else:
-        h._move(Phase.REOPENING, "irregularity")
-        h.to_act = h._reopen_queue[0]
+    ask_for_a_new_opener(h, i, "irregularity")
 
 
 def end_of_draw(hand: Hand) -> None:

@@ -36,6 +36,7 @@ from table_controller.engine.irregular_core import (
     _voluntary_betting_started,
     state,
 )
+from table_controller.engine.irregular_openers import before_the_draw
 from table_controller.engine.irregular_options import (
     MisdealAntes,
     ShortDeal,
@@ -91,7 +92,8 @@ def _misdeal(hand: Hand, report: Report, apply_it: bool) -> None:
 def _too_many_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     count = report.count or 0
-    _require_phase(hand, (Phase.STRADDLING, Phase.FIRST_BETTING), report, R_TOO_MANY_DEAL)
+    if not (hand.phase is Phase.DRAWING and before_the_draw(hand)):  # found before the first draw card is served
+        _require_phase(hand, (Phase.STRADDLING, Phase.FIRST_BETTING), report, R_TOO_MANY_DEAL)
     _require_live(hand, i, R_TOO_MANY_DEAL)
     if count < 1 or count > _available(hand):
         raise IllegalActionError("bad_report", f"'count' must be the number of extra cards, 1..{_available(hand)}")
