@@ -32,6 +32,7 @@ from table_controller.engine.irregular_core import (
     R_FALSE2,
     R_FALSE_OPENERS,
     R_FOUL,
+    REPORT_FIELDS,
     REPORT_KINDS,
     DrawCountAnswered,
     FloorRuled,
@@ -93,6 +94,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FLOOR_KINDS",
+    "REPORT_FIELDS",
     "REPORT_KINDS",
     "DrawCountAnswered",
     "FloorRuled",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, parse_card
 from table_controller.engine.errors import IllegalActionError
@@ -72,6 +72,31 @@ REPORT_KINDS = ("exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal
                 "draw_out_of_turn", "mixed_cards", "ask_draw_count", "foul_hand", "wrong_number_after_draw",
                 "false_openers")
 FLOOR_KINDS = ("void_hand", "award_pot", "move_chips")
+
+# The fields each kind takes besides ``kind``, ``by`` and ``reason`` (which any report may carry). A report that
+# sets any other field is refused when it is built: a field the engine would ignore is a mistake in the report.
+REPORT_FIELDS: dict[str, frozenset[str]] = {kind: frozenset(names) for kind, names in {
+    "exposed_in_deal": ("seat", "card", "count"),
+    "faced_in_pack": ("seat", "card", "count"),
+    "misdeal": ("seat", "looked"),
+    "too_many_in_deal": ("seat", "count", "looked", "cards"),
+    "too_few_in_deal": ("seat", "count", "looked"),
+    "exposed_in_draw": ("seat", "card", "count"),
+    "card_known": ("seat",),
+    "draw_miscount": ("seat", "count", "looked", "choice", "cards"),
+    "dealer_draw_miscount": ("seat", "count", "looked", "cards"),
+    "asked_wrong_count": ("seat", "count", "looked", "cards"),
+    "draw_out_of_turn": ("seat", "cards", "choice"),
+    "mixed_cards": ("seat", "seats", "order"),
+    "ask_draw_count": ("seat", "about"),
+    "foul_hand": ("seat",),
+    "wrong_number_after_draw": ("seat",),
+    "false_openers": ("seat",),
+    "void_hand": (),
+    "award_pot": ("seats", "shares"),
+    "move_chips": ("seat", "amount", "to_pot"),
+}.items()}
+_ANY_REPORT = frozenset({"kind", "by", "reason"})
 
 Looked = Literal["none", "some", "all"]
 Choice = Literal["stand_pat", "drop", "play_short", "discard_more", "leave_excess"]
@@ -137,6 +162,14 @@ class Report(BaseModel):
             for code in value:
                 _check_code(code)
         return value
+
+    @model_validator(mode="after")
+    def _fields_of_kind(self) -> Report:
+        extra = sorted(self.model_fields_set - _ANY_REPORT - REPORT_FIELDS[self.kind])
+        if extra:
+            takes = ", ".join(sorted(REPORT_FIELDS[self.kind] | _ANY_REPORT - {"kind"}))
+            raise ValueError(f"'{self.kind}' does not take {', '.join(repr(f) for f in extra)} (it takes {takes})")
+        return self
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(exclude_defaults=True)
@@ -317,6 +350,23 @@ def _return_to_stub(hand: Hand, i: int, positions: Sequence[int]) -> None:
         hand._hands[i].remove(pos)
     for pos in reversed(positions):
         hand._stub.append(pos)
+
+
+def _next_off_the_pack(hand: Hand, count: int) -> list[int]:
+    """The next ``count`` positions off the top of the pack, in the order they would come off it."""
+    return list(reversed(hand._stub[-count:])) if count > 0 else []
+
+
+def _excess_named(hand: Hand, report: Report, pool: Sequence[int], count: int, *, rule: str,
+                  learn: bool) -> list[int]:
+    """The excess cards the dealer draws from the player's cards and restores to the top of the pack (000 Incorrect
+    hand; 003 Incorrect dealing in the draw 2): those named in ``cards`` (top of the pack first) among ``pool``,
+    or by default the last dealt (``pool`` starts with them)."""
+    if report.cards is None:
+        return list(pool[:count])
+    if len(report.cards) != count:
+        raise _illegal("bad_report", f"name in 'cards' the {count} excess card(s) the dealer takes back", rule)
+    return _resolve(hand, pool, report.cards, f"seat {report.seat} excess card", learn=learn)
 
 
 def _available(hand: Hand) -> int:

@@ -23,9 +23,11 @@ from table_controller.engine.irregular_core import (
     Report,
     _available,
     _deal_window,
+    _excess_named,
     _exposed_position,
     _foul,
     _illegal,
+    _next_off_the_pack,
     _require_live,
     _require_phase,
     _return_to_stub,
@@ -103,12 +105,20 @@ def _too_many_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
         raise _illegal("too_late", "too many cards must be announced before acting on the hand", R_TOO_MANY_DEAL)
     if report.looked != "none" and hand.phase is Phase.STRADDLING:
         raise _illegal("wrong_phase", "nobody looks at his cards during the straddles", R_TOO_MANY_DEAL)
+    if report.looked != "none" and report.cards is not None:
+        raise _illegal("bad_report", "a hand seen with too many cards is foul: no card is drawn from it",
+                       R_TOO_MANY_DEAL)
+    back: list[int] = []
+    if report.looked == "none":  # the excess he was dealt (the next cards off the pack), or the cards named
+        pool = _next_off_the_pack(hand, count) + hand._hands[i]
+        back = _excess_named(hand, report, pool, count, rule=R_TOO_MANY_DEAL, learn=apply_it)
     if not apply_it:
         return
-    extra = _take_from_stub(hand, i, count)
+    _take_from_stub(hand, i, count)
     if report.looked == "none":
-        _return_to_stub(hand, i, extra)
-        _ruled(hand, report, "announced before looking: the excess goes back on top of the pack", R_TOO_MANY_DEAL)
+        _return_to_stub(hand, i, back)
+        _ruled(hand, report, "announced before looking: the dealer draws the excess from his hand and restores it "
+               "to the top of the pack", R_TOO_MANY_DEAL, back)
         return
     rule = R_NO_OPENERS_SIX if i == hand._opener and hand.requirement is not None else R_TOO_MANY_DEAL
     _foul(hand, i, report, rule)

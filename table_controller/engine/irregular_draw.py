@@ -39,12 +39,14 @@ from table_controller.engine.irregular_core import (
     _draw_info_mode,
     _draw_open,
     _drop,
+    _excess_named,
     _exposed_position,
     _final_betting_started,
     _foul,
     _illegal,
     _just_served,
     _last_serve,
+    _next_off_the_pack,
     _require_live,
     _require_phase,
     _resolve,
@@ -166,12 +168,21 @@ def _draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
     else:
         remedy = "leave_excess" if too_many else "play_short"
     extra_cards: list[int] = []
+    surplus: list[int] = []
     if remedy == "discard_more":
         extra_cards = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=rule, apply_it=apply_it)
+    elif too_many and remedy in ("correct", "leave_excess"):  # which drawn card is the surplus (default: the last)
+        pool = _next_off_the_pack(hand, got - asked) + list(reversed(served))
+        surplus = _excess_named(hand, report, pool, got - asked, rule=rule, learn=apply_it)
+    elif report.cards is not None:
+        raise _illegal("bad_report", "'cards' names the cards he discards to make room, or the surplus drawn card(s) "
+                       "that go back or are left unseen; this remedy takes none", rule)
     if not apply_it:
         return
     if too_many:
         moved = _take_from_stub(hand, i, got - asked)
+        if surplus:
+            moved = surplus
     else:
         moved = served[got:]
         _return_to_stub(hand, i, moved)
@@ -180,7 +191,7 @@ def _draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
     elif remedy == "correct":
         if too_many:
             _return_to_stub(hand, i, moved)
-            _ruled(hand, report, "corrected: the surplus card goes back on top of the pack", rule)
+            _ruled(hand, report, "corrected: the surplus card goes back on top of the pack", rule, moved)
         else:
             _take_from_stub(hand, i, asked - got)
             _ruled(hand, report, "corrected: the missing cards are supplied at once", rule)

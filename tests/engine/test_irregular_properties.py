@@ -16,6 +16,7 @@ from table_controller.engine.events import DrawServed
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.irregular import (
     FLOOR_KINDS,
+    REPORT_FIELDS,
     REPORT_KINDS,
     IrregularityRuled,
     Report,
@@ -109,14 +110,16 @@ def _random_report(hand: Hand, rng: random.Random, truth: list[str]) -> Report:
         rng.shuffle(order)
     fields: dict[str, Any] = {
         "kind": kind, "seat": seat, "card": exposed if rng.random() < 0.9 else None,
-        "cards": some, "count": max(count, 0), "looked": rng.choice(("none", "none", "some", "all")),
+        "cards": None if kind == "draw_miscount" and not some else some, "count": max(count, 0),
+        "looked": rng.choice(("none", "none", "some", "all")),
         "choice": rng.choice(CHOICES), "seats": mixed, "order": order, "about": rng.choice(seats),
         "by": rng.choice(("Floor: Kim", "")), "reason": "test", "amount": rng.randrange(0, 8),
         "to_pot": rng.random() < 0.5,
     }
     if kind == "award_pot":
         fields["seats"] = rng.sample(seats, rng.choice((1, 2)))
-    return Report(**fields)
+    takes = REPORT_FIELDS[kind] | {"kind", "by", "reason"}  # a field the kind does not take is refused when built
+    return Report(**{name: value for name, value in fields.items() if name in takes})
 
 
 def _total(hand: Hand) -> int:
