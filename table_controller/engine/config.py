@@ -19,6 +19,7 @@ from table_controller.engine.irregular_options import (
     FalseOpenerPenalty,
     LateDrawMiscount,
     MisdealAntes,
+    MisdealCall,
     OutOfTurnDiscarded,
     ShortDeal,
 )
@@ -117,6 +118,7 @@ class HouseOptions:
     draw_count_info: DrawCountInfo | None = None  # None: the form's book (ANY_PLAYER for five_card_draw)
     misdeal_antes: MisdealAntes = MisdealAntes.STAY
     misdeal_deal_passes: bool = False  # common practice: the same dealer deals again after a misdeal
+    misdeal_call: MisdealCall = MisdealCall.BEFORE_ACTION
     false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
 
 

@@ -86,6 +86,7 @@ from table_controller.engine.irregular_openers import (
 )
 from table_controller.engine.irregular_options import (
     FalseOpenerPenalty,
+    MisdealCall,
 )
 from table_controller.engine.machine import TERMINAL, Phase
 
@@ -203,6 +204,9 @@ def reports_open(hand: Hand) -> tuple[str, ...]:
             kinds.append("misdeal")
     elif phase is Phase.FIRST_BETTING:
         kinds += ["too_many_in_deal", "too_few_in_deal"]
+        if hand.config.options.misdeal_call is MisdealCall.UNTIL_SEEN and \
+                sum(len(v) for v in state(hand).exposed_deal.values()) >= 2:
+            kinds.append("misdeal")
     elif before_the_draw(hand):
         kinds.append("too_many_in_deal")
     if _draw_open(hand):

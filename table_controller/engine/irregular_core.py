@@ -38,6 +38,8 @@ R_EXPOSED_DEAL = "000 Irregularities, Card exposed in the deal"
 R_FACED_PACK = "003 Incorrect dealing in the draw, 1 (a card found faced in the pack is an exposed card)"
 R_MISDEAL = "000 Irregularities, Card exposed in the deal: more than one exposed card, a misdeal may be called"
 R_MISDEAL_CP = "common practice: a misdeal voids the deal, bets come back, the cards are shuffled anew"
+R_MISDEAL_000 = ("house option: 000 as written, no time limit but that the caller has not seen another of his "
+                 "cards; the deal is void, bets come back, a new shuffle")
 R_TOO_MANY_DEAL = "000 Irregularities, Incorrect hand: too many cards"
 R_TOO_FEW_DEAL_000 = "000 Irregularities, Incorrect hand: too few cards, dealt from the top of the pack"
 R_TOO_FEW_DEAL_001 = "001 IV 5a Too many or too few cards, before the first betting round"

@@ -15,6 +15,7 @@ from table_controller.engine.irregular_core import (
     R_EXPOSED_DEAL,
     R_FACED_PACK,
     R_MISDEAL,
+    R_MISDEAL_000,
     R_MISDEAL_CP,
     R_NO_OPENERS_SIX,
     R_TOO_FEW_DEAL_000,
@@ -41,6 +42,7 @@ from table_controller.engine.irregular_core import (
 from table_controller.engine.irregular_openers import before_the_draw
 from table_controller.engine.irregular_options import (
     MisdealAntes,
+    MisdealCall,
     ShortDeal,
 )
 from table_controller.engine.machine import Phase
@@ -76,7 +78,10 @@ def _exposed_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
 def _misdeal(hand: Hand, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     st = state(hand)
-    if not _deal_window(hand):
+    until_seen = hand.config.options.misdeal_call is MisdealCall.UNTIL_SEEN
+    if until_seen and hand.phase in (Phase.STRADDLING, Phase.FIRST_BETTING):
+        _require_live(hand, i, R_MISDEAL_000)
+    elif not _deal_window(hand):
         raise _illegal("too_late", "a misdeal is called before anyone acts on his cards", R_MISDEAL_CP)
     total = sum(len(v) for v in st.exposed_deal.values())
     if total < 2:
@@ -87,8 +92,9 @@ def _misdeal(hand: Hand, report: Report, apply_it: bool) -> None:
         raise _illegal("saw_another_card", f"seat {report.seat} has intentionally seen another card dealt to him",
                        R_MISDEAL)
     if apply_it:
+        rule = f"{R_MISDEAL}; {R_MISDEAL_000 if until_seen else R_MISDEAL_CP}"
         _void(hand, report, antes_back=hand.config.options.misdeal_antes is MisdealAntes.RETURN, status="misdeal",
-              rule=f"{R_MISDEAL}; {R_MISDEAL_CP}")
+              rule=rule)
 
 
 def _too_many_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:

@@ -63,3 +63,11 @@ class MisdealAntes(StrEnum):
 class FalseOpenerPenalty(StrEnum):
     NONE = "none"  # 003 False openers 2: the antes and the false opener's bets stay for the next deal
     ANTE_FOR_ALL = "ante_for_all"  # ibid.: "(In some sections ... having him ante for all on the next deal.)"
+
+
+class MisdealCall(StrEnum):
+    # common practice: a misdeal is called before anyone acts on his cards (the straddles, made blind, aside).
+    BEFORE_ACTION = "before_action"
+    # 000 Card exposed in the deal, literally: no time limit but that the caller, who received an exposed card,
+    # "has not intentionally seen the face of any other card dealt to him": any time in the first interval.
+    UNTIL_SEEN = "until_seen"

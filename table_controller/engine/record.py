@@ -37,6 +37,7 @@ from table_controller.engine.irregular_options import (
     FalseOpenerPenalty,
     LateDrawMiscount,
     MisdealAntes,
+    MisdealCall,
     OutOfTurnDiscarded,
     ShortDeal,
 )
@@ -91,6 +92,7 @@ class OptionsModel(_Strict):
     draw_count_info: DrawCountInfo | None = None
     misdeal_antes: MisdealAntes = MisdealAntes.STAY
     misdeal_deal_passes: bool = False
+    misdeal_call: MisdealCall = MisdealCall.BEFORE_ACTION
     false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
 
 
