@@ -1249,8 +1249,12 @@ class Hand:
         self.to_act = self._drawers[0]
 
     def max_discard(self, seat: int) -> int:
-        # The game's limit (four; or by the number of players, house option), at most the cards held.
-        return min(self._draw_top, len(self._hands[self._i(seat)]))
+        # The game's limit (four; or by the number of players, house option), at most the cards held; none for a
+        # short-dealt player in a 003 game (003 Other rules governing the draw 2: five cards to draw).
+        i = self._i(seat)
+        if self.irregular_state is not None and not _irregular.may_draw(self, i):
+            return 0
+        return min(self._draw_top, len(self._hands[i]))
 
     def verify_announce(self, seat: int, count: int) -> None:
         i = self._i(seat)
@@ -1259,6 +1263,8 @@ class Hand:
         self._verify_count(i, count)
 
     def _verify_count(self, i: int, count: int) -> None:
+        if count and self.irregular_state is not None and not _irregular.may_draw(self, i):
+            raise _irregular.cannot_draw_short(self, i)
         top = self.max_discard(self._seat_no[i])
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= top:
             rule = R_DRAW_LIMIT_001 if self.config.draw_limit is _DRAW_FOUR else R_DRAW_LIMIT_003
@@ -1891,6 +1897,8 @@ class Hand:
             if phase is _DRAWING:  # max_discard(seat), inlined
                 held = len(self._hands[i])
                 top = held if held < self._draw_top else self._draw_top
+                if self.irregular_state is not None and not _irregular.may_draw(self, i):
+                    top = 0
                 view = _DRAW_VIEWS.get((seat, top))
                 if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
                     view = _keep_view(_DRAW_VIEWS, (seat, top), LegalActions(

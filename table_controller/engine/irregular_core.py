@@ -65,6 +65,7 @@ R_MIXED = "003 Other rules governing the draw, 4"
 R_AFTER_DRAW_001 = "001 IV 5b Too many or too few cards, after the draw"
 R_INFO_001 = "001 IV 4 Information concerning draw cards"
 R_INFO_003 = "003 Other rules governing the draw, 5"
+R_FIVE_TO_DRAW = "003 Other rules governing the draw, 2"
 R_NO_CARDS = "no card left to play on with: the hand is dead (common practice)"
 R_FLOOR = "floor ruling (the books are silent: common practice, a supervisor decides)"
 
@@ -538,12 +539,38 @@ def _serve_owed(hand: Hand, i: int, count: int, rule: str) -> None:
 
 
 def owed_with_draw(hand: Hand, i: int) -> int:
-    """Cards a player is owed with his draw (001 IV 5a after the open); called by ``Hand.draw``."""
+    """Cards a player is owed with his draw (001 IV 5a after the open); called by ``Hand.draw``. In a 003 game he
+    may not draw (003 Other rules governing the draw 2): he stood pat and plays on short."""
     st = hand.irregular_state
     if st is None or i not in st.owed_with_draw:
         return 0
     count, _ = st.owed_with_draw.pop(i)
+    if _needs_five_to_draw(hand):
+        st.short.add(i)
+        hand._emit(IrregularityRuled(irregularity="too_few_in_deal", seat=hand._seat_no[i], rule=R_FIVE_TO_DRAW,
+                                     remedy=f"he holds {len(hand._hands[i])} cards: he may not draw and plays on "
+                                     "with a short hand"))
+        return 0
     return count
+
+
+def _needs_five_to_draw(hand: Hand) -> bool:
+    """003's games: "A player must have five cards, including his discard and the cards held in his hand, in
+    order to draw". The casino game of 001 gives a short player his missing cards with his draw (001 IV 5a)."""
+    from table_controller.engine.config import GameForm
+
+    return hand.config.form is not GameForm.FIVE_CARD_DRAW
+
+
+def may_draw(hand: Hand, i: int) -> bool:
+    """Whether player i may draw cards (he may always stand pat)."""
+    st = hand.irregular_state
+    return st is None or i not in st.owed_with_draw or not _needs_five_to_draw(hand)
+
+
+def cannot_draw_short(hand: Hand, i: int) -> IllegalActionError:
+    return _illegal("short_hand", f"seat {hand._seat_no[i]} holds {len(hand._hands[i])} cards: a player must have "
+                    "five cards, including his discard, in order to draw; he may stand pat", R_FIVE_TO_DRAW)
 
 
 def _exposed_position(hand: Hand, cards: Sequence[int], report: Report, rule: str, *, learn: bool) -> int:

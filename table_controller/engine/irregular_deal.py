@@ -37,6 +37,7 @@ from table_controller.engine.irregular_core import (
     _take_from_stub,
     _void,
     _voluntary_betting_started,
+    may_draw,
     state,
 )
 from table_controller.engine.irregular_openers import before_the_draw
@@ -147,8 +148,10 @@ def _too_few_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
     with_draw = hand.config.options.short_deal is ShortDeal.WITH_THE_DRAW
     if with_draw and _voluntary_betting_started(hand):
         st.owed_with_draw[i] = (count, R_TOO_FEW_DEAL_001)
-        _ruled(hand, report, f"the betting has begun: he plays the first round with {5 - count} cards and receives "
-               f"the {count} missing with his draw", R_TOO_FEW_DEAL_001)
+        then = (f"receives the {count} missing with his draw" if may_draw(hand, i) else
+                "may not draw without five cards (003 Other rules governing the draw, 2)")
+        _ruled(hand, report, f"the betting has begun: he plays the first round with {5 - count} cards and {then}",
+               R_TOO_FEW_DEAL_001)
         return
     taken = _take_from_stub(hand, i, count)
     if with_draw:

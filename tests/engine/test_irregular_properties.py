@@ -166,7 +166,7 @@ def test_the_random_reports_exercise_every_remedy() -> None:
     """The generator above is not all nonsense: over a fixed run every kind of report is accepted somewhere."""
     rng = random.Random(2026)
     accepted: set[str] = set()
-    for _ in range(400):
+    for _ in range(600):
         hand, truth = _hand(rng)
         while not hand.is_over:
             if rng.random() < 0.4:
