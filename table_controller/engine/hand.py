@@ -1326,6 +1326,7 @@ class Hand:
             if pos is not None:
                 result[k] = pos
             elif card in self._ident:
+                _irregular.refuse_taking_back(self, positions, card, what)  # a discard named as held (003 Other 3)
                 raise IllegalActionError("card_elsewhere", f"{what}: {card_str(card)} is known to be elsewhere")
             else:
                 to_learn.append(k)

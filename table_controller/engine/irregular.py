@@ -54,6 +54,7 @@ from table_controller.engine.irregular_core import (
     hand_value,
     may_draw,
     owed_with_draw,
+    refuse_taking_back,
     state,
 )
 from table_controller.engine.irregular_deal import (
@@ -117,6 +118,7 @@ __all__ = [
     "mixed_pool",
     "no_new_opener",
     "owed_with_draw",
+    "refuse_taking_back",
     "reports_open",
     "result_fields",
     "resume_the_draw",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, parse_card
+from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, card_str, parse_card
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.evaluate import evaluate
 from table_controller.engine.events import (
@@ -66,6 +66,7 @@ R_AFTER_DRAW_001 = "001 IV 5b Too many or too few cards, after the draw"
 R_INFO_001 = "001 IV 4 Information concerning draw cards"
 R_INFO_003 = "003 Other rules governing the draw, 5"
 R_FIVE_TO_DRAW = "003 Other rules governing the draw, 2"
+R_TAKEN_BACK = "003 Other rules governing the draw, 3"
 R_NO_CARDS = "no card left to play on with: the hand is dead (common practice)"
 R_FLOOR = "floor ruling (the books are silent: common practice, a supervisor decides)"
 
@@ -566,6 +567,20 @@ def may_draw(hand: Hand, i: int) -> bool:
     """Whether player i may draw cards (he may always stand pat)."""
     st = hand.irregular_state
     return st is None or i not in st.owed_with_draw or not _needs_five_to_draw(hand)
+
+
+def refuse_taking_back(hand: Hand, positions: Sequence[int], card: Card, what: str) -> None:
+    """A card named among a player's cards (``positions``) that lies among the discards: "a card taken from a
+    player's hand and discarded face-down on the table may not be taken back under any circumstances" (003 Other
+    rules 3). Cards named among other piles (a reshuffle, the mixed cards) are not a taking back."""
+    named_in = set(positions)
+    if not any(named_in <= {*hand._hands[k], *hand._held[k]} for k in range(hand._n)):
+        return
+    pos = hand._ident.index(card)
+    for k in range(hand._n):
+        if pos in hand._discards[k] or pos in hand._held[k]:
+            raise _illegal("discard_taken_back", f"{what}: {card_str(card)} was discarded by seat {hand._seat_no[k]}: "
+                           "a discard may not be taken back", R_TAKEN_BACK)
 
 
 def cannot_draw_short(hand: Hand, i: int) -> IllegalActionError:
