@@ -68,6 +68,7 @@ from table_controller.engine.irregular_draw import (
     _asked_wrong_count,
     _card_known,
     _dealer_draw_miscount,
+    _draw_card_seen,
     _draw_miscount,
     _draw_out_of_turn,
     _exposed_in_draw,
@@ -192,6 +193,7 @@ _HANDLERS = {
     "foul_hand": _foul_hand,
     "wrong_number_after_draw": _foul_hand,
     "false_openers": _foul_hand,
+    "draw_card_seen": _draw_card_seen,
     "void_hand": _void_hand,
     "award_pot": _award_pot,
     "move_chips": _move_chips,
@@ -220,6 +222,8 @@ def reports_open(hand: Hand) -> tuple[str, ...]:
                   "asked_wrong_count", "mixed_cards", "ask_draw_count"]
     if phase is Phase.DRAWING:
         kinds.append("draw_out_of_turn")
+    if phase in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN) and not before_the_draw(hand):
+        kinds.append("draw_card_seen")
     if phase in (Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN, Phase.PROVING):
         kinds += ["foul_hand", "false_openers"]
         if hand._interval == "final" or phase is Phase.DRAWING:

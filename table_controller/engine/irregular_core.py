@@ -67,6 +67,7 @@ R_INFO_001 = "001 IV 4 Information concerning draw cards"
 R_INFO_003 = "003 Other rules governing the draw, 5"
 R_FIVE_TO_DRAW = "003 Other rules governing the draw, 2"
 R_TAKEN_BACK = "003 Other rules governing the draw, 3"
+R_SAW_DRAW_CARD = "003 Other rules governing the draw, 6"
 R_NO_CARDS = "no card left to play on with: the hand is dead (common practice)"
 R_FLOOR = "floor ruling (the books are silent: common practice, a supervisor decides)"
 
@@ -74,7 +75,7 @@ _PACK = 52
 REPORT_KINDS = ("exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
                 "exposed_in_draw", "card_known", "draw_miscount", "dealer_draw_miscount", "asked_wrong_count",
                 "draw_out_of_turn", "mixed_cards", "ask_draw_count", "foul_hand", "wrong_number_after_draw",
-                "false_openers")
+                "false_openers", "draw_card_seen")
 FLOOR_KINDS = ("void_hand", "award_pot", "move_chips")
 
 # The fields each kind takes besides ``kind``, ``by`` and ``reason`` (which any report may carry). A report that
@@ -96,6 +97,7 @@ REPORT_FIELDS: dict[str, frozenset[str]] = {kind: frozenset(names) for kind, nam
     "foul_hand": ("seat",),
     "wrong_number_after_draw": ("seat",),
     "false_openers": ("seat",),
+    "draw_card_seen": ("seat",),
     "void_hand": (),
     "award_pot": ("seats", "shares"),
     "move_chips": ("seat", "amount", "to_pot"),
@@ -138,7 +140,7 @@ class Report(BaseModel):
     kind: Literal["exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
                   "exposed_in_draw", "card_known", "draw_miscount", "dealer_draw_miscount", "asked_wrong_count",
                   "draw_out_of_turn", "mixed_cards", "ask_draw_count", "foul_hand", "wrong_number_after_draw",
-                  "false_openers", "void_hand", "award_pot", "move_chips"]
+                  "false_openers", "draw_card_seen", "void_hand", "award_pot", "move_chips"]
     seat: Seat | None = None
     card: str | None = None
     cards: list[str] | None = None

@@ -31,6 +31,7 @@ from table_controller.engine.irregular_core import (
     R_NO_CARDS,
     R_OUT_OF_TURN_000,
     R_OUT_OF_TURN_003,
+    R_SAW_DRAW_CARD,
     DrawCountAnswered,
     MixedCardsShuffled,
     ReplacementServed,
@@ -115,6 +116,20 @@ def _card_known(hand: Hand, report: Report, apply_it: bool) -> None:
     if apply_it:
         _ruled(hand, report, "a card the player could see before it was dealt to him, not exposed on the table: he "
                "must take it", R_KNOWN)
+
+
+def _draw_card_seen(hand: Hand, report: Report, apply_it: bool) -> None:
+    """003 Other rules governing the draw 6: "If a player, before discarding, intentionally sees the face of any
+    card dealt to him in the draw, his hand is foul." Reported once he has been served, whenever it is found."""
+    i = _seat_index(hand, report.seat, report.kind)
+    _require_phase(hand, (Phase.DRAWING, Phase.RESHUFFLING, Phase.FINAL_BETTING, Phase.SHOWDOWN), report,
+                   R_SAW_DRAW_CARD)
+    _require_live(hand, i, R_SAW_DRAW_CARD)
+    last = _last_serve(hand, i)
+    if last is None or not last.served:
+        raise _illegal("not_served", f"seat {report.seat} has been dealt no card in the draw", R_SAW_DRAW_CARD)
+    if apply_it:
+        _foul(hand, i, report, f"{R_SAW_DRAW_CARD}: before discarding he saw a card dealt to him in the draw")
 
 
 def _named_from_hand(hand: Hand, i: int, report: Report, count: int, *, exclude: Sequence[int], rule: str,
