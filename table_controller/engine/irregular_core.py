@@ -43,6 +43,9 @@ R_MISDEAL_000 = ("house option: 000 as written, no time limit but that the calle
 R_TOO_MANY_DEAL = "000 Irregularities, Incorrect hand: too many cards"
 R_TOO_FEW_DEAL_000 = "000 Irregularities, Incorrect hand: too few cards, dealt from the top of the pack"
 R_TOO_FEW_DEAL_001 = "001 IV 5a Too many or too few cards, before the first betting round"
+R_TOO_FEW_BUTTON_001 = ("001 IV 5a Too many or too few cards, before the first betting round: once the game is opened "
+                        "only the player with the Dealer-Button receives the missing cards (house option); "
+                        "001 IV 5b: any other short hand is a bum hand")
 R_FOUL = "000 Irregularities, Foul hand"
 R_FOUL_UNCALLED = "000 Irregularities, Foul hand: the final bet was not called, the chips remain for the next deal"
 R_NO_OPENERS_SIX = "000 False openers: a hand of more than five cards lacks openers"

@@ -18,6 +18,7 @@ from table_controller.engine.irregular_core import (
     R_MISDEAL_000,
     R_MISDEAL_CP,
     R_NO_OPENERS_SIX,
+    R_TOO_FEW_BUTTON_001,
     R_TOO_FEW_DEAL_000,
     R_TOO_FEW_DEAL_001,
     R_TOO_MANY_DEAL,
@@ -145,7 +146,12 @@ def _too_few_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
         return
     missing = hand._hands[i][5 - count:]
     _return_to_stub(hand, i, missing)  # the cards he should have had are still on the pack
-    with_draw = hand.config.options.short_deal is ShortDeal.WITH_THE_DRAW
+    option = hand.config.options.short_deal
+    with_draw = option in (ShortDeal.WITH_THE_DRAW, ShortDeal.BUTTON_WITH_THE_DRAW)
+    if with_draw and _voluntary_betting_started(hand) and option is ShortDeal.BUTTON_WITH_THE_DRAW \
+            and i != hand._button:
+        _foul(hand, i, report, R_TOO_FEW_BUTTON_001)
+        return
     if with_draw and _voluntary_betting_started(hand):
         st.owed_with_draw[i] = (count, R_TOO_FEW_DEAL_001)
         then = (f"receives the {count} missing with his draw" if may_draw(hand, i) else

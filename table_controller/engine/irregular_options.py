@@ -23,6 +23,9 @@ class ShortDeal(StrEnum):
     # 001 IV 5a: the missing cards come at the end of the deal while the first betting round has not started;
     # once the game has been opened, with the player's draw cards.
     WITH_THE_DRAW = "with_the_draw"
+    # 001 IV 5a as written: once the game has been opened "only the player with the Dealer-Button can receive the
+    # missing amount with their draw cards"; any other short player's hand is a bum hand (001 IV 5b).
+    BUTTON_WITH_THE_DRAW = "button_with_the_draw"
 
 
 class LateDrawMiscount(StrEnum):
