@@ -22,6 +22,7 @@ from table_controller.engine.irregular_options import (
     MisdealCall,
     OutOfTurnDiscarded,
     ShortDeal,
+    UncalledFalseOpener,
 )
 from table_controller.engine.opening import OpeningRequirement
 
@@ -120,6 +121,7 @@ class HouseOptions:
     misdeal_deal_passes: bool = False  # common practice: the same dealer deals again after a misdeal
     misdeal_call: MisdealCall = MisdealCall.BEFORE_ACTION
     false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
+    uncalled_false_opener: UncalledFalseOpener = UncalledFalseOpener.CHIPS_STAY
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -112,7 +112,6 @@ R_DRAW_LIMIT_001 = "001 Game procedure 5: each player can exchange up to 4 cards
 R_DRAW_LIMIT_003 = "003 The draw: with six or seven players the draw is limited (house option)"
 R_RESHUFFLE = "001 IV 2 Too few cards for a complete draw: burn and earlier discards, never the player's own"
 R_PROVE = "003 Jackpots / 000 Proving openers: the opener must show openers before his hand is discarded"
-R_FALSE3 = "003 False openers 3"
 R_FALSE4 = "003 False openers 4"
 R_FALSE2 = "003 False openers 2"
 R_SHOWDOWN = "000 Final betting and showdown: every player who has not dropped shows his full hand"
@@ -1563,7 +1562,7 @@ class Hand:
                 self.to_act = w
                 return
             if not verdict:
-                self._false_opener_uncontested(w, trigger)
+                _irregular.false_opener_uncalled(self, w, trigger)
                 return
         self._move(_COMPLETE, trigger)
         self._return_uncalled()
@@ -1573,29 +1572,6 @@ class Hand:
         self._pot = 0
         self.events.append(_pot_awarded(0, amount, (self._seat_no[w],), (amount,), "uncontested"))
         self.status = "complete"
-        self._end()
-
-    def _false_opener_uncontested(self, w: int, trigger: str) -> None:
-        """003 False openers 3: nobody called the false opener."""
-        self._foul[w] = True
-        self.false_opener_case = 3
-        self._move(_COMPLETE, trigger)
-        if self._interval == "first":
-            self._collect()  # before the draw: all chips remain in the pot for the next deal
-            reason = f"{R_FALSE3}: nobody called the false opener before the draw; all chips stay for the next deal"
-        else:
-            self._collect()
-            for j in range(self._n):
-                if j != w:
-                    back = self._contrib[j] - self._ante_paid[j]
-                    if back > 0:
-                        self._contrib[j] -= back
-                        self._pot -= back
-                        self._stack[j] += back
-                        self._emit(BetReturned(seat=self._seat_no[j], amount=back, reason=R_FALSE3))
-            reason = f"{R_FALSE3}: the opener's chips and the antes stay for the next deal"
-        self._emit(PotCarried(amount=self._pot, reason=reason))
-        self.status = "carried"
         self._end()
 
     # ------------------------------------------------------------------------------------------- showdown
@@ -1663,7 +1639,7 @@ class Hand:
             if verdict:
                 self._finish_uncontested(i, "show", proved=True)
             else:
-                self._false_opener_uncontested(i, "show")
+                _irregular.false_opener_uncalled(self, i, "show")
             return self._done(before)
         self._shown[i] = True
         shown = self._codes(self._hands[i])
@@ -1714,7 +1690,7 @@ class Hand:
         if self.phase is _PROVING:
             self.openers_proved = False
             self._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_PROVE))
-            self._false_opener_uncontested(i, "muck")
+            _irregular.false_opener_uncalled(self, i, "muck")
             return self._done(before)
         self._mucked[i] = True
         if i == self._opener and self.requirement is not None:

@@ -48,6 +48,7 @@ from table_controller.engine.irregular_core import (
     _last_serve,
     _require_live,
     _require_phase,
+    _ruled,
     _seat_index,
     cannot_draw_short,
     end_of_draw,
@@ -85,6 +86,7 @@ from table_controller.engine.irregular_floor import (
 from table_controller.engine.irregular_openers import (
     ask_for_a_new_opener,
     before_the_draw,
+    false_opener_uncalled,
     no_new_opener,
     resume_the_draw,
 )
@@ -114,6 +116,7 @@ __all__ = [
     "cannot_draw_short",
     "draw_count_info",
     "end_of_draw",
+    "false_opener_uncalled",
     "hand_value",
     "may_draw",
     "mixed_pool",
@@ -176,6 +179,30 @@ def _foul_hand(hand: Hand, report: Report, apply_it: bool) -> None:
         _foul(hand, i, report, rule)
 
 
+R_MAY_WITHDRAW = "000 False openers: each other player may withdraw from the pot any chips, except his ante"
+
+
+def _leave_in_pot(h: Hand, report: Report, apply_it: bool) -> None:
+    """A player's choice not to withdraw: should the opener prove false with nobody calling him, this player's
+    chips stay in the pot with the antes (000 False openers and 003 False openers 3: he "may withdraw"). Made
+    while the hand is on, up to the opener's proving his openers."""
+    i = _seat_index(h, report.seat, report.kind)
+    if h.requirement is None or h._opener is None:
+        raise _illegal("no_false_opener", "only a pot opened on a requirement can be found falsely opened",
+                       R_MAY_WITHDRAW)
+    if i == h._opener:
+        raise _illegal("not_entitled", "the opener's chips stay in any case", R_MAY_WITHDRAW)
+    if h._contrib[i] - h._ante_paid[i] <= 0:
+        raise _illegal("not_entitled", f"seat {report.seat} has no chips but his ante in the pot", R_MAY_WITHDRAW)
+    st = state(h)
+    if i in st.leave_in_pot:
+        raise _illegal("already_reported", f"seat {report.seat} already leaves his chips in", R_MAY_WITHDRAW)
+    if apply_it:
+        st.leave_in_pot.add(i)
+        _ruled(h, report, "should the opener be found false with nobody calling him, this player leaves his chips in "
+               "the pot for the next deal", R_MAY_WITHDRAW)
+
+
 _HANDLERS = {
     "exposed_in_deal": _exposed_in_deal,
     "faced_in_pack": _faced_in_pack,
@@ -194,6 +221,7 @@ _HANDLERS = {
     "wrong_number_after_draw": _foul_hand,
     "false_openers": _foul_hand,
     "draw_card_seen": _draw_card_seen,
+    "leave_in_pot": _leave_in_pot,
     "void_hand": _void_hand,
     "award_pot": _award_pot,
     "move_chips": _move_chips,
@@ -228,6 +256,8 @@ def reports_open(hand: Hand) -> tuple[str, ...]:
         kinds += ["foul_hand", "false_openers"]
         if hand._interval == "final" or phase is Phase.DRAWING:
             kinds.append("wrong_number_after_draw")
+    if hand.requirement is not None and hand.opener is not None:
+        kinds.append("leave_in_pot")
     if phase is Phase.FINAL_BETTING and "ask_draw_count" not in kinds:
         kinds.append("ask_draw_count")
     return tuple(dict.fromkeys(kinds))

@@ -24,7 +24,7 @@ from table_controller.engine.events import (
     OpenersJudged,
     PotCarried,
 )
-from table_controller.engine.irregular_openers import ask_for_a_new_opener, before_the_draw
+from table_controller.engine.irregular_openers import ask_for_a_new_opener, before_the_draw, false_opener_uncalled
 from table_controller.engine.irregular_options import (
     DrawCountInfo,
 )
@@ -78,7 +78,7 @@ _PACK = 52
 REPORT_KINDS = ("exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
                 "exposed_in_draw", "card_known", "draw_miscount", "dealer_draw_miscount", "asked_wrong_count",
                 "draw_out_of_turn", "mixed_cards", "ask_draw_count", "foul_hand", "wrong_number_after_draw",
-                "false_openers", "draw_card_seen")
+                "false_openers", "draw_card_seen", "leave_in_pot")
 FLOOR_KINDS = ("void_hand", "award_pot", "move_chips")
 
 # The fields each kind takes besides ``kind``, ``by`` and ``reason`` (which any report may carry). A report that
@@ -101,6 +101,7 @@ REPORT_FIELDS: dict[str, frozenset[str]] = {kind: frozenset(names) for kind, nam
     "wrong_number_after_draw": ("seat",),
     "false_openers": ("seat",),
     "draw_card_seen": ("seat",),
+    "leave_in_pot": ("seat",),
     "void_hand": (),
     "award_pot": ("seats", "shares"),
     "move_chips": ("seat", "amount", "to_pot"),
@@ -143,7 +144,7 @@ class Report(BaseModel):
     kind: Literal["exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
                   "exposed_in_draw", "card_known", "draw_miscount", "dealer_draw_miscount", "asked_wrong_count",
                   "draw_out_of_turn", "mixed_cards", "ask_draw_count", "foul_hand", "wrong_number_after_draw",
-                  "false_openers", "draw_card_seen", "void_hand", "award_pot", "move_chips"]
+                  "false_openers", "draw_card_seen", "leave_in_pot", "void_hand", "award_pot", "move_chips"]
     seat: Seat | None = None
     card: str | None = None
     cards: list[str] | None = None
@@ -245,6 +246,7 @@ class IrregularState:
     owed_with_draw: dict[int, tuple[int, str]] = field(default_factory=dict)  # index -> (cards, rule)
     short: set[int] = field(default_factory=set)  # players playing on with too few cards
     false_opener: int | None = None  # the seat whose foul hand made the opening false
+    leave_in_pot: set[int] = field(default_factory=set)  # players who will not withdraw from a false opener's pot
     next_deal: dict[str, Any] = field(default_factory=dict)
 
 
@@ -417,7 +419,7 @@ def _foul(hand: Hand, i: int, report: Report, rule: str) -> None:
         state(h).false_opener = seat
         if phase is Phase.PROVING:
             _ruled(h, report, "the opener's hand is foul: nobody called him", R_FALSE3)
-            h._false_opener_uncontested(i, "irregularity")
+            false_opener_uncalled(h, i, "irregularity")
             return
         h.false_opener_case = 4 if phase is Phase.SHOWDOWN else 1
     carry = (phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h._aggressor == i and h._current > 0

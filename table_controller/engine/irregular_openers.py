@@ -17,12 +17,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from table_controller.engine.events import BetReturned, DrawServed, PotCarried
+from table_controller.engine.irregular_options import UncalledFalseOpener
 from table_controller.engine.machine import Phase
 
 if TYPE_CHECKING:
     from table_controller.engine.hand import Hand
 
 R_FALSE2 = "003 False openers 2"
+R_FALSE3 = "003 False openers 3"
+R_FALSE_000 = "000 False openers"
 
 
 def before_the_draw(hand: Hand) -> bool:
@@ -91,4 +94,37 @@ def no_new_opener(h: Hand, trigger: str) -> None:
     h.status = "passed_out"
     h._emit(PotCarried(amount=h._pot, reason=f"{R_FALSE2}: no other opener; the antes and the false opener's "
                        "bets stay for the next deal"))
+    h._end()
+
+
+def false_opener_uncalled(h: Hand, w: int, trigger: str) -> None:
+    """Nobody called the false opener w (003 False openers 3; 000 False openers). After the draw both books let
+    every other player withdraw what he put in except his ante; before the draw 003 keeps every chip in the pot
+    (house option ``uncalled_false_opener``: ``others_withdraw`` reads 000, which makes no such difference). A
+    player who chose to leave his chips in (report ``leave_in_pot``: "may withdraw") does not withdraw them. The
+    opener's chips and the antes stay for the next deal."""
+    h._foul[w] = True
+    h.false_opener_case = 3
+    h._move(Phase.COMPLETE, trigger)
+    h._collect()
+    before_draw = h._interval == "first"
+    withdraw = not before_draw or h.config.options.uncalled_false_opener is UncalledFalseOpener.OTHERS_WITHDRAW
+    rule = R_FALSE3 if not before_draw or not withdraw else f"{R_FALSE_000} (house option)"
+    if not withdraw:
+        reason = f"{R_FALSE3}: nobody called the false opener before the draw; all chips stay for the next deal"
+    else:
+        st = h.irregular_state
+        staying = st.leave_in_pot if st is not None else set()
+        for j in range(h._n):
+            back = h._contrib[j] - h._ante_paid[j]
+            if j == w or back <= 0 or j in staying:
+                continue
+            h._contrib[j] -= back
+            h._pot -= back
+            h._stack[j] += back
+            h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=rule))
+        left = "".join(f"; seat {h._seat_no[j]} left his chips in the pot" for j in sorted(staying) if j != w)
+        reason = f"{rule}: the opener's chips and the antes stay for the next deal{left}"
+    h._emit(PotCarried(amount=h._pot, reason=reason))
+    h.status = "carried"
     h._end()

@@ -74,3 +74,11 @@ class MisdealCall(StrEnum):
     # 000 Card exposed in the deal, literally: no time limit but that the caller, who received an exposed card,
     # "has not intentionally seen the face of any other card dealt to him": any time in the first interval.
     UNTIL_SEEN = "until_seen"
+
+
+class UncalledFalseOpener(StrEnum):
+    # 003 False openers 3: "If no one calls the false opener before the draw, all chips remain in the pot".
+    CHIPS_STAY = "chips_stay"
+    # 000 False openers: "If all other players have dropped, each other player may withdraw from the pot any chips,
+    # except his ante" (before or after the draw alike).
+    OTHERS_WITHDRAW = "others_withdraw"

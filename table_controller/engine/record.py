@@ -40,6 +40,7 @@ from table_controller.engine.irregular_options import (
     MisdealCall,
     OutOfTurnDiscarded,
     ShortDeal,
+    UncalledFalseOpener,
 )
 from table_controller.engine.machine import Phase
 from table_controller.engine.opening import OpeningRequirement
@@ -94,6 +95,7 @@ class OptionsModel(_Strict):
     misdeal_deal_passes: bool = False
     misdeal_call: MisdealCall = MisdealCall.BEFORE_ACTION
     false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
+    uncalled_false_opener: UncalledFalseOpener = UncalledFalseOpener.CHIPS_STAY
 
 
 class GameModel(_Strict):

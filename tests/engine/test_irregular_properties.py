@@ -96,7 +96,7 @@ def _random_report(hand: Hand, rng: random.Random, truth: list[str]) -> Report:
     in_draw = kind == "exposed_in_draw" or (kind == "faced_in_pack" and hand.phase in (
         Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN))
     if in_draw and served and served[-1].served and draws[-1] is served[-1]:
-        first = len(held) - len(served[-1].served)
+        first = max(0, len(held) - len(served[-1].served))  # a short hand may hold fewer than were served
     place = rng.randrange(first, len(held)) if len(held) > first else 0
     exposed = truth[positions[place]] if held else None
     if kind in ("exposed_in_deal", "faced_in_pack", "exposed_in_draw") and (
