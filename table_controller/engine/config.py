@@ -20,6 +20,7 @@ from table_controller.engine.irregular_options import (
     LateDrawMiscount,
     MisdealAntes,
     MisdealCall,
+    MixedCardsShuffle,
     OutOfTurnDiscarded,
     ShortDeal,
     UncalledFalseOpener,
@@ -122,6 +123,7 @@ class HouseOptions:
     misdeal_call: MisdealCall = MisdealCall.BEFORE_ACTION
     false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
     uncalled_false_opener: UncalledFalseOpener = UncalledFalseOpener.CHIPS_STAY
+    mixed_cards_shuffle: MixedCardsShuffle = MixedCardsShuffle.UNDER_THE_PACK
 
 
 @dataclass(frozen=True, kw_only=True)

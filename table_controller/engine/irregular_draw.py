@@ -64,6 +64,7 @@ from table_controller.engine.irregular_options import (
     DrawCountInfo,
     ExposedDrawCard,
     LateDrawMiscount,
+    MixedCardsShuffle,
     OutOfTurnDiscarded,
 )
 from table_controller.engine.machine import Phase
@@ -381,10 +382,15 @@ def _mixed_cards(hand: Hand, report: Report, apply_it: bool) -> None:
         hand._hands[k] = [p for p in hand._hands[k] if p not in taken]
         hand._discards[k] = [p for p in hand._discards[k] if p not in taken]
     hand._muck = [p for p in hand._muck if p not in taken]
-    hand._stub = list(reversed(new_order)) + hand._stub  # under the pack: its order is not changed (003 Other 1)
+    if hand.config.options.mixed_cards_shuffle is MixedCardsShuffle.DRAW_FROM_THE_SHUFFLE:
+        hand._stub = hand._stub + list(reversed(new_order))  # on the pack: the draw proceeds from them
+        where = "the draw proceeds from the shuffled cards, each mixed draw served again first"
+    else:
+        hand._stub = list(reversed(new_order)) + hand._stub  # under the pack: its order is not changed (003 Other 1)
+        where = ("they go under the pack, whose order is not changed (003 Other rules 1; our reading), and each "
+                 "mixed draw is served again from the top")
     hand._emit(MixedCardsShuffled(size=len(new_order), seats=tuple(seats), rule=R_MIXED))
-    _ruled(hand, report, "the unclean cards, discards and mixed cards are shuffled together and cut, and the draw "
-           "proceeds: each mixed draw is served again from the top", R_MIXED)
+    _ruled(hand, report, f"the unclean cards, discards and mixed cards are shuffled together and cut: {where}", R_MIXED)
     for i in players:
         served = _take_from_stub(hand, i, counts[i])
         hand._emit(ReplacementServed(seat=hand._seat_no[i], cards=hand._codes(served), rule=R_MIXED))

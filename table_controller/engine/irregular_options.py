@@ -82,3 +82,12 @@ class UncalledFalseOpener(StrEnum):
     # 000 False openers: "If all other players have dropped, each other player may withdraw from the pot any chips,
     # except his ante" (before or after the draw alike).
     OTHERS_WITHDRAW = "others_withdraw"
+
+
+class MixedCardsShuffle(StrEnum):
+    # Our reading of 003 Other rules governing the draw 4 with 1 ("no change in the arrangement of the pack"): the
+    # shuffled and cut cards go under the pack, and each mixed draw is served again from its top.
+    UNDER_THE_PACK = "under_the_pack"
+    # 003 Other rules 4 in its own words: "the unclean cards, discards and mixed cards must be shuffled together
+    # and cut, and the draw proceeds": from the shuffled cards, put on the pack.
+    DRAW_FROM_THE_SHUFFLE = "draw_from_the_shuffle"

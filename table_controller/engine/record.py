@@ -38,6 +38,7 @@ from table_controller.engine.irregular_options import (
     LateDrawMiscount,
     MisdealAntes,
     MisdealCall,
+    MixedCardsShuffle,
     OutOfTurnDiscarded,
     ShortDeal,
     UncalledFalseOpener,
@@ -96,6 +97,7 @@ class OptionsModel(_Strict):
     misdeal_call: MisdealCall = MisdealCall.BEFORE_ACTION
     false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
     uncalled_false_opener: UncalledFalseOpener = UncalledFalseOpener.CHIPS_STAY
+    mixed_cards_shuffle: MixedCardsShuffle = MixedCardsShuffle.UNDER_THE_PACK
 
 
 class GameModel(_Strict):

@@ -36,7 +36,7 @@ def test_every_book_and_every_option_has_a_scripted_irregularity() -> None:
     options = {key for name in NAMES for key in _load(name)[0]["game"].get("options", {})}
     assert options >= {"exposed_draw_card", "short_deal", "late_draw_miscount", "out_of_turn_discarded",
                        "dealer_short_draw", "draw_count_info", "misdeal_antes", "misdeal_deal_passes",
-                       "false_opener_penalty", "misdeal_call", "uncalled_false_opener"}
+                       "false_opener_penalty", "misdeal_call", "uncalled_false_opener", "mixed_cards_shuffle"}
 
 
 @pytest.mark.parametrize("name", NAMES)
