@@ -134,10 +134,15 @@ def _draw_card_seen(hand: Hand, report: Report, apply_it: bool) -> None:
 
 
 def _named_from_hand(hand: Hand, i: int, report: Report, count: int, *, exclude: Sequence[int], rule: str,
-                     apply_it: bool) -> list[int]:
+                     apply_it: bool, excess: bool = False) -> list[int]:
     codes = report.cards or []
     if len(codes) != count:
         raise _illegal("bad_report", f"name the {count} card(s) discarded from the original hand in 'cards'", rule)
+    drawn = set(hand._codes([*exclude, *_next_off_the_pack(hand, count if excess else 0)])) - {UNKNOWN_CODE}
+    for code in codes:
+        if code in drawn:  # the cards just drawn (and the excess he is about to take): not his to throw
+            raise _illegal("card_drawn", f"{code} was just drawn: a card drawn cannot be discarded to make room; he "
+                           "may only increase his discard from his original hand", rule)
     pool = [p for p in hand._hands[i] if p not in exclude]
     return _resolve(hand, pool, codes, f"seat {report.seat} discards", learn=apply_it)
 
@@ -186,7 +191,8 @@ def _draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
     extra_cards: list[int] = []
     surplus: list[int] = []
     if remedy == "discard_more":
-        extra_cards = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=rule, apply_it=apply_it)
+        extra_cards = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=rule, apply_it=apply_it,
+                                       excess=True)
     elif too_many and remedy in ("correct", "leave_excess"):  # which drawn card is the surplus (default: the last)
         pool = _next_off_the_pack(hand, got - asked) + list(reversed(served))
         surplus = _excess_named(hand, report, pool, got - asked, rule=rule, learn=apply_it)
@@ -243,7 +249,8 @@ def _dealer_draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
         raise _illegal("bad_report", "not that many cards are left on the pack", R_DEALER_DRAW)
     extra: list[int] = []
     if got > asked and report.looked == "none":
-        extra = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=R_DEALER_DRAW, apply_it=apply_it)
+        extra = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=R_DEALER_DRAW, apply_it=apply_it,
+                                 excess=True)
     if not apply_it:
         return
     if got > asked:
