@@ -123,11 +123,21 @@ def _check_code(code: str) -> str:
     return code
 
 
+def _fields_by_kind_schema(schema: dict[str, Any]) -> None:
+    """The published JSON Schema says, kind by kind, which fields a report takes (:data:`REPORT_FIELDS`)."""
+    schema["allOf"] = [{"if": {"properties": {"kind": {"const": kind}}},
+                        "then": {"propertyNames": {"enum": sorted(names | _ANY_REPORT)}}}
+                       for kind, names in REPORT_FIELDS.items()]
+
+
 class Report(BaseModel):
-    """One irregularity report or floor ruling; only the fields its ``kind`` uses are set.
+    """One irregularity report or floor ruling; only the fields its ``kind`` takes may be set (``REPORT_FIELDS``;
+    ``by`` and ``reason`` on any): another is refused when the report is built.
 
     - ``seat``: the player concerned (for ``misdeal`` the player calling it; for ``ask_draw_count`` the asker).
-    - ``card`` / ``cards``: the exposed card; cards discarded or named (``"??"`` for an unread card).
+    - ``card`` / ``cards``: the exposed card; cards discarded or named (``"??"`` for an unread card); for an
+      excess card restored to the pack (``too_many_in_deal``, ``draw_miscount`` corrected), which (default: the
+      last dealt).
     - ``count``: cards in excess or missing (deal), cards received (``draw_miscount``, ``dealer_draw_miscount``),
       the count the player meant to ask for (``asked_wrong_count``), chips (``move_chips``: see ``amount``).
     - ``looked``: whether the player saw the faces of the cards concerned: ``none``, ``some`` or ``all``.
@@ -139,7 +149,7 @@ class Report(BaseModel):
     - ``amount``, ``to_pot``, ``shares``: chips for ``move_chips`` and ``award_pot``.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_fields_by_kind_schema)
 
     kind: Literal["exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
                   "exposed_in_draw", "card_known", "draw_miscount", "dealer_draw_miscount", "asked_wrong_count",
