@@ -960,7 +960,7 @@ class TableController:
             report["reason"] = note[:500]
         for key, value in (details or {}).items():
             if value is not None and not (key == "looked" and value == "none"):
-                report[key] = value
+                report[key] = list(value) if isinstance(value, tuple) else value
         await self._submit({"act": "irregularity", "report": report})
 
     async def floor_ruling(self, ruling: RulingRequest) -> None:

@@ -274,7 +274,7 @@ def _install_routes(app: FastAPI) -> None:
 
     @app.post("/api/tables/{table_id}/irregularities", tags=["hand"])
     async def irregularity(table: Table, role: DealerRole, body: IrregularityRequest) -> DealerView:
-        details = body.model_dump(include={"card", "count", "looked", "choice"}, exclude_none=True)
+        details = body.model_dump(include={"card", "count", "looked", "choice", "cards"}, exclude_none=True)
         await table.report_irregularity(body.kind, seat=body.seat, note=body.note, by=role.value, details=details)
         return dealer_view(table.full_view())
 
