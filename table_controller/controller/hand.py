@@ -72,11 +72,11 @@ IRREGULARITIES: dict[str, Irregularity] = {
     "false_openers": Irregularity(label="Opener cannot prove openers", rule="003 False openers 1-4; 000"),
     "mixed_cards": Irregularity(label="Draw mixed with discards", needs_seat=False,
                                 rule="003 Other rules governing the draw 4: unclean cards shuffled and cut"),
-    # Named the book's way: its title and section (docs/rules.md lists which book is which).
+    # Named the book's way: its title and section (the titles on the books' first pages).
     "draw_card_seen": Irregularity(label="Saw a draw card before discarding",
-                                   rule="Draw poker rules info, Other rules governing the draw 6: his hand is foul"),
+                                   rule="Draw Poker Rules Info · Other rules governing the draw 6: his hand is foul"),
     "leave_in_pot": Irregularity(label="Leaves his chips in (false opener)",
-                                 rule="Draw Poker Rules, False Openers: each other player may withdraw his chips, "
+                                 rule="Draw Poker Rules · False Openers: each other player may withdraw his chips, "
                                  "except his ante; this player leaves them in the pot"),
     "misdeal": Irregularity(label="Misdeal", rule="000 Card exposed in the deal: more than one exposed card; "
                             "common practice: the deal is void, bets come back, a new shuffle"),

@@ -206,7 +206,7 @@ def test_a_record_lost_to_a_crash_after_the_void_is_stored_on_restart() -> None:
 
 
 def test_the_new_reports_are_offered_named_by_book_and_go_on_record() -> None:
-    """A draw card seen before discarding (Draw poker rules info, Other rules governing the draw 6) and a player
+    """A draw card seen before discarding (Draw Poker Rules Info, Other rules governing the draw 6) and a player
     leaving his chips in a false opener's pot (Draw Poker Rules, False Openers) are offered to the dealer, named
     by book title, not file number, and each report goes on the hand's record."""
     async def run() -> None:
@@ -215,8 +215,8 @@ def test_the_new_reports_are_offered_named_by_book_and_go_on_record() -> None:
         players = SimPlayers(table, rng=random.Random(2))
         await table.start_hand()
         offered = {o.kind: o for o in table.irregularity_options()}
-        assert offered["draw_card_seen"].rule.startswith("Draw poker rules info, Other rules governing the draw 6")
-        assert offered["leave_in_pot"].rule.startswith("Draw Poker Rules, False Openers")
+        assert offered["draw_card_seen"].rule.startswith("Draw Poker Rules Info · Other rules governing the draw 6")
+        assert offered["leave_in_pot"].rule.startswith("Draw Poker Rules · False Openers")
         reported: list[str] = []
         for _ in range(60):
             hand = table.hand
