@@ -1,4 +1,5 @@
-"""003 False openers 2: the opener lacks openers "before the draw", and another player may open in his place.
+"""False openers: 003 False openers 2 (the opener lacks openers "before the draw", and another player may open in
+his place) and 3 with 000 False openers (nobody called the false opener: who withdraws what).
 
 "Before the draw" is the first betting interval and the draw until its first card is served (or a card is
 thrown): the last call closes the interval and the phase becomes ``drawing``, but the draw has not begun. An
@@ -7,6 +8,10 @@ or ``foul_hand`` report, a six-card opener) both take this procedure: the others
 whether they open in his place (``take_open`` / ``decline_open``); a new opener takes his place and the game
 proceeds where it stood (the betting, or the draw); if none, every other player takes back what he put in
 except his ante, and the antes and the false opener's chips stay for the next deal.
+
+When nobody called him (:func:`false_opener_uncalled`) the books agree after the draw (the others withdraw all
+but their antes; a player may choose to leave his chips in) and disagree before it (003: every chip stays; 000:
+the others withdraw): house option ``uncalled_false_opener``.
 
 Like the other ``irregular_*`` modules this works on the ``Hand``'s private state on purpose (machine.py's
 transition table stays the single source of truth). docs/irregularities.md.
