@@ -51,7 +51,7 @@ class Irregularity:
     label: str
     rule: str
     needs_seat: bool = True
-    needs: tuple[str, ...] = ()  # report fields the dealer must give: "card", "count", "looked"
+    needs: tuple[str, ...] = ()  # report fields the dealer gives: "card", "count", "looked", "cards" (optional)
 
 
 # The engine's irregularity reports (docs/irregularities.md) as the dealer console offers them. The engine
@@ -61,19 +61,25 @@ IRREGULARITIES: dict[str, Irregularity] = {
                                     rule="000 Card exposed in the deal: one exposed card is kept, no misdeal"),
     "faced_in_pack": Irregularity(label="Card found faced in the pack", needs=("card",),
                                   rule="003 Incorrect dealing in the draw 1: treated as an exposed card"),
-    "too_many_in_deal": Irregularity(label="Too many cards dealt", needs=("count", "looked"),
+    "too_many_in_deal": Irregularity(label="Too many cards dealt", needs=("count", "looked", "cards"),
                                      rule="000 Incorrect hand: excess back on the pack if unseen; foul if seen"),
     "too_few_in_deal": Irregularity(label="Too few cards dealt", needs=("count", "looked"),
                                     rule="000 Incorrect hand; 001 IV 5a: dealt the missing cards if unseen"),
     "exposed_in_draw": Irregularity(label="Card exposed in the draw", needs=("card",),
                                     rule="003 Incorrect dealing in the draw 1; 000; 001 IV 6 (house option)"),
-    "draw_miscount": Irregularity(label="Wrong number of cards drawn", needs=("count", "looked"),
+    "draw_miscount": Irregularity(label="Wrong number of cards drawn", needs=("count", "looked", "cards"),
                                   rule="003 Incorrect dealing in the draw 2; 000 Incorrect number of cards drawn"),
     "draw_out_of_turn": Irregularity(label="Draw out of turn", rule="003 Incorrect dealing in the draw 3; 000"),
     "foul_hand": Irregularity(label="Foul hand", rule="000 Foul hand: cannot win, chips forfeited"),
     "false_openers": Irregularity(label="Opener cannot prove openers", rule="003 False openers 1-4; 000"),
     "mixed_cards": Irregularity(label="Draw mixed with discards", needs_seat=False,
                                 rule="003 Other rules governing the draw 4: unclean cards shuffled and cut"),
+    # Named the book's way: its title and section (the titles on the books' first pages).
+    "draw_card_seen": Irregularity(label="Saw a draw card before discarding",
+                                   rule="Draw Poker Rules Info · Other rules governing the draw 6: his hand is foul"),
+    "leave_in_pot": Irregularity(label="Leaves his chips in (false opener)",
+                                 rule="Draw Poker Rules · False Openers: each other player may withdraw his chips, "
+                                 "except his ante; this player leaves them in the pot"),
     "misdeal": Irregularity(label="Misdeal", rule="000 Card exposed in the deal: more than one exposed card; "
                             "common practice: the deal is void, bets come back, a new shuffle"),
 }

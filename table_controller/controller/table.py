@@ -1036,7 +1036,7 @@ class TableController:
             report["reason"] = note[:500]
         for key, value in (details or {}).items():
             if value is not None and not (key == "looked" and value == "none"):
-                report[key] = value
+                report[key] = list(value) if isinstance(value, tuple) else value
         action = {"act": "irregularity", "report": report}
         try:
             if irr is None:

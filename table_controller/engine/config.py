@@ -19,8 +19,11 @@ from table_controller.engine.irregular_options import (
     FalseOpenerPenalty,
     LateDrawMiscount,
     MisdealAntes,
+    MisdealCall,
+    MixedCardsShuffle,
     OutOfTurnDiscarded,
     ShortDeal,
+    UncalledFalseOpener,
 )
 from table_controller.engine.opening import OpeningRequirement
 
@@ -117,7 +120,10 @@ class HouseOptions:
     draw_count_info: DrawCountInfo | None = None  # None: the form's book (ANY_PLAYER for five_card_draw)
     misdeal_antes: MisdealAntes = MisdealAntes.STAY
     misdeal_deal_passes: bool = False  # common practice: the same dealer deals again after a misdeal
+    misdeal_call: MisdealCall = MisdealCall.BEFORE_ACTION
     false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
+    uncalled_false_opener: UncalledFalseOpener = UncalledFalseOpener.CHIPS_STAY
+    mixed_cards_shuffle: MixedCardsShuffle = MixedCardsShuffle.UNDER_THE_PACK
 
 
 @dataclass(frozen=True, kw_only=True)

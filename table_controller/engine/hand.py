@@ -112,7 +112,6 @@ R_DRAW_LIMIT_001 = "001 Game procedure 5: each player can exchange up to 4 cards
 R_DRAW_LIMIT_003 = "003 The draw: with six or seven players the draw is limited (house option)"
 R_RESHUFFLE = "001 IV 2 Too few cards for a complete draw: burn and earlier discards, never the player's own"
 R_PROVE = "003 Jackpots / 000 Proving openers: the opener must show openers before his hand is discarded"
-R_FALSE3 = "003 False openers 3"
 R_FALSE4 = "003 False openers 4"
 R_FALSE2 = "003 False openers 2"
 R_SHOWDOWN = "000 Final betting and showdown: every player who has not dropped shows his full hand"
@@ -1109,33 +1108,22 @@ class Hand:
         self._require_phase("declare_no_openers")
         if i != self._opener or self.requirement is None or self._interval != "first":
             raise IllegalActionError("not_the_opener", f"seat {seat} did not open this pot", rule=R_FALSE2)
+        if not _irregular.before_the_draw(self):
+            raise IllegalActionError("too_late", "the draw has begun: a card of it has been served", rule=R_FALSE2)
 
     def can_declare_no_openers(self, seat: int) -> bool:
         return _can(self.verify_declare_no_openers, seat)
 
     def declare_no_openers(self, seat: int) -> list[Event]:
-        """The opener announces before the draw that he lacks openers: his hand is foul, and another player
-        holding openers may take his place (003 False openers 2)."""
+        """The opener announces before the draw (until its first card is served) that he lacks openers: his hand
+        is foul, and another player holding openers may take his place (003 False openers 2)."""
         self.verify_declare_no_openers(seat)
         before = len(self.events)
         i = self._i(seat)
         self._log({"seat": seat, "act": "declare_no_openers"})
-        self._foul[i] = True
-        self._folded[i] = True
-        self.false_opener_case = 2
         self.openers_proved = False
-        self._held[i] += self._hands[i]
-        self._hands[i] = []
         self._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_FALSE2))
-        self._resume_at = self.to_act
-        n = self._n
-        self._reopen_queue = [(i + k) % n for k in range(1, n) if not self._folded[(i + k) % n]]
-        self._reopen_pos = 0
-        if not self._reopen_queue:
-            self._no_new_opener("declare_no_openers")
-        else:
-            self._move(_REOPENING, "declare_no_openers")
-            self.to_act = self._reopen_queue[0]
+        _irregular.ask_for_a_new_opener(self, i, "declare_no_openers")
         return self._done(before)
 
     def verify_take_open(self, seat: int) -> None:
@@ -1161,7 +1149,9 @@ class Hand:
             return self._done(before)
         resume = self._resume_at
         self.to_act = None
-        if resume is None or self._set_next(resume, inclusive=True) is None:
+        if self._drawers:  # announced after the betting closed: the draw proceeds
+            _irregular.resume_the_draw(self, "take_open")
+        elif resume is None or self._set_next(resume, inclusive=True) is None:
             self._close_interval("take_open")
         else:
             self._move(_FIRST_BETTING, "take_open")
@@ -1184,26 +1174,8 @@ class Hand:
             self.to_act = self._reopen_queue[self._reopen_pos]
             self._move(_REOPENING, "decline_open")
         else:
-            self._no_new_opener("decline_open")
+            _irregular.no_new_opener(self, "decline_open")
         return self._done(before)
-
-    def _no_new_opener(self, trigger: str) -> None:
-        """Nobody takes over: the others withdraw their bets; antes and the false opener's bets carry."""
-        self.to_act = None
-        opener = self._opener
-        for j in range(self._n):
-            if j != opener and self._bet[j] > 0:
-                back = self._bet[j]
-                self._bet[j] = 0
-                self._contrib[j] -= back
-                self._stack[j] += back
-                self._emit(BetReturned(seat=self._seat_no[j], amount=back, reason=R_FALSE2))
-        self._collect()
-        self._move(_PASSED_OUT, trigger)
-        self.status = "passed_out"
-        self._emit(PotCarried(amount=self._pot, reason=f"{R_FALSE2}: no other opener; the antes and the false "
-                              "opener's bets stay for the next deal"))
-        self._end()
 
     def _after_act(self, i: int, trigger: str) -> None:
         needs = self._needs
@@ -1276,8 +1248,12 @@ class Hand:
         self.to_act = self._drawers[0]
 
     def max_discard(self, seat: int) -> int:
-        # The game's limit (four; or by the number of players, house option), at most the cards held.
-        return min(self._draw_top, len(self._hands[self._i(seat)]))
+        # The game's limit (four; or by the number of players, house option), at most the cards held; none for a
+        # short-dealt player in a 003 game (003 Other rules governing the draw 2: five cards to draw).
+        i = self._i(seat)
+        if self.irregular_state is not None and not _irregular.may_draw(self, i):
+            return 0
+        return min(self._draw_top, len(self._hands[i]))
 
     def verify_announce(self, seat: int, count: int) -> None:
         i = self._i(seat)
@@ -1286,6 +1262,8 @@ class Hand:
         self._verify_count(i, count)
 
     def _verify_count(self, i: int, count: int) -> None:
+        if count and self.irregular_state is not None and not _irregular.may_draw(self, i):
+            raise _irregular.cannot_draw_short(self, i)
         top = self.max_discard(self._seat_no[i])
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= top:
             rule = R_DRAW_LIMIT_001 if self.config.draw_limit is _DRAW_FOUR else R_DRAW_LIMIT_003
@@ -1347,6 +1325,7 @@ class Hand:
             if pos is not None:
                 result[k] = pos
             elif card in self._ident:
+                _irregular.refuse_taking_back(self, positions, card, what)  # a discard named as held (003 Other 3)
                 raise IllegalActionError("card_elsewhere", f"{what}: {card_str(card)} is known to be elsewhere")
             else:
                 to_learn.append(k)
@@ -1583,7 +1562,7 @@ class Hand:
                 self.to_act = w
                 return
             if not verdict:
-                self._false_opener_uncontested(w, trigger)
+                _irregular.false_opener_uncalled(self, w, trigger)
                 return
         self._move(_COMPLETE, trigger)
         self._return_uncalled()
@@ -1593,29 +1572,6 @@ class Hand:
         self._pot = 0
         self.events.append(_pot_awarded(0, amount, (self._seat_no[w],), (amount,), "uncontested"))
         self.status = "complete"
-        self._end()
-
-    def _false_opener_uncontested(self, w: int, trigger: str) -> None:
-        """003 False openers 3: nobody called the false opener."""
-        self._foul[w] = True
-        self.false_opener_case = 3
-        self._move(_COMPLETE, trigger)
-        if self._interval == "first":
-            self._collect()  # before the draw: all chips remain in the pot for the next deal
-            reason = f"{R_FALSE3}: nobody called the false opener before the draw; all chips stay for the next deal"
-        else:
-            self._collect()
-            for j in range(self._n):
-                if j != w:
-                    back = self._contrib[j] - self._ante_paid[j]
-                    if back > 0:
-                        self._contrib[j] -= back
-                        self._pot -= back
-                        self._stack[j] += back
-                        self._emit(BetReturned(seat=self._seat_no[j], amount=back, reason=R_FALSE3))
-            reason = f"{R_FALSE3}: the opener's chips and the antes stay for the next deal"
-        self._emit(PotCarried(amount=self._pot, reason=reason))
-        self.status = "carried"
         self._end()
 
     # ------------------------------------------------------------------------------------------- showdown
@@ -1683,7 +1639,7 @@ class Hand:
             if verdict:
                 self._finish_uncontested(i, "show", proved=True)
             else:
-                self._false_opener_uncontested(i, "show")
+                _irregular.false_opener_uncalled(self, i, "show")
             return self._done(before)
         self._shown[i] = True
         shown = self._codes(self._hands[i])
@@ -1734,7 +1690,7 @@ class Hand:
         if self.phase is _PROVING:
             self.openers_proved = False
             self._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_PROVE))
-            self._false_opener_uncontested(i, "muck")
+            _irregular.false_opener_uncalled(self, i, "muck")
             return self._done(before)
         self._mucked[i] = True
         if i == self._opener and self.requirement is not None:
@@ -1918,6 +1874,8 @@ class Hand:
             if phase is _DRAWING:  # max_discard(seat), inlined
                 held = len(self._hands[i])
                 top = held if held < self._draw_top else self._draw_top
+                if self.irregular_state is not None and not _irregular.may_draw(self, i):
+                    top = 0
                 view = _DRAW_VIEWS.get((seat, top))
                 if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
                     view = _keep_view(_DRAW_VIEWS, (seat, top), LegalActions(

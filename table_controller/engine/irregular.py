@@ -32,6 +32,7 @@ from table_controller.engine.irregular_core import (
     R_FALSE2,
     R_FALSE_OPENERS,
     R_FOUL,
+    REPORT_FIELDS,
     REPORT_KINDS,
     DrawCountAnswered,
     FloorRuled,
@@ -47,10 +48,14 @@ from table_controller.engine.irregular_core import (
     _last_serve,
     _require_live,
     _require_phase,
+    _ruled,
     _seat_index,
+    cannot_draw_short,
     end_of_draw,
     hand_value,
+    may_draw,
     owed_with_draw,
+    refuse_taking_back,
     state,
 )
 from table_controller.engine.irregular_deal import (
@@ -64,6 +69,7 @@ from table_controller.engine.irregular_draw import (
     _asked_wrong_count,
     _card_known,
     _dealer_draw_miscount,
+    _draw_card_seen,
     _draw_miscount,
     _draw_out_of_turn,
     _exposed_in_draw,
@@ -77,8 +83,16 @@ from table_controller.engine.irregular_floor import (
     _move_chips,
     _void_hand,
 )
+from table_controller.engine.irregular_openers import (
+    ask_for_a_new_opener,
+    before_the_draw,
+    false_opener_uncalled,
+    no_new_opener,
+    resume_the_draw,
+)
 from table_controller.engine.irregular_options import (
     FalseOpenerPenalty,
+    MisdealCall,
 )
 from table_controller.engine.machine import TERMINAL, Phase
 
@@ -87,6 +101,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FLOOR_KINDS",
+    "REPORT_FIELDS",
     "REPORT_KINDS",
     "DrawCountAnswered",
     "FloorRuled",
@@ -96,13 +111,21 @@ __all__ = [
     "ReplacementServed",
     "Report",
     "apply",
+    "ask_for_a_new_opener",
+    "before_the_draw",
+    "cannot_draw_short",
     "draw_count_info",
     "end_of_draw",
+    "false_opener_uncalled",
     "hand_value",
+    "may_draw",
     "mixed_pool",
+    "no_new_opener",
     "owed_with_draw",
+    "refuse_taking_back",
     "reports_open",
     "result_fields",
+    "resume_the_draw",
     "verify",
     "visible_draw_counts",
 ]
@@ -156,6 +179,30 @@ def _foul_hand(hand: Hand, report: Report, apply_it: bool) -> None:
         _foul(hand, i, report, rule)
 
 
+R_MAY_WITHDRAW = "000 False openers: each other player may withdraw from the pot any chips, except his ante"
+
+
+def _leave_in_pot(h: Hand, report: Report, apply_it: bool) -> None:
+    """A player's choice not to withdraw: should the opener prove false with nobody calling him, this player's
+    chips stay in the pot with the antes (000 False openers and 003 False openers 3: he "may withdraw"). Made
+    while the hand is on, up to the opener's proving his openers."""
+    i = _seat_index(h, report.seat, report.kind)
+    if h.requirement is None or h._opener is None:
+        raise _illegal("no_false_opener", "only a pot opened on a requirement can be found falsely opened",
+                       R_MAY_WITHDRAW)
+    if i == h._opener:
+        raise _illegal("not_entitled", "the opener's chips stay in any case", R_MAY_WITHDRAW)
+    if h._contrib[i] - h._ante_paid[i] <= 0:
+        raise _illegal("not_entitled", f"seat {report.seat} has no chips but his ante in the pot", R_MAY_WITHDRAW)
+    st = state(h)
+    if i in st.leave_in_pot:
+        raise _illegal("already_reported", f"seat {report.seat} already leaves his chips in", R_MAY_WITHDRAW)
+    if apply_it:
+        st.leave_in_pot.add(i)
+        _ruled(h, report, "should the opener be found false with nobody calling him, this player leaves his chips in "
+               "the pot for the next deal", R_MAY_WITHDRAW)
+
+
 _HANDLERS = {
     "exposed_in_deal": _exposed_in_deal,
     "faced_in_pack": _faced_in_pack,
@@ -173,6 +220,8 @@ _HANDLERS = {
     "foul_hand": _foul_hand,
     "wrong_number_after_draw": _foul_hand,
     "false_openers": _foul_hand,
+    "draw_card_seen": _draw_card_seen,
+    "leave_in_pot": _leave_in_pot,
     "void_hand": _void_hand,
     "award_pot": _award_pot,
     "move_chips": _move_chips,
@@ -191,15 +240,24 @@ def reports_open(hand: Hand) -> tuple[str, ...]:
             kinds.append("misdeal")
     elif phase is Phase.FIRST_BETTING:
         kinds += ["too_many_in_deal", "too_few_in_deal"]
+        if hand.config.options.misdeal_call is MisdealCall.UNTIL_SEEN and \
+                sum(len(v) for v in state(hand).exposed_deal.values()) >= 2:
+            kinds.append("misdeal")
+    elif before_the_draw(hand):
+        kinds.append("too_many_in_deal")
     if _draw_open(hand):
         kinds += ["exposed_in_draw", "faced_in_pack", "card_known", "draw_miscount", "dealer_draw_miscount",
                   "asked_wrong_count", "mixed_cards", "ask_draw_count"]
     if phase is Phase.DRAWING:
         kinds.append("draw_out_of_turn")
+    if phase in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN) and not before_the_draw(hand):
+        kinds.append("draw_card_seen")
     if phase in (Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN, Phase.PROVING):
         kinds += ["foul_hand", "false_openers"]
         if hand._interval == "final" or phase is Phase.DRAWING:
             kinds.append("wrong_number_after_draw")
+    if hand.requirement is not None and hand.opener is not None:
+        kinds.append("leave_in_pot")
     if phase is Phase.FINAL_BETTING and "ask_draw_count" not in kinds:
         kinds.append("ask_draw_count")
     return tuple(dict.fromkeys(kinds))

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, parse_card
+from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, card_str, parse_card
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.evaluate import evaluate
 from table_controller.engine.events import (
@@ -24,6 +24,7 @@ from table_controller.engine.events import (
     OpenersJudged,
     PotCarried,
 )
+from table_controller.engine.irregular_openers import ask_for_a_new_opener, before_the_draw, false_opener_uncalled
 from table_controller.engine.irregular_options import (
     DrawCountInfo,
 )
@@ -37,9 +38,14 @@ R_EXPOSED_DEAL = "000 Irregularities, Card exposed in the deal"
 R_FACED_PACK = "003 Incorrect dealing in the draw, 1 (a card found faced in the pack is an exposed card)"
 R_MISDEAL = "000 Irregularities, Card exposed in the deal: more than one exposed card, a misdeal may be called"
 R_MISDEAL_CP = "common practice: a misdeal voids the deal, bets come back, the cards are shuffled anew"
+R_MISDEAL_000 = ("house option: 000 as written, no time limit but that the caller has not seen another of his "
+                 "cards; the deal is void, bets come back, a new shuffle")
 R_TOO_MANY_DEAL = "000 Irregularities, Incorrect hand: too many cards"
 R_TOO_FEW_DEAL_000 = "000 Irregularities, Incorrect hand: too few cards, dealt from the top of the pack"
 R_TOO_FEW_DEAL_001 = "001 IV 5a Too many or too few cards, before the first betting round"
+R_TOO_FEW_BUTTON_001 = ("001 IV 5a Too many or too few cards, before the first betting round: once the game is opened "
+                        "only the player with the Dealer-Button receives the missing cards (house option); "
+                        "001 IV 5b: any other short hand is a bum hand")
 R_FOUL = "000 Irregularities, Foul hand"
 R_FOUL_UNCALLED = "000 Irregularities, Foul hand: the final bet was not called, the chips remain for the next deal"
 R_NO_OPENERS_SIX = "000 False openers: a hand of more than five cards lacks openers"
@@ -62,6 +68,9 @@ R_MIXED = "003 Other rules governing the draw, 4"
 R_AFTER_DRAW_001 = "001 IV 5b Too many or too few cards, after the draw"
 R_INFO_001 = "001 IV 4 Information concerning draw cards"
 R_INFO_003 = "003 Other rules governing the draw, 5"
+R_FIVE_TO_DRAW = "003 Other rules governing the draw, 2"
+R_TAKEN_BACK = "003 Other rules governing the draw, 3"
+R_SAW_DRAW_CARD = "003 Other rules governing the draw, 6"
 R_NO_CARDS = "no card left to play on with: the hand is dead (common practice)"
 R_FLOOR = "floor ruling (the books are silent: common practice, a supervisor decides)"
 
@@ -69,8 +78,35 @@ _PACK = 52
 REPORT_KINDS = ("exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
                 "exposed_in_draw", "card_known", "draw_miscount", "dealer_draw_miscount", "asked_wrong_count",
                 "draw_out_of_turn", "mixed_cards", "ask_draw_count", "foul_hand", "wrong_number_after_draw",
-                "false_openers")
+                "false_openers", "draw_card_seen", "leave_in_pot")
 FLOOR_KINDS = ("void_hand", "award_pot", "move_chips")
+
+# The fields each kind takes besides ``kind``, ``by`` and ``reason`` (which any report may carry). A report that
+# sets any other field is refused when it is built: a field the engine would ignore is a mistake in the report.
+REPORT_FIELDS: dict[str, frozenset[str]] = {kind: frozenset(names) for kind, names in {
+    "exposed_in_deal": ("seat", "card", "count"),
+    "faced_in_pack": ("seat", "card", "count"),
+    "misdeal": ("seat", "looked"),
+    "too_many_in_deal": ("seat", "count", "looked", "cards"),
+    "too_few_in_deal": ("seat", "count", "looked"),
+    "exposed_in_draw": ("seat", "card", "count"),
+    "card_known": ("seat",),
+    "draw_miscount": ("seat", "count", "looked", "choice", "cards"),
+    "dealer_draw_miscount": ("seat", "count", "looked", "cards"),
+    "asked_wrong_count": ("seat", "count", "looked", "cards"),
+    "draw_out_of_turn": ("seat", "cards", "choice"),
+    "mixed_cards": ("seat", "seats", "order"),
+    "ask_draw_count": ("seat", "about"),
+    "foul_hand": ("seat",),
+    "wrong_number_after_draw": ("seat",),
+    "false_openers": ("seat",),
+    "draw_card_seen": ("seat",),
+    "leave_in_pot": ("seat",),
+    "void_hand": (),
+    "award_pot": ("seats", "shares"),
+    "move_chips": ("seat", "amount", "to_pot"),
+}.items()}
+_ANY_REPORT = frozenset({"kind", "by", "reason"})
 
 Looked = Literal["none", "some", "all"]
 Choice = Literal["stand_pat", "drop", "play_short", "discard_more", "leave_excess"]
@@ -87,11 +123,21 @@ def _check_code(code: str) -> str:
     return code
 
 
+def _fields_by_kind_schema(schema: dict[str, Any]) -> None:
+    """The published JSON Schema says, kind by kind, which fields a report takes (:data:`REPORT_FIELDS`)."""
+    schema["allOf"] = [{"if": {"properties": {"kind": {"const": kind}}},
+                        "then": {"propertyNames": {"enum": sorted(names | _ANY_REPORT)}}}
+                       for kind, names in REPORT_FIELDS.items()]
+
+
 class Report(BaseModel):
-    """One irregularity report or floor ruling; only the fields its ``kind`` uses are set.
+    """One irregularity report or floor ruling; only the fields its ``kind`` takes may be set (``REPORT_FIELDS``;
+    ``by`` and ``reason`` on any): another is refused when the report is built.
 
     - ``seat``: the player concerned (for ``misdeal`` the player calling it; for ``ask_draw_count`` the asker).
-    - ``card`` / ``cards``: the exposed card; cards discarded or named (``"??"`` for an unread card).
+    - ``card`` / ``cards``: the exposed card; cards discarded or named (``"??"`` for an unread card); for an
+      excess card restored to the pack (``too_many_in_deal``, ``draw_miscount`` corrected), which (default: the
+      last dealt).
     - ``count``: cards in excess or missing (deal), cards received (``draw_miscount``, ``dealer_draw_miscount``),
       the count the player meant to ask for (``asked_wrong_count``), chips (``move_chips``: see ``amount``).
     - ``looked``: whether the player saw the faces of the cards concerned: ``none``, ``some`` or ``all``.
@@ -103,12 +149,12 @@ class Report(BaseModel):
     - ``amount``, ``to_pot``, ``shares``: chips for ``move_chips`` and ``award_pot``.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_fields_by_kind_schema)
 
     kind: Literal["exposed_in_deal", "faced_in_pack", "misdeal", "too_many_in_deal", "too_few_in_deal",
                   "exposed_in_draw", "card_known", "draw_miscount", "dealer_draw_miscount", "asked_wrong_count",
                   "draw_out_of_turn", "mixed_cards", "ask_draw_count", "foul_hand", "wrong_number_after_draw",
-                  "false_openers", "void_hand", "award_pot", "move_chips"]
+                  "false_openers", "draw_card_seen", "leave_in_pot", "void_hand", "award_pot", "move_chips"]
     seat: Seat | None = None
     card: str | None = None
     cards: list[str] | None = None
@@ -136,6 +182,14 @@ class Report(BaseModel):
             for code in value:
                 _check_code(code)
         return value
+
+    @model_validator(mode="after")
+    def _fields_of_kind(self) -> Report:
+        extra = sorted(self.model_fields_set - _ANY_REPORT - REPORT_FIELDS[self.kind])
+        if extra:
+            takes = ", ".join(sorted(REPORT_FIELDS[self.kind] | _ANY_REPORT - {"kind"}))
+            raise ValueError(f"'{self.kind}' does not take {', '.join(repr(f) for f in extra)} (it takes {takes})")
+        return self
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(exclude_defaults=True)
@@ -202,6 +256,7 @@ class IrregularState:
     owed_with_draw: dict[int, tuple[int, str]] = field(default_factory=dict)  # index -> (cards, rule)
     short: set[int] = field(default_factory=set)  # players playing on with too few cards
     false_opener: int | None = None  # the seat whose foul hand made the opening false
+    leave_in_pot: set[int] = field(default_factory=set)  # players who will not withdraw from a false opener's pot
     next_deal: dict[str, Any] = field(default_factory=dict)
 
 
@@ -318,6 +373,23 @@ def _return_to_stub(hand: Hand, i: int, positions: Sequence[int]) -> None:
         hand._stub.append(pos)
 
 
+def _next_off_the_pack(hand: Hand, count: int) -> list[int]:
+    """The next ``count`` positions off the top of the pack, in the order they would come off it."""
+    return list(reversed(hand._stub[-count:])) if count > 0 else []
+
+
+def _excess_named(hand: Hand, report: Report, pool: Sequence[int], count: int, *, rule: str,
+                  learn: bool) -> list[int]:
+    """The excess cards the dealer draws from the player's cards and restores to the top of the pack (000 Incorrect
+    hand; 003 Incorrect dealing in the draw 2): those named in ``cards`` (top of the pack first) among ``pool``,
+    or by default the last dealt (``pool`` starts with them)."""
+    if report.cards is None:
+        return list(pool[:count])
+    if len(report.cards) != count:
+        raise _illegal("bad_report", f"name in 'cards' the {count} excess card(s) the dealer takes back", rule)
+    return _resolve(hand, pool, report.cards, f"seat {report.seat} excess card", learn=learn)
+
+
 def _available(hand: Hand) -> int:
     return len(hand._stub) - hand._reserve()
 
@@ -348,7 +420,7 @@ def _foul(hand: Hand, i: int, report: Report, rule: str) -> None:
     seat = h._seat_no[i]
     phase = h.phase
     if i == h._opener and h.requirement is not None:
-        if phase is Phase.FIRST_BETTING:
+        if before_the_draw(h):
             _false_opener_before_draw(h, i, report, rule)
             return
         if _about_openers(report, rule):
@@ -357,7 +429,7 @@ def _foul(hand: Hand, i: int, report: Report, rule: str) -> None:
         state(h).false_opener = seat
         if phase is Phase.PROVING:
             _ruled(h, report, "the opener's hand is foul: nobody called him", R_FALSE3)
-            h._false_opener_uncontested(i, "irregularity")
+            false_opener_uncalled(h, i, "irregularity")
             return
         h.false_opener_case = 4 if phase is Phase.SHOWDOWN else 1
     carry = (phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h._aggressor == i and h._current > 0
@@ -454,26 +526,13 @@ def _drop(h: Hand, i: int) -> None:
 def _false_opener_before_draw(h: Hand, i: int, report: Report, rule: str) -> None:
     """The opener's hand is found foul before the draw: as if he had announced it (003 False openers 2)."""
     seat = h._seat_no[i]
-    h._foul[i] = True
-    h._folded[i] = True
-    h.false_opener_case = 2
     state(h).false_opener = seat
-    h._held[i] += h._hands[i]
-    h._hands[i] = []
     if _about_openers(report, rule):
         h.openers_proved = False
         h._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
     _ruled(h, report, "the opener's hand is foul before the draw: another player with openers may open in his "
            "place; if none, the others take back their bets and the antes and his bets stay", R_FALSE2)
-    h._resume_at = h.to_act
-    n = h._n
-    h._reopen_queue = [(i + k) % n for k in range(1, n) if not h._folded[(i + k) % n]]
-    h._reopen_pos = 0
-    if not h._reopen_queue:
-        h._no_new_opener("irregularity")
-    else:
-        h._move(Phase.REOPENING, "irregularity")
-        h.to_act = h._reopen_queue[0]
+    ask_for_a_new_opener(h, i, "irregularity")
 
 
 def end_of_draw(hand: Hand) -> None:
@@ -498,12 +557,52 @@ def _serve_owed(hand: Hand, i: int, count: int, rule: str) -> None:
 
 
 def owed_with_draw(hand: Hand, i: int) -> int:
-    """Cards a player is owed with his draw (001 IV 5a after the open); called by ``Hand.draw``."""
+    """Cards a player is owed with his draw (001 IV 5a after the open); called by ``Hand.draw``. In a 003 game he
+    may not draw (003 Other rules governing the draw 2): he stood pat and plays on short."""
     st = hand.irregular_state
     if st is None or i not in st.owed_with_draw:
         return 0
     count, _ = st.owed_with_draw.pop(i)
+    if _needs_five_to_draw(hand):
+        st.short.add(i)
+        hand._emit(IrregularityRuled(irregularity="too_few_in_deal", seat=hand._seat_no[i], rule=R_FIVE_TO_DRAW,
+                                     remedy=f"he holds {len(hand._hands[i])} cards: he may not draw and plays on "
+                                     "with a short hand"))
+        return 0
     return count
+
+
+def _needs_five_to_draw(hand: Hand) -> bool:
+    """003's games: "A player must have five cards, including his discard and the cards held in his hand, in
+    order to draw". The casino game of 001 gives a short player his missing cards with his draw (001 IV 5a)."""
+    from table_controller.engine.config import GameForm
+
+    return hand.config.form is not GameForm.FIVE_CARD_DRAW
+
+
+def may_draw(hand: Hand, i: int) -> bool:
+    """Whether player i may draw cards (he may always stand pat)."""
+    st = hand.irregular_state
+    return st is None or i not in st.owed_with_draw or not _needs_five_to_draw(hand)
+
+
+def refuse_taking_back(hand: Hand, positions: Sequence[int], card: Card, what: str) -> None:
+    """A card named among a player's cards (``positions``) that lies among the discards: "a card taken from a
+    player's hand and discarded face-down on the table may not be taken back under any circumstances" (003 Other
+    rules 3). Cards named among other piles (a reshuffle, the mixed cards) are not a taking back."""
+    named_in = set(positions)
+    if not any(named_in <= {*hand._hands[k], *hand._held[k]} for k in range(hand._n)):
+        return
+    pos = hand._ident.index(card)
+    for k in range(hand._n):
+        if pos in hand._discards[k] or pos in hand._held[k]:
+            raise _illegal("discard_taken_back", f"{what}: {card_str(card)} was discarded by seat {hand._seat_no[k]}: "
+                           "a discard may not be taken back", R_TAKEN_BACK)
+
+
+def cannot_draw_short(hand: Hand, i: int) -> IllegalActionError:
+    return _illegal("short_hand", f"seat {hand._seat_no[i]} holds {len(hand._hands[i])} cards: a player must have "
+                    "five cards, including his discard, in order to draw; he may stand pat", R_FIVE_TO_DRAW)
 
 
 def _exposed_position(hand: Hand, cards: Sequence[int], report: Report, rule: str, *, learn: bool) -> int:

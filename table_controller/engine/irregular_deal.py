@@ -15,17 +15,21 @@ from table_controller.engine.irregular_core import (
     R_EXPOSED_DEAL,
     R_FACED_PACK,
     R_MISDEAL,
+    R_MISDEAL_000,
     R_MISDEAL_CP,
     R_NO_OPENERS_SIX,
+    R_TOO_FEW_BUTTON_001,
     R_TOO_FEW_DEAL_000,
     R_TOO_FEW_DEAL_001,
     R_TOO_MANY_DEAL,
     Report,
     _available,
     _deal_window,
+    _excess_named,
     _exposed_position,
     _foul,
     _illegal,
+    _next_off_the_pack,
     _require_live,
     _require_phase,
     _return_to_stub,
@@ -34,10 +38,13 @@ from table_controller.engine.irregular_core import (
     _take_from_stub,
     _void,
     _voluntary_betting_started,
+    may_draw,
     state,
 )
+from table_controller.engine.irregular_openers import before_the_draw
 from table_controller.engine.irregular_options import (
     MisdealAntes,
+    MisdealCall,
     ShortDeal,
 )
 from table_controller.engine.machine import Phase
@@ -73,7 +80,10 @@ def _exposed_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
 def _misdeal(hand: Hand, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     st = state(hand)
-    if not _deal_window(hand):
+    until_seen = hand.config.options.misdeal_call is MisdealCall.UNTIL_SEEN
+    if until_seen and hand.phase in (Phase.STRADDLING, Phase.FIRST_BETTING):
+        _require_live(hand, i, R_MISDEAL_000)
+    elif not _deal_window(hand):
         raise _illegal("too_late", "a misdeal is called before anyone acts on his cards", R_MISDEAL_CP)
     total = sum(len(v) for v in st.exposed_deal.values())
     if total < 2:
@@ -84,14 +94,16 @@ def _misdeal(hand: Hand, report: Report, apply_it: bool) -> None:
         raise _illegal("saw_another_card", f"seat {report.seat} has intentionally seen another card dealt to him",
                        R_MISDEAL)
     if apply_it:
+        rule = f"{R_MISDEAL}; {R_MISDEAL_000 if until_seen else R_MISDEAL_CP}"
         _void(hand, report, antes_back=hand.config.options.misdeal_antes is MisdealAntes.RETURN, status="misdeal",
-              rule=f"{R_MISDEAL}; {R_MISDEAL_CP}")
+              rule=rule)
 
 
 def _too_many_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     count = report.count or 0
-    _require_phase(hand, (Phase.STRADDLING, Phase.FIRST_BETTING), report, R_TOO_MANY_DEAL)
+    if not (hand.phase is Phase.DRAWING and before_the_draw(hand)):  # found before the first draw card is served
+        _require_phase(hand, (Phase.STRADDLING, Phase.FIRST_BETTING), report, R_TOO_MANY_DEAL)
     _require_live(hand, i, R_TOO_MANY_DEAL)
     if count < 1 or count > _available(hand):
         raise IllegalActionError("bad_report", f"'count' must be the number of extra cards, 1..{_available(hand)}")
@@ -101,12 +113,20 @@ def _too_many_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
         raise _illegal("too_late", "too many cards must be announced before acting on the hand", R_TOO_MANY_DEAL)
     if report.looked != "none" and hand.phase is Phase.STRADDLING:
         raise _illegal("wrong_phase", "nobody looks at his cards during the straddles", R_TOO_MANY_DEAL)
+    if report.looked != "none" and report.cards is not None:
+        raise _illegal("bad_report", "a hand seen with too many cards is foul: no card is drawn from it",
+                       R_TOO_MANY_DEAL)
+    back: list[int] = []
+    if report.looked == "none":  # the excess he was dealt (the next cards off the pack), or the cards named
+        pool = _next_off_the_pack(hand, count) + hand._hands[i]
+        back = _excess_named(hand, report, pool, count, rule=R_TOO_MANY_DEAL, learn=apply_it)
     if not apply_it:
         return
-    extra = _take_from_stub(hand, i, count)
+    _take_from_stub(hand, i, count)
     if report.looked == "none":
-        _return_to_stub(hand, i, extra)
-        _ruled(hand, report, "announced before looking: the excess goes back on top of the pack", R_TOO_MANY_DEAL)
+        _return_to_stub(hand, i, back)
+        _ruled(hand, report, "announced before looking: the dealer draws the excess from his hand and restores it "
+               "to the top of the pack", R_TOO_MANY_DEAL, back)
         return
     rule = R_NO_OPENERS_SIX if i == hand._opener and hand.requirement is not None else R_TOO_MANY_DEAL
     _foul(hand, i, report, rule)
@@ -126,11 +146,18 @@ def _too_few_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
         return
     missing = hand._hands[i][5 - count:]
     _return_to_stub(hand, i, missing)  # the cards he should have had are still on the pack
-    with_draw = hand.config.options.short_deal is ShortDeal.WITH_THE_DRAW
+    option = hand.config.options.short_deal
+    with_draw = option in (ShortDeal.WITH_THE_DRAW, ShortDeal.BUTTON_WITH_THE_DRAW)
+    if with_draw and _voluntary_betting_started(hand) and option is ShortDeal.BUTTON_WITH_THE_DRAW \
+            and i != hand._button:
+        _foul(hand, i, report, R_TOO_FEW_BUTTON_001)
+        return
     if with_draw and _voluntary_betting_started(hand):
         st.owed_with_draw[i] = (count, R_TOO_FEW_DEAL_001)
-        _ruled(hand, report, f"the betting has begun: he plays the first round with {5 - count} cards and receives "
-               f"the {count} missing with his draw", R_TOO_FEW_DEAL_001)
+        then = (f"receives the {count} missing with his draw" if may_draw(hand, i) else
+                "may not draw without five cards (003 Other rules governing the draw, 2)")
+        _ruled(hand, report, f"the betting has begun: he plays the first round with {5 - count} cards and {then}",
+               R_TOO_FEW_DEAL_001)
         return
     taken = _take_from_stub(hand, i, count)
     if with_draw:

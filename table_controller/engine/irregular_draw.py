@@ -31,6 +31,7 @@ from table_controller.engine.irregular_core import (
     R_NO_CARDS,
     R_OUT_OF_TURN_000,
     R_OUT_OF_TURN_003,
+    R_SAW_DRAW_CARD,
     DrawCountAnswered,
     MixedCardsShuffled,
     ReplacementServed,
@@ -39,12 +40,14 @@ from table_controller.engine.irregular_core import (
     _draw_info_mode,
     _draw_open,
     _drop,
+    _excess_named,
     _exposed_position,
     _final_betting_started,
     _foul,
     _illegal,
     _just_served,
     _last_serve,
+    _next_off_the_pack,
     _require_live,
     _require_phase,
     _resolve,
@@ -61,6 +64,7 @@ from table_controller.engine.irregular_options import (
     DrawCountInfo,
     ExposedDrawCard,
     LateDrawMiscount,
+    MixedCardsShuffle,
     OutOfTurnDiscarded,
 )
 from table_controller.engine.machine import Phase
@@ -115,11 +119,30 @@ def _card_known(hand: Hand, report: Report, apply_it: bool) -> None:
                "must take it", R_KNOWN)
 
 
+def _draw_card_seen(hand: Hand, report: Report, apply_it: bool) -> None:
+    """003 Other rules governing the draw 6: "If a player, before discarding, intentionally sees the face of any
+    card dealt to him in the draw, his hand is foul." Reported once he has been served, whenever it is found."""
+    i = _seat_index(hand, report.seat, report.kind)
+    _require_phase(hand, (Phase.DRAWING, Phase.RESHUFFLING, Phase.FINAL_BETTING, Phase.SHOWDOWN), report,
+                   R_SAW_DRAW_CARD)
+    _require_live(hand, i, R_SAW_DRAW_CARD)
+    last = _last_serve(hand, i)
+    if last is None or not last.served:
+        raise _illegal("not_served", f"seat {report.seat} has been dealt no card in the draw", R_SAW_DRAW_CARD)
+    if apply_it:
+        _foul(hand, i, report, f"{R_SAW_DRAW_CARD}: before discarding he saw a card dealt to him in the draw")
+
+
 def _named_from_hand(hand: Hand, i: int, report: Report, count: int, *, exclude: Sequence[int], rule: str,
-                     apply_it: bool) -> list[int]:
+                     apply_it: bool, excess: bool = False) -> list[int]:
     codes = report.cards or []
     if len(codes) != count:
         raise _illegal("bad_report", f"name the {count} card(s) discarded from the original hand in 'cards'", rule)
+    drawn = set(hand._codes([*exclude, *_next_off_the_pack(hand, count if excess else 0)])) - {UNKNOWN_CODE}
+    for code in codes:
+        if code in drawn:  # the cards just drawn (and the excess he is about to take): not his to throw
+            raise _illegal("card_drawn", f"{code} was just drawn: a card drawn cannot be discarded to make room; he "
+                           "may only increase his discard from his original hand", rule)
     pool = [p for p in hand._hands[i] if p not in exclude]
     return _resolve(hand, pool, codes, f"seat {report.seat} discards", learn=apply_it)
 
@@ -166,12 +189,22 @@ def _draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
     else:
         remedy = "leave_excess" if too_many else "play_short"
     extra_cards: list[int] = []
+    surplus: list[int] = []
     if remedy == "discard_more":
-        extra_cards = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=rule, apply_it=apply_it)
+        extra_cards = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=rule, apply_it=apply_it,
+                                       excess=True)
+    elif too_many and remedy in ("correct", "leave_excess"):  # which drawn card is the surplus (default: the last)
+        pool = _next_off_the_pack(hand, got - asked) + list(reversed(served))
+        surplus = _excess_named(hand, report, pool, got - asked, rule=rule, learn=apply_it)
+    elif report.cards is not None:
+        raise _illegal("bad_report", "'cards' names the cards he discards to make room, or the surplus drawn card(s) "
+                       "that go back or are left unseen; this remedy takes none", rule)
     if not apply_it:
         return
     if too_many:
         moved = _take_from_stub(hand, i, got - asked)
+        if surplus:
+            moved = surplus
     else:
         moved = served[got:]
         _return_to_stub(hand, i, moved)
@@ -180,7 +213,7 @@ def _draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
     elif remedy == "correct":
         if too_many:
             _return_to_stub(hand, i, moved)
-            _ruled(hand, report, "corrected: the surplus card goes back on top of the pack", rule)
+            _ruled(hand, report, "corrected: the surplus card goes back on top of the pack", rule, moved)
         else:
             _take_from_stub(hand, i, asked - got)
             _ruled(hand, report, "corrected: the missing cards are supplied at once", rule)
@@ -216,7 +249,8 @@ def _dealer_draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
         raise _illegal("bad_report", "not that many cards are left on the pack", R_DEALER_DRAW)
     extra: list[int] = []
     if got > asked and report.looked == "none":
-        extra = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=R_DEALER_DRAW, apply_it=apply_it)
+        extra = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=R_DEALER_DRAW, apply_it=apply_it,
+                                 excess=True)
     if not apply_it:
         return
     if got > asked:
@@ -355,10 +389,15 @@ def _mixed_cards(hand: Hand, report: Report, apply_it: bool) -> None:
         hand._hands[k] = [p for p in hand._hands[k] if p not in taken]
         hand._discards[k] = [p for p in hand._discards[k] if p not in taken]
     hand._muck = [p for p in hand._muck if p not in taken]
-    hand._stub = list(reversed(new_order)) + hand._stub  # under the pack: its order is not changed (003 Other 1)
+    if hand.config.options.mixed_cards_shuffle is MixedCardsShuffle.DRAW_FROM_THE_SHUFFLE:
+        hand._stub = hand._stub + list(reversed(new_order))  # on the pack: the draw proceeds from them
+        where = "the draw proceeds from the shuffled cards, each mixed draw served again first"
+    else:
+        hand._stub = list(reversed(new_order)) + hand._stub  # under the pack: its order is not changed (003 Other 1)
+        where = ("they go under the pack, whose order is not changed (003 Other rules 1; our reading), and each "
+                 "mixed draw is served again from the top")
     hand._emit(MixedCardsShuffled(size=len(new_order), seats=tuple(seats), rule=R_MIXED))
-    _ruled(hand, report, "the unclean cards, discards and mixed cards are shuffled together and cut, and the draw "
-           "proceeds: each mixed draw is served again from the top", R_MIXED)
+    _ruled(hand, report, f"the unclean cards, discards and mixed cards are shuffled together and cut: {where}", R_MIXED)
     for i in players:
         served = _take_from_stub(hand, i, counts[i])
         hand._emit(ReplacementServed(seat=hand._seat_no[i], cards=hand._codes(served), rule=R_MIXED))

@@ -23,6 +23,9 @@ class ShortDeal(StrEnum):
     # 001 IV 5a: the missing cards come at the end of the deal while the first betting round has not started;
     # once the game has been opened, with the player's draw cards.
     WITH_THE_DRAW = "with_the_draw"
+    # 001 IV 5a as written: once the game has been opened "only the player with the Dealer-Button can receive the
+    # missing amount with their draw cards"; any other short player's hand is a bum hand (001 IV 5b).
+    BUTTON_WITH_THE_DRAW = "button_with_the_draw"
 
 
 class LateDrawMiscount(StrEnum):
@@ -63,3 +66,28 @@ class MisdealAntes(StrEnum):
 class FalseOpenerPenalty(StrEnum):
     NONE = "none"  # 003 False openers 2: the antes and the false opener's bets stay for the next deal
     ANTE_FOR_ALL = "ante_for_all"  # ibid.: "(In some sections ... having him ante for all on the next deal.)"
+
+
+class MisdealCall(StrEnum):
+    # common practice: a misdeal is called before anyone acts on his cards (the straddles, made blind, aside).
+    BEFORE_ACTION = "before_action"
+    # 000 Card exposed in the deal, literally: no time limit but that the caller, who received an exposed card,
+    # "has not intentionally seen the face of any other card dealt to him": any time in the first interval.
+    UNTIL_SEEN = "until_seen"
+
+
+class UncalledFalseOpener(StrEnum):
+    # 003 False openers 3: "If no one calls the false opener before the draw, all chips remain in the pot".
+    CHIPS_STAY = "chips_stay"
+    # 000 False openers: "If all other players have dropped, each other player may withdraw from the pot any chips,
+    # except his ante" (before or after the draw alike).
+    OTHERS_WITHDRAW = "others_withdraw"
+
+
+class MixedCardsShuffle(StrEnum):
+    # Our reading of 003 Other rules governing the draw 4 with 1 ("no change in the arrangement of the pack"): the
+    # shuffled and cut cards go under the pack, and each mixed draw is served again from its top.
+    UNDER_THE_PACK = "under_the_pack"
+    # 003 Other rules 4 in its own words: "the unclean cards, discards and mixed cards must be shuffled together
+    # and cut, and the draw proceeds": from the shuffled cards, put on the pack.
+    DRAW_FROM_THE_SHUFFLE = "draw_from_the_shuffle"

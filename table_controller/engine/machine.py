@@ -67,8 +67,11 @@ TRANSITIONS: tuple[Transition, ...] = (
     _t(P.FIRST_BETTING, "declare_no_openers", (P.REOPENING, P.PASSED_OUT),
        "the opener announces before the draw that he lacks openers (003 False openers 2): the others are asked "
        "in turn from his left whether they open in his place"),
-    _t(P.REOPENING, "take_open", (P.FIRST_BETTING, P.DRAWING, P.COMPLETE, P.PROVING),
-       "a player with openers takes the opener's place and the betting goes on where it stood"),
+    _t(P.DRAWING, "declare_no_openers", (P.REOPENING, P.PASSED_OUT),
+       "the betting has closed but no card of the draw is served: still before the draw (003 False openers 2)"),
+    _t(P.REOPENING, "take_open", (P.FIRST_BETTING, P.DRAWING, P.FINAL_BETTING, P.SHOWDOWN, P.COMPLETE, P.PROVING),
+       "a player with openers takes the opener's place and the game goes on where it stood: the betting, or the "
+       "draw (the final interval if every other player had already stood pat)"),
     _t(P.REOPENING, "decline_open", (P.REOPENING, P.PASSED_OUT),
        "nobody takes over: bets withdrawn, the antes and the false opener's bets stay for the next deal"),
     _t(P.DRAWING, "announce", (P.DRAWING,), "a count may be changed until the player is served (001 IV 3)"),
@@ -93,8 +96,10 @@ TRANSITIONS: tuple[Transition, ...] = (
                                          P.PASSED_OUT),
        "a foul hand drops (the interval may close or one player be left); a foul opener: 003 False openers 2; "
        "an uncalled foul bet carries the pot; a misdeal voids the deal"),
-    _t(P.DRAWING, "irregularity", (P.DRAWING, P.FINAL_BETTING, P.SHOWDOWN, P.PROVING, P.COMPLETE),
-       "a remedy in the draw (a card replaced, a count corrected, a player skipped or dropped); the draw may end"),
+    _t(P.DRAWING, "irregularity", (P.DRAWING, P.FINAL_BETTING, P.SHOWDOWN, P.PROVING, P.COMPLETE, P.REOPENING,
+                                   P.PASSED_OUT),
+       "a remedy in the draw (a card replaced, a count corrected, a player skipped or dropped); the draw may end; "
+       "a foul opener before the first card of the draw is served: 003 False openers 2"),
     _t(P.FINAL_BETTING, "irregularity", (P.FINAL_BETTING, P.SHOWDOWN, P.PROVING, P.COMPLETE),
        "a foul hand drops; an uncalled foul bet carries the pot"),
     _t(P.PROVING, "irregularity", (P.COMPLETE,), "the opener's hand is foul: 003 False openers 3"),

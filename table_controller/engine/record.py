@@ -37,8 +37,11 @@ from table_controller.engine.irregular_options import (
     FalseOpenerPenalty,
     LateDrawMiscount,
     MisdealAntes,
+    MisdealCall,
+    MixedCardsShuffle,
     OutOfTurnDiscarded,
     ShortDeal,
+    UncalledFalseOpener,
 )
 from table_controller.engine.machine import Phase
 from table_controller.engine.opening import OpeningRequirement
@@ -91,7 +94,10 @@ class OptionsModel(_Strict):
     draw_count_info: DrawCountInfo | None = None
     misdeal_antes: MisdealAntes = MisdealAntes.STAY
     misdeal_deal_passes: bool = False
+    misdeal_call: MisdealCall = MisdealCall.BEFORE_ACTION
     false_opener_penalty: FalseOpenerPenalty = FalseOpenerPenalty.NONE
+    uncalled_false_opener: UncalledFalseOpener = UncalledFalseOpener.CHIPS_STAY
+    mixed_cards_shuffle: MixedCardsShuffle = MixedCardsShuffle.UNDER_THE_PACK
 
 
 class GameModel(_Strict):

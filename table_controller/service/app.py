@@ -313,7 +313,7 @@ def _install_routes(app: FastAPI) -> None:
     async def irregularity(table: Table, role: DealerRole, body: IrregularityRequest,
                            registry: Registry) -> DealerView:
         _check_seen(registry, table, body.seen_seq)
-        details = body.model_dump(include={"card", "count", "looked", "choice"}, exclude_none=True)
+        details = body.model_dump(include={"card", "count", "looked", "choice", "cards"}, exclude_none=True)
         await table.report_irregularity(body.kind, seat=body.seat, note=body.note, by=role.value, details=details)
         return dealer_view(table.full_view())
 

@@ -134,7 +134,8 @@ class IrregularityOption(_Frozen):
     label: str
     rule: str
     needs_seat: bool = True
-    needs: tuple[str, ...] = Field(default=(), description='what else the report needs: "card", "count", "looked"')
+    needs: tuple[str, ...] = Field(default=(), description='what else the report takes: "card", "count", "looked", '
+                                   '"cards"')
 
 
 class DeviceView(_Frozen):
@@ -258,6 +259,8 @@ class IrregularityRequest(_Request):
     choice: Literal["stand_pat", "drop", "play_short", "discard_more", "leave_excess"] | None = None
     seen_seq: int | None = Field(default=None, ge=0, le=2**53, description="the stream's seq the screen last "
                                  "showed; a table that changed since refuses the act (409 stale_state)")
+    cards: tuple[str, ...] | None = Field(default=None, max_length=5, description="cards named: the excess card(s) "
+                                          "the dealer restores to the pack (default the last dealt), or discarded")
 
 
 class PromptAnswer(_Request):

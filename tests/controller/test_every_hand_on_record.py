@@ -21,6 +21,8 @@ from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.players import SimPlayers
 from table_controller.controller.table import TableController
 from table_controller.engine.cards import UNKNOWN_CODE
+from table_controller.engine.events import DrawServed
+from table_controller.engine.irregular import Report
 from table_controller.engine.record import replay
 from table_controller.journal import Journal
 from table_controller.service.models import RulingRequest
@@ -199,5 +201,47 @@ def test_a_record_lost_to_a_crash_after_the_void_is_stored_on_restart() -> None:
         third = _table(shoe, journal)  # a record already stored is not stored twice
         third.recover()
         assert list(journal.hands) == [1]
+
+    asyncio.run(run())
+
+
+def test_the_new_reports_are_offered_named_by_book_and_go_on_record() -> None:
+    """A draw card seen before discarding (Draw Poker Rules Info, Other rules governing the draw 6) and a player
+    leaving his chips in a false opener's pot (Draw Poker Rules, False Openers) are offered to the dealer, named
+    by book title, not file number, and each report goes on the hand's record."""
+    async def run() -> None:
+        table = _table(VirtualShoe(seed=8))
+        await seat_players(table, 3)
+        players = SimPlayers(table, rng=random.Random(2))
+        await table.start_hand()
+        offered = {o.kind: o for o in table.irregularity_options()}
+        assert offered["draw_card_seen"].rule.startswith("Draw Poker Rules Info · Other rules governing the draw 6")
+        assert offered["leave_in_pot"].rule.startswith("Draw Poker Rules · False Openers")
+        reported: list[str] = []
+        for _ in range(60):
+            hand = table.hand
+            if hand is None or hand.hand.is_over:
+                break
+            engine = hand.hand
+            record = engine.to_record()
+            drawn = [e.seat for e in engine.events if isinstance(e, DrawServed) and e.served]
+            opener = engine.opener
+            if "leave_in_pot" not in reported and opener is not None:
+                for seat in (s.seat for s in engine.seats):
+                    if seat != opener and engine.can_irregularity(Report(kind="leave_in_pot", seat=seat)):
+                        await table.report_irregularity("leave_in_pot", seat=seat, note="", by="dealer")
+                        reported.append("leave_in_pot")
+                        break
+            if "draw_card_seen" not in reported and drawn and len(record["actions"]) > 0 and \
+                    engine.can_irregularity(Report(kind="draw_card_seen", seat=drawn[-1])):
+                await table.report_irregularity("draw_card_seen", seat=drawn[-1], note="peeked", by="dealer")
+                reported.append("draw_card_seen")
+            if not await players.step():
+                break
+        assert reported == ["leave_in_pot", "draw_card_seen"]
+        stored = _stored(table, 1)
+        kinds = [a["report"]["kind"] for a in stored["record"]["actions"] if a["act"] == "irregularity"]
+        assert kinds == reported
+        assert replay(stored["record"]) == stored["result"]
 
     asyncio.run(run())

@@ -12,6 +12,7 @@ from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.evaluate import evaluate
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.irregular import (
+    REPORT_FIELDS,
     IrregularityRuled,
     Report,
     draw_count_info,
@@ -213,3 +214,19 @@ def test_the_state_carries_the_draw_count_rule_for_the_public_display() -> None:
     hand.draw(3, ["8s", "6h"])
     assert hand.result()["draw_counts"]["visible"] == {"3": 2}
     assert replay(hand.to_record())["draw_counts"] == hand.result()["draw_counts"]
+
+
+@pytest.mark.parametrize("kind", sorted(REPORT_FIELDS))
+def test_a_report_takes_only_its_kinds_fields(kind: str) -> None:
+    takes = REPORT_FIELDS[kind] | {"kind", "by", "reason"}
+    others = {"seat": 1, "card": "Ah", "cards": ["Ah"], "count": 1, "looked": "some", "choice": "drop", "seats": [1],
+              "order": ["Ah"], "about": 1, "amount": 1, "to_pot": True, "shares": [1]}
+    for name, value in others.items():
+        if name in takes:
+            Report(kind=kind, **{name: value})  # type: ignore[arg-type]
+            continue
+        with pytest.raises(ValidationError, match=f"does not take '{name}'"):
+            Report(kind=kind, **{name: value})  # type: ignore[arg-type]
+    published = {rule["if"]["properties"]["kind"]["const"]: set(rule["then"]["propertyNames"]["enum"])
+                 for rule in schema()["$defs"]["Report"]["allOf"]}
+    assert published[kind] == takes

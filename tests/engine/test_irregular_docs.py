@@ -22,7 +22,7 @@ RECORDS = ROOT / "tests" / "records" / "irregularities"
 _BLOCK = re.compile(r"<!-- (example|result): (\w+) -->\s*```json\n(.*?)```", re.S)
 IRREGULARITY_OPTIONS = ("exposed_draw_card", "short_deal", "late_draw_miscount", "out_of_turn_discarded",
                         "dealer_short_draw", "draw_count_info", "misdeal_antes", "misdeal_deal_passes",
-                        "false_opener_penalty")
+                        "false_opener_penalty", "misdeal_call", "uncalled_false_opener", "mixed_cards_shuffle")
 
 
 def _blocks() -> dict[str, dict[str, Any]]:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from table_controller.cli import main
-from table_controller.engine.record import ReplayError, replay
+from table_controller.engine.record import InvalidRecordError, ReplayError, replay
 
 RECORDS = Path(__file__).resolve().parents[1] / "records" / "irregularities"
 NAMES = sorted(p.name.removesuffix(".json") for p in RECORDS.glob("*.json") if not p.name.endswith(".expected.json"))
@@ -36,12 +36,17 @@ def test_every_book_and_every_option_has_a_scripted_irregularity() -> None:
     options = {key for name in NAMES for key in _load(name)[0]["game"].get("options", {})}
     assert options >= {"exposed_draw_card", "short_deal", "late_draw_miscount", "out_of_turn_discarded",
                        "dealer_short_draw", "draw_count_info", "misdeal_antes", "misdeal_deal_passes",
-                       "false_opener_penalty"}
+                       "false_opener_penalty", "misdeal_call", "uncalled_false_opener", "mixed_cards_shuffle"}
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_irregularity_record_replays_to_expected_result(name: str) -> None:
     record, expected = _load(name)
+    if expected["exit"] == 2:  # bad input: the problem names the field
+        with pytest.raises(InvalidRecordError) as bad:
+            replay(record)
+        assert any(f"'{expected['field']}'" in problem for problem in bad.value.problems), bad.value.problems
+        return
     if expected["exit"] == 1:
         with pytest.raises(ReplayError) as exc:
             replay(record)
@@ -65,8 +70,11 @@ def test_irregularity_record_replays_to_expected_result(name: str) -> None:
     assert replay(record) == result
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith(("000_foul", "003_incorrect_dealing_in_the_draw_1",
-                                                                      "floor_ruling_void"))])
+_CLI_NAMES = [n for n in NAMES if n.startswith(("000_foul", "003_incorrect_dealing_in_the_draw_1", "floor_ruling_void"))
+              or n.endswith("_bad_input")]
+
+
+@pytest.mark.parametrize("name", _CLI_NAMES)
 def test_cli_replays_irregularity_records(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     record, expected = _load(name)
     code = main(["replay", str(RECORDS / f"{name}.json")])
@@ -75,3 +83,6 @@ def test_cli_replays_irregularity_records(name: str, capsys: pytest.CaptureFixtu
     if code == 0:
         assert out == replay(record)
         assert out["status"] == expected["status"]
+    if code == 2:
+        assert out["error"]["code"] == "invalid_record"
+        assert any(f"'{expected['field']}'" in problem for problem in out["error"]["problems"])

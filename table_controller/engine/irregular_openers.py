@@ -1,0 +1,135 @@
+"""False openers: 003 False openers 2 (the opener lacks openers "before the draw", and another player may open in
+his place) and 3 with 000 False openers (nobody called the false opener: who withdraws what).
+
+"Before the draw" is the first betting interval and the draw until its first card is served (or a card is
+thrown): the last call closes the interval and the phase becomes ``drawing``, but the draw has not begun. An
+announcement by the opener (``Hand.declare_no_openers``) and a foul opener's hand found then (a ``false_openers``
+or ``foul_hand`` report, a six-card opener) both take this procedure: the others are asked in turn from his left
+whether they open in his place (``take_open`` / ``decline_open``); a new opener takes his place and the game
+proceeds where it stood (the betting, or the draw); if none, every other player takes back what he put in
+except his ante, and the antes and the false opener's chips stay for the next deal.
+
+When nobody called him (:func:`false_opener_uncalled`) the books agree after the draw (the others withdraw all
+but their antes; a player may choose to leave his chips in) and disagree before it (003: every chip stays; 000:
+the others withdraw): house option ``uncalled_false_opener``.
+
+Like the other ``irregular_*`` modules this works on the ``Hand``'s private state on purpose (machine.py's
+transition table stays the single source of truth). docs/irregularities.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from table_controller.engine.events import BetReturned, DrawServed, PotCarried
+from table_controller.engine.irregular_options import UncalledFalseOpener
+from table_controller.engine.machine import Phase
+
+if TYPE_CHECKING:
+    from table_controller.engine.hand import Hand
+
+R_FALSE2 = "003 False openers 2"
+R_FALSE3 = "003 False openers 3"
+R_FALSE_000 = "000 False openers"
+
+
+def before_the_draw(hand: Hand) -> bool:
+    """The first betting interval, or the draw before any card of it is served or thrown (003 False openers 2)."""
+    if hand.phase is Phase.FIRST_BETTING:
+        return True
+    if hand.phase is not Phase.DRAWING:
+        return False
+    return not any(isinstance(e, DrawServed) and (e.served or e.discards) for e in hand.events)
+
+
+def ask_for_a_new_opener(h: Hand, i: int, trigger: str) -> None:
+    """Player i, the opener, lacks openers before the draw: his hand is foul and kept apart; the others are asked
+    in turn from his left whether they open in his place."""
+    h._foul[i] = True
+    h._folded[i] = True
+    h.false_opener_case = 2
+    h._held[i] += h._hands[i]
+    h._hands[i] = []
+    # Where the game resumes if someone takes over: the player to act in the betting, or (None) the draw.
+    h._resume_at = h.to_act if h.phase is Phase.FIRST_BETTING else None
+    n = h._n
+    h._reopen_queue = [(i + k) % n for k in range(1, n) if not h._folded[(i + k) % n]]
+    h._reopen_pos = 0
+    if not h._reopen_queue:
+        no_new_opener(h, trigger)
+    else:
+        h._move(Phase.REOPENING, trigger)
+        h.to_act = h._reopen_queue[0]
+
+
+def resume_the_draw(h: Hand, trigger: str) -> None:
+    """A new opener took the false opener's place after the betting closed: the draw proceeds without the
+    false opener (players who stood pat before the announcement keep their turn taken)."""
+    folded = h._folded
+    done = [d for d in h._drawers[:h._draw_pos] if not folded[d]]
+    rest = [d for d in h._drawers[h._draw_pos:] if not folded[d]]
+    h._drawers = done + rest
+    h._draw_pos = len(done)
+    if rest:
+        h._move(Phase.DRAWING, trigger)
+        h.to_act = rest[0]
+        return
+    h.to_act = None  # nothing is owed after the draw: no card of it was served
+    h._begin_final(trigger)
+
+
+def no_new_opener(h: Hand, trigger: str) -> None:
+    """Nobody takes over: every other player withdraws what he put in except his ante (his bet of this interval,
+    or, once the interval has closed, his chips already in the pot); the antes and the false opener's chips stay
+    for the next deal."""
+    h.to_act = None
+    opener = h._opener
+    for j in range(h._n):
+        back = h._contrib[j] - h._ante_paid[j]
+        if j == opener or back <= 0:
+            continue
+        from_bet = min(back, h._bet[j])
+        h._bet[j] -= from_bet
+        h._pot -= back - from_bet
+        h._contrib[j] -= back
+        h._stack[j] += back
+        h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=R_FALSE2))
+    h._collect()
+    h._move(Phase.PASSED_OUT, trigger)
+    h.status = "passed_out"
+    h._emit(PotCarried(amount=h._pot, reason=f"{R_FALSE2}: no other opener; the antes and the false opener's "
+                       "bets stay for the next deal"))
+    h._end()
+
+
+def false_opener_uncalled(h: Hand, w: int, trigger: str) -> None:
+    """Nobody called the false opener w (003 False openers 3; 000 False openers). After the draw both books let
+    every other player withdraw what he put in except his ante; before the draw 003 keeps every chip in the pot
+    (house option ``uncalled_false_opener``: ``others_withdraw`` reads 000, which makes no such difference). A
+    player who chose to leave his chips in (report ``leave_in_pot``: "may withdraw") does not withdraw them. The
+    opener's chips and the antes stay for the next deal."""
+    h._foul[w] = True
+    h.false_opener_case = 3
+    h._move(Phase.COMPLETE, trigger)
+    h._collect()
+    before_draw = h._interval == "first"
+    withdraw = not before_draw or h.config.options.uncalled_false_opener is UncalledFalseOpener.OTHERS_WITHDRAW
+    rule = R_FALSE3 if not before_draw or not withdraw else f"{R_FALSE_000} (house option)"
+    if not withdraw:
+        reason = f"{R_FALSE3}: nobody called the false opener before the draw; all chips stay for the next deal"
+    else:
+        st = h.irregular_state
+        staying = st.leave_in_pot if st is not None else set()
+        for j in range(h._n):
+            back = h._contrib[j] - h._ante_paid[j]
+            if j == w or back <= 0 or j in staying:
+                continue
+            h._contrib[j] -= back
+            h._pot -= back
+            h._stack[j] += back
+            h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=rule))
+        left = "".join(f"; seat {h._seat_no[j]} left his chips in the pot" for j in sorted(staying) if j != w)
+        reason = f"{rule}: the opener's chips and the antes stay for the next deal{left}"
+    h._emit(PotCarried(amount=h._pot, reason=reason))
+    h.status = "carried"
+    h._end()
