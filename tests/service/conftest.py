@@ -9,12 +9,8 @@ from table_controller.controller.devices import VirtualShoe
 from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.table import TableController
 from table_controller.service.app import TableRegistry, create_app
-from table_controller.service.roles import RoleTokens
 from table_controller.service.settings import TableSettings
-
-TOKENS = RoleTokens(dealer="dealer-secret", floor="floor-secret", broadcast="bcast-secret")
-DEALER = {"Authorization": "Bearer dealer-secret"}
-FLOOR = {"Authorization": "Bearer floor-secret"}
+from tests.service.helpers import TOKENS
 
 
 @pytest.fixture
