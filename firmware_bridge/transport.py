@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import sys
 import threading
-from typing import Protocol
+from typing import Any, Protocol
 
 import serial
 
@@ -109,5 +110,21 @@ class SerialLink:
         if thread is not None:
             await asyncio.get_running_loop().run_in_executor(None, thread.join, 1.0)
         if port is not None:
-            with contextlib.suppress(Exception):  # closing a vanished port may fail; it is closed anyway
-                port.close()
+            _close_port(port)
+
+
+def _close_port(port: serial.SerialBase) -> None:
+    """Close a pyserial port and what its URL handler opened for it.
+
+    pyserial's socket:// handler skips closing its socket when the shutdown before it fails (the peer is
+    already gone), and the spy:// handler never closes its log file: a controller that reconnects would
+    leak one descriptor per reconnect.
+    """
+    sock: Any = getattr(port, "_socket", None)
+    log: Any = getattr(getattr(port, "formatter", None), "output", None)
+    with contextlib.suppress(Exception):  # closing a vanished port may fail; it is closed anyway
+        port.close()
+    if isinstance(sock, socket.socket):
+        sock.close()
+    if log is not None and log not in (sys.stdout, sys.stderr) and hasattr(log, "close"):
+        log.close()

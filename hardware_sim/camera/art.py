@@ -1,5 +1,5 @@
 """Card faces and backs for the simulated camera: drawn procedurally, or taken from a face set on disk
-(one PNG per card, such as ../shared/datasets/card-faces), laid on a white card body."""
+(one PNG per card, named as `load_face_set` expects), laid on a white card body."""
 
 from __future__ import annotations
 

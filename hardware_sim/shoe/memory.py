@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 
 from firmware_bridge.errors import PortError
 from hardware_sim.shoe.simulator import ShoeSimulator
@@ -28,12 +27,15 @@ class MemoryLink:
     async def open(self) -> None:
         if not self.sim.port_present:
             raise PortError("memory port: the device is not there")
+        loop = asyncio.get_running_loop()
         self._queue = asyncio.Queue()
-        self._last = time.perf_counter()
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._last = loop.time()
+        self._task = loop.create_task(self._run())
 
     def _advance(self) -> None:
-        now = time.perf_counter()
+        # The loop's clock, not the wall's: on a virtual-clock loop (hardware_sim.virtual_clock) the shoe
+        # lives in the same virtual time as the host's deadlines.
+        now = asyncio.get_running_loop().time()
         for chunk in self.sim.process((now - self._last) * self.speed):
             self._queue.put_nowait(chunk)
         self._last = now

@@ -1,27 +1,31 @@
 """`cardtable bench`: our figures beside the reference systems', measured in one run.
 
-Every module in `BENCH_MODULES` exposes `run(quick: bool) -> list[BenchRow]`. The report is one Markdown
-table; a benchmark that fails is reported as a failed row rather than hiding the others.
+Every module in `BENCH_MODULES` exposes `run(quick: bool) -> list[BenchRow]`. The report is Markdown: the
+machine, the date and the commit, then one table per area; a benchmark that fails is reported as a failed row
+rather than hiding the others. `cardtable bench --out docs/benchmarks.md` writes the project's figures page.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
+from datetime import UTC, datetime
 from typing import Any
 
-from table_controller.cli._common import EXIT_FINDING, EXIT_OK, set_handler
+from table_controller.cli._common import EXIT_FINDING, EXIT_OK, CliError, set_handler
 
 BENCH_MODULES = ("bench.evaluator", "bench.engine", "bench.serial", "bench.vision", "bench.stack")
 
 
 def register(sub: Any) -> None:
-    bench = sub.add_parser("bench", help="run the benchmarks and print one Markdown table",
-                           description="Run every benchmark in one process and print one Markdown table: our "
-                           "figures beside the reference systems' (PokerKit, treys, phevaluator, eval7, the wire "
-                           "time of the serial link), measured on this machine in this run.")
+    bench = sub.add_parser("bench", help="run the benchmarks and print a Markdown report",
+                           description="Run every benchmark in one process and print a Markdown report, one "
+                           "table per area: our figures beside the reference systems' (PokerKit, treys, "
+                           "phevaluator, eval7, the wire time of the serial link) and the goal, measured on this "
+                           "machine in this run.")
     bench.add_argument("--quick", action="store_true", help="short runs, for CI")
     bench.add_argument("--only", metavar="AREA", action="append",
                        help="run only these benchmark modules (evaluator, engine, serial, vision, stack)")
@@ -30,8 +34,15 @@ def register(sub: Any) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from bench._report import BenchRow, machine_line, to_markdown
+    from bench._report import BenchRow, report
 
+    if args.out:  # refuse before a run of minutes, not after it
+        folder = os.path.dirname(os.path.abspath(args.out))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise CliError(f"cannot write {args.out}: no writable folder {folder}")
+    started_at = datetime.now(UTC)
+    started_all = time.perf_counter()
+    load_at_start = os.getloadavg()[0]
     rows: list[BenchRow] = []
     failed = []
     wanted: tuple[str, ...] = BENCH_MODULES
@@ -54,9 +65,14 @@ def _bench(args: argparse.Namespace) -> int:
             rows.append(BenchRow(area=short, metric="failed", system="cardtable", value=0, unit="-",
                                  note=f"{type(exc).__name__}: {exc}"[:200]))
         sys.stderr.write(f"bench: {short} took {time.perf_counter() - started:.1f} s\n")
-    report = f"Machine: {machine_line()}\n\n{to_markdown(rows)}\n"
-    sys.stdout.write(report)
+    command = "cardtable bench" + (" --quick" if args.quick else "") + "".join(f" --only {a}" for a in args.only or ())
+    text = report(rows, quick=bool(args.quick), started=started_at, seconds=time.perf_counter() - started_all,
+                  command=command + (f" --out {args.out}" if args.out else ""), load_at_start=load_at_start)
+    sys.stdout.write(text)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write(report)
+        try:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from exc
     return EXIT_FINDING if failed else EXIT_OK

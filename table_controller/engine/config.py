@@ -1,9 +1,8 @@
 """What game is being played: the form, the betting structure, the stakes and the house options.
 
 Every difference between the rule books is a named option here, with a default and the book it comes
-from (see docs/rules.md for the full list). Book codes: "000" is 000_429ffd674d699a88.txt, "001" is
-001_994071b41bceb042.txt (the casino procedure), "003" is 003_ca10c4447de7e130.txt (the forms of Draw
-Poker).
+from (see docs/rules.md for the full list and which book each code names). Book codes: "000" (final
+betting, showdown and irregularities), "001" (the casino procedure), "003" (the forms of Draw Poker).
 """
 
 from __future__ import annotations

@@ -15,12 +15,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from table_controller.journal.chain import StoredRow
-from table_controller.journal.errors import JournalUnavailableError
+from table_controller.journal.errors import JournalSchemaError, JournalUnavailableError
 
 #: Name of the SQLite file under the data directory.
 SQLITE_FILENAME = "journal.sqlite3"
 COLUMNS = ("table_id", "seq", "hand_id", "hand_number", "kind", "at", "payload", "prev_hash", "hash")
 PAGE = 500
+#: The layout of the tables that this code writes and reads, stored as `journal_meta.schema_version`.
+#: A change of layout raises it, and the backends then carry an older journal forward when they open it.
+SCHEMA_VERSION = 1
 
 
 class WriterLock(ABC):
@@ -58,6 +61,29 @@ class JournalBackend(ABC):
 
     @abstractmethod
     def close(self) -> None: ...
+
+
+def check_schema_version(stored: object, *, where: str) -> None:
+    """Refuse a journal whose stored `schema_version` is not the one this code reads.
+
+    `stored` is the `journal_meta` value (None when the row or the table is missing). There is one layout
+    so far, so there is nothing to migrate: a journal from a newer cardtable, or one whose version is
+    missing or unreadable, is refused rather than read with the wrong layout.
+    """
+    text = stored.decode("utf-8", "replace") if isinstance(stored, bytes) else stored
+    if text is None:
+        raise JournalSchemaError(f"{where} has no schema_version in journal_meta: not a journal this cardtable "
+                                 f"can read (it reads schema version {SCHEMA_VERSION})")
+    version = int(text) if isinstance(text, str) and text.isascii() and text.isdigit() else None
+    if version is None:
+        raise JournalSchemaError(f"{where} has an unreadable schema_version {str(text)[:40]!r}: not a journal "
+                                 f"this cardtable can read (it reads schema version {SCHEMA_VERSION})")
+    if version > SCHEMA_VERSION:
+        raise JournalSchemaError(f"{where} was written by a newer cardtable (schema version {version}; this one "
+                                 f"reads {SCHEMA_VERSION}): upgrade cardtable to open it")
+    if version < SCHEMA_VERSION:
+        raise JournalSchemaError(f"{where} has schema version {version}, older than any this cardtable reads "
+                                 f"({SCHEMA_VERSION})")
 
 
 def row_from_tuple(values: tuple[object, ...]) -> StoredRow:

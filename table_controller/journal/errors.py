@@ -60,6 +60,12 @@ class JournalDamagedError(JournalUnavailableError):
     code = "damaged"
 
 
+class JournalSchemaError(JournalUnavailableError):
+    """The database is a journal whose layout this code does not read (a newer or unknown schema_version)."""
+
+    code = "schema_version"
+
+
 class ChainBrokenError(JournalError):
     """The stored entries fail verification; `brk` names the first broken link."""
 

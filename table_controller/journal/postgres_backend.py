@@ -15,8 +15,10 @@ from typing import Any
 from table_controller.journal.backend import (
     COLUMNS,
     PAGE,
+    SCHEMA_VERSION,
     JournalBackend,
     WriterLock,
+    check_schema_version,
     redact_url,
     row_from_tuple,
     row_to_tuple,
@@ -27,10 +29,10 @@ from table_controller.journal.errors import JournalUnavailableError, SequenceCon
 try:
     import psycopg
     from psycopg import errors as pg_errors
-except ImportError:  # pragma: no cover - psycopg is a runtime dependency
+except ImportError:  # pragma: no cover - psycopg comes with the `postgres` extra
     psycopg = None  # type: ignore[assignment]
 
-_SCHEMA = """
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS journal_meta (
     key   text PRIMARY KEY,
     value text NOT NULL
@@ -65,7 +67,7 @@ BEGIN
     END IF;
 END
 $$;
-INSERT INTO journal_meta (key, value) VALUES ('schema_version', '1') ON CONFLICT (key) DO NOTHING;
+INSERT INTO journal_meta (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}') ON CONFLICT (key) DO NOTHING;
 """
 
 # Serialises schema creation between controllers starting at the same moment.
@@ -96,7 +98,7 @@ class PostgresBackend(JournalBackend):
     def __init__(self, url: str, *, create: bool = True, connect_timeout: int = 10) -> None:
         self.description = redact_url(url)
         if psycopg is None:  # pragma: no cover
-            raise JournalUnavailableError("the PostgreSQL journal needs psycopg (pip install 'psycopg[binary]')")
+            raise JournalUnavailableError("the PostgreSQL journal needs psycopg (pip install 'cardtable[postgres]')")
         try:
             self._conn: Any = psycopg.connect(url, autocommit=True, connect_timeout=connect_timeout)
         except (psycopg.Error, ValueError) as exc:
@@ -113,6 +115,7 @@ class PostgresBackend(JournalBackend):
             if not self._has_schema():
                 raise JournalUnavailableError(
                     f"{self.description} holds no cardtable journal (no journal_entries table)")
+            check_schema_version(self._stored_schema_version(), where=self.description)
         except psycopg.Error as exc:
             self.close()
             raise JournalUnavailableError(
@@ -124,6 +127,12 @@ class PostgresBackend(JournalBackend):
     def _has_schema(self) -> bool:
         found = self._conn.execute("SELECT to_regclass('journal_entries') IS NOT NULL").fetchone()
         return bool(found and found[0])
+
+    def _stored_schema_version(self) -> object:
+        if not self._conn.execute("SELECT to_regclass('journal_meta') IS NOT NULL").fetchone()[0]:
+            return None
+        found = self._conn.execute("SELECT value FROM journal_meta WHERE key = 'schema_version'").fetchone()
+        return None if found is None else found[0]
 
     def execute(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         try:

@@ -16,7 +16,16 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from table_controller.journal.backend import COLUMNS, PAGE, JournalBackend, WriterLock, row_from_tuple, row_to_tuple
+from table_controller.journal.backend import (
+    COLUMNS,
+    PAGE,
+    SCHEMA_VERSION,
+    JournalBackend,
+    WriterLock,
+    check_schema_version,
+    row_from_tuple,
+    row_to_tuple,
+)
 from table_controller.journal.chain import StoredRow
 from table_controller.journal.errors import (
     JournalDamagedError,
@@ -25,9 +34,7 @@ from table_controller.journal.errors import (
     WriterBusyError,
 )
 
-SCHEMA_VERSION = "1"
-
-_SCHEMA = """
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS journal_meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -50,7 +57,7 @@ CREATE TRIGGER IF NOT EXISTS journal_entries_no_update BEFORE UPDATE ON journal_
 BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS journal_entries_no_delete BEFORE DELETE ON journal_entries
 BEGIN SELECT RAISE(ABORT, 'journal entries are append-only'); END;
-INSERT OR IGNORE INTO journal_meta (key, value) VALUES ('schema_version', '1');
+INSERT OR IGNORE INTO journal_meta (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');
 """
 
 _SELECT = f"SELECT {', '.join(COLUMNS)} FROM journal_entries"
@@ -141,12 +148,21 @@ class SqliteBackend(JournalBackend):
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal_entries'").fetchone()
             if found is None:
                 raise JournalUnavailableError(f"{path} is not a cardtable journal (no journal_entries table)")
+            check_schema_version(self._stored_schema_version(), where=str(path))
         except sqlite3.Error as exc:
             self._close_quietly()
             raise _failure(path, f"cannot open journal database {path}", exc) from exc
         except JournalUnavailableError:
             self._close_quietly()
             raise
+
+    def _stored_schema_version(self) -> object:
+        has_meta = self._conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal_meta'").fetchone()
+        if has_meta is None:
+            return None
+        found = self._conn.execute("SELECT value FROM journal_meta WHERE key = 'schema_version'").fetchone()
+        return None if found is None else found[0]
 
     def _close_quietly(self) -> None:
         conn = getattr(self, "_conn", None)

@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 from table_controller.controller.camera import SimTableSource, TableCamera
-from tests.controller.conftest import make_table, seated
+from tests.controller.helpers import make_table, seated
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "camera"
 

@@ -10,7 +10,7 @@ from table_controller.controller.devices import DeckCheck, VirtualShoe
 from table_controller.controller.errors import NotAllowedError, TableRequestError
 from table_controller.controller.players import SimPlayers
 from table_controller.service.models import RulingRequest
-from tests.controller.conftest import make_table, seated
+from tests.controller.helpers import make_table, seated
 
 
 async def _to_draw(table: object, players: SimPlayers) -> None:

@@ -13,7 +13,7 @@ from table_controller.controller.demo import play_hands, seat_players
 from table_controller.controller.errors import NotAllowedError, TableRequestError
 from table_controller.controller.players import SimPlayers
 from table_controller.engine.record import replay
-from tests.controller.conftest import make_table, seated
+from tests.controller.helpers import make_table, seated
 
 
 def test_demo_hands_conserve_chips_and_verify_every_deck() -> None:

@@ -1,16 +1,23 @@
-"""Shared helpers: a client wired to a simulator, fast timings, and the exactly-once checks."""
+"""Shared helpers: a client wired to a simulator, fast timings, and the exactly-once checks.
+
+A client on the in-memory cable runs on a virtual clock (`hardware_sim.virtual_clock`): the simulator is
+advanced by the loop's clock, which jumps to the next timer when nothing is ready, so deadlines, heartbeats
+and the tests' own waits take no real time. A client on a pty, TCP or ser2net waits on real I/O and runs on
+the real clock.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from firmware_bridge.driver import ClientConfig, ShoeClient
 from firmware_bridge.messages import CardDealt, ShoeEvent
 from firmware_bridge.transport import ByteLink
 from hardware_sim.shoe import MemoryLink, ShoeSimulator, SimTimings
+from hardware_sim.virtual_clock import run_virtual
 
 T = TypeVar("T")
 
@@ -19,7 +26,14 @@ FAST = ClientConfig(turnaround=0.01, call_deadline=3.0, deal_deadline=5.0, shuff
                     reconnect_interval=0.02, busy_backoff=0.005)
 
 
-def run(coro: Awaitable[T], timeout: float = 60.0) -> T:
+def run(coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+    """Run a test on the in-memory cable on the virtual clock; `timeout` is virtual seconds."""
+    return run_virtual(coro, timeout=timeout)
+
+
+def run_real(coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
+    """Run a test that talks over real I/O (a pty, a socket) on the real clock."""
+
     async def bounded() -> T:
         return await asyncio.wait_for(coro, timeout)
 
@@ -98,7 +112,8 @@ def session(sim: ShoeSimulator, body: Callable[[Session], Awaitable[object]], *,
             client: ShoeClient | None = None, shuffle: bool = True, settle_timeout: float = 3.0,
             timeout: float = 60.0) -> Session:
     """The scaffold of a fault test: connect (and shuffle), run `body`, wait for every event the shoe logged,
-    close, and check exactly-once over the whole session. `client` replaces the in-memory one (pty, TCP)."""
+    close, and check exactly-once over the whole session. `client` replaces the in-memory one (pty, TCP), and
+    the session then runs on the real clock."""
 
     async def whole() -> Session:
         s = Session(sim=sim, client=client or memory_client(sim, config))
@@ -113,7 +128,7 @@ def session(sim: ShoeSimulator, body: Callable[[Session], Awaitable[object]], *,
         assert_exactly_once(sim, s.cards, s.events)
         return s
 
-    return run(whole(), timeout)
+    return (run(whole(), timeout) if client is None else run_real(whole(), timeout))
 
 
 def later(seconds: float, action: Callable[[], object]) -> asyncio.Task[None]:

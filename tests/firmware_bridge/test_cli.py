@@ -33,7 +33,7 @@ def test_sim_shoe_pty_prints_the_path_first_and_serves(capsys: pytest.CaptureFix
         assert status["cards_in_shoe"] == 49 and status["state"] == "READY"
     finally:
         proc.send_signal(signal.SIGTERM)
-        proc.wait(10)
+        proc.communicate(timeout=10)  # waits, and closes the pipes
     assert proc.returncode == 0
 
 
@@ -47,7 +47,7 @@ def test_sim_shoe_tcp_prints_the_url_first() -> None:
         assert main(["shoe", "status", "--port", url]) == 0
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(10)
+        proc.communicate(timeout=10)  # waits, and closes the pipes
 
 
 def test_verify_exit_1_on_a_bad_deck(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,14 +1,14 @@
 """Golden event stream: a seeded shoe through a scripted session emits exactly the committed events.
 
-Regenerate after a deliberate protocol change with `UPDATE_GOLDEN=1 pytest tests/firmware_bridge/test_golden.py`
-and review the diff: every changed line is a change of what the table service sees.
+After a deliberate protocol change, write the file again with `python -m tests.firmware_bridge.test_golden`
+and review the diff: every changed line is a change of what the table service sees. The test itself only
+reads the file, so it fails when the file is missing.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -79,7 +79,9 @@ def session() -> list[dict[str, Any]]:
 
 
 def test_event_stream_matches_golden_file() -> None:
-    got = session()
-    if os.environ.get("UPDATE_GOLDEN"):
-        GOLDEN.write_text(json.dumps(got, indent=1) + "\n", encoding="utf-8")
-    assert got == json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert session() == json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+if __name__ == "__main__":
+    GOLDEN.write_text(json.dumps(session(), indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {GOLDEN}")

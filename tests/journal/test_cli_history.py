@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from table_controller.cli import main
-from tests.journal.conftest import Target, moment
+from tests.journal.helpers import Target, moment
 
 RECORDS = [
     {"format": "cardtable.hand/1", "hand": n, "seats": [{"seat": 1, "stack": 100 * n}]} for n in (1, 2, 3)

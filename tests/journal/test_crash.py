@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.journal.conftest import Target
 from tests.journal.crash_writer import TABLE, expected_payload
+from tests.journal.helpers import Target
 
 REPO = Path(__file__).resolve().parents[2]
 #: Kills per backend: PostgreSQL rounds cost more (a server session per start), so fewer.

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from table_controller.journal import canonical_text, entry_hash
-from tests.journal.conftest import Target, moment
+from tests.journal.helpers import Target, moment
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "journal.md"
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from table_controller.cli import main
-from tests.journal.conftest import Target, moment
+from tests.journal.helpers import Target, moment
 
 RECORDS = sorted(p for p in (Path(__file__).resolve().parents[1] / "records").glob("*.json")
                  if not p.name.endswith(".expected.json"))

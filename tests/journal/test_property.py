@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from table_controller.journal import Journal, canonical_bytes, canonical_text, entry_hash
 from table_controller.journal.backend import COLUMNS
-from tests.journal.conftest import moment
+from tests.journal.helpers import moment
 
 ROWS = 8
 _INT = re.compile(r"-?(0|[1-9][0-9]*)")

@@ -24,7 +24,7 @@ from table_controller.journal import (
     entry_hash,
 )
 from table_controller.journal.backend import row_to_tuple
-from tests.journal.conftest import Target, moment
+from tests.journal.helpers import Target, moment
 
 INSERT = ("INSERT INTO journal_entries (table_id, seq, hand_id, hand_number, kind, at, payload, prev_hash, hash) "
           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")

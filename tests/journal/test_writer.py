@@ -15,7 +15,7 @@ from table_controller.journal import (
     JournalUsageError,
     WriterBusyError,
 )
-from tests.journal.conftest import Target, moment
+from tests.journal.helpers import Target, moment
 
 RECORD = {"format": "cardtable.hand/1", "seats": [{"seat": 1, "stack": 500}], "actions": ["bet 10"]}
 

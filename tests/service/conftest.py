@@ -9,12 +9,8 @@ from table_controller.controller.devices import VirtualShoe
 from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.table import TableController
 from table_controller.service.app import TableRegistry, create_app
-from table_controller.service.roles import RoleTokens
 from table_controller.service.settings import TableSettings
-
-TOKENS = RoleTokens(dealer="dealer-secret-token", floor="floor-secret-token", broadcast="bcast-secret-token")
-DEALER = {"Authorization": "Bearer dealer-secret-token"}
-FLOOR = {"Authorization": "Bearer floor-secret-token"}
+from tests.service.helpers import TOKENS
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.table import TableController
 from table_controller.service.app import TableRegistry, create_app
 from table_controller.service.settings import TableSettings
-from tests.service.conftest import DEALER, FLOOR, TOKENS
+from tests.service.helpers import DEALER, FLOOR, TOKENS
 
 BCAST = {"Authorization": "Bearer bcast-secret-token"}
 

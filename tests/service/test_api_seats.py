@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from table_controller.controller.journal_port import MemoryJournal
-from tests.service.conftest import DEALER, FLOOR
+from tests.service.helpers import DEALER, FLOOR
 
 
 def test_openapi_lists_the_routes(client: TestClient) -> None:

@@ -114,6 +114,6 @@ def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tm
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.wait(10)
+        proc.communicate(timeout=10)  # waits, and closes the pipes
     assert not process_alive(pid), "Ctrl-C stops the simulator with the controller"
     assert not (data / STATE_NAME).exists()

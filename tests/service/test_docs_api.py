@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from tests.service.conftest import DEALER, FLOOR
+from tests.service.helpers import DEALER, FLOOR
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 BLOCK = re.compile(r"```api-example\n(.*?)```", re.S)

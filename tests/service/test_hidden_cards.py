@@ -22,7 +22,7 @@ from table_controller.controller.table import TableController
 from table_controller.engine.cards import FULL_DECK, card_str
 from table_controller.service.app import TableRegistry, create_app
 from table_controller.service.settings import TableSettings
-from tests.service.conftest import DEALER, FLOOR, TOKENS
+from tests.service.helpers import DEALER, FLOOR, TOKENS
 
 PACK = [card_str(c) for c in FULL_DECK]
 FIVE_CARD_DRAW = {"form": "five_card_draw", "betting": "fixed_limit",

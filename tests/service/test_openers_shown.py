@@ -16,7 +16,7 @@ from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.table import TableController
 from table_controller.service.app import TableRegistry, create_app
 from table_controller.service.settings import TableSettings
-from tests.service.conftest import DEALER, FLOOR, TOKENS
+from tests.service.helpers import DEALER, FLOOR, TOKENS
 
 # Heads-up, button at seat 1: the deal goes seat 2, seat 1, ... so seat 2 gets the even cards.
 OPENER = ["Jh", "Jd", "2c", "5s", "9d"]  # seat 2: jacks, openers; the rest must stay unseen

@@ -20,8 +20,8 @@ import websockets
 from table_controller.controller.demo import play_hands, seat_players
 from table_controller.controller.players import SimPlayers
 from table_controller.service.app import TableRegistry, create_app
-from tests.controller.conftest import make_table
-from tests.service.conftest import TOKENS
+from tests.controller.helpers import make_table
+from tests.service.helpers import TOKENS
 from tests.service.leaks import leaked_cards
 
 HANDS = 30

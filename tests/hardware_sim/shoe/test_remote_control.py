@@ -126,7 +126,7 @@ def test_cardtable_sim_shoe_with_control(tmp_path: Path) -> None:
             assert b'"bad_request"' in raw.makefile("rb").readline()
     finally:
         proc.terminate()
-        proc.wait(10)
+        proc.communicate(timeout=10)  # waits, and closes the pipes
 
 
 def test_bad_control_port_is_one_line_exit_2() -> None:

@@ -1,3 +1,5 @@
+"""Helpers of the controller tests: a table on virtual devices and simulated players."""
+
 from __future__ import annotations
 
 import random

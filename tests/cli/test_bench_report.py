@@ -1,0 +1,93 @@
+"""`cardtable bench`'s report: the machine, the date and the commit, then one table per area with our
+figure, the reference systems' and the goal side by side."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from bench._report import BenchRow, to_markdown
+from table_controller.cli import bench as bench_cli
+from table_controller.cli import main
+
+ROWS = [
+    BenchRow(area="engine", metric="hands/s", system="pokerkit", value=900.0, unit="hands/s", note="their note"),
+    BenchRow(area="engine", metric="hands/s", system="cardtable", value=8100.0, unit="hands/s"),
+    BenchRow(area="engine", metric="speed-up", system="goal (issue 3)", value=10.0, unit="x"),
+    BenchRow(area="engine", metric="speed-up", system="cardtable", value=9.0, unit="x", note="best of 3"),
+    BenchRow(area="vision", metric="wrong", system="cardtable", value=0.25, unit="%"),
+    BenchRow(area="vision", metric="wrong", system="goal", value=0.5, unit="% (at most)"),
+    BenchRow(area="vision", metric="real photos", system="cardtable", value=float("nan"), unit="",
+             note="data set absent"),
+]
+
+
+def _table(text: str, area: str) -> list[list[str]]:
+    lines = text.split(f"## {area}\n\n", 1)[1].splitlines()
+    rows = []
+    for line in lines:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def test_one_table_per_area_with_ours_first_and_the_goal_last() -> None:
+    text = to_markdown(ROWS)
+    assert text.count("## ") == 2
+    engine = _table(text, "engine")
+    assert engine[0] == ["metric", "unit", "**cardtable**", "pokerkit", "goal (issue 3)"]
+    assert engine[2] == ["hands/s", "hands/s", "8,100", "900", ""]
+    assert engine[3] == ["speed-up", "x", "9.00", "", "10.00"]
+    assert "- hands/s, pokerkit: their note" in text and "- speed-up, cardtable: best of 3" in text
+
+
+def test_a_goal_in_another_unit_says_so_and_a_missing_figure_is_n_a() -> None:
+    vision = _table(to_markdown(ROWS), "vision")
+    assert vision[2] == ["wrong", "%", "0.25", "0.5 % (at most)"]
+    assert vision[3] == ["real photos", "", "n/a", ""]
+
+
+def test_the_command_writes_the_report_with_machine_date_and_commit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    stand_in = types.ModuleType("bench.stand_in")
+    stand_in.run = lambda quick: [row for row in ROWS if row.area == "engine" and quick]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bench.stand_in", stand_in)
+    monkeypatch.setattr(bench_cli, "BENCH_MODULES", ("bench.stand_in",))
+    out = tmp_path / "benchmarks.md"
+    assert main(["bench", "--quick", "--out", str(out)]) == 0
+    written = out.read_text(encoding="utf-8")
+    assert written == capsys.readouterr().out
+    header = written.split("## engine", 1)[0]
+    assert header.startswith("# Benchmarks\n")
+    for field in ("- Machine: ", "- Date: ", "- Commit: "):
+        assert field in header
+    assert "cardtable bench --quick --out" in header and "cores" in header
+    assert _table(written, "engine")[2][2] == "8,100"
+
+
+def test_a_failing_benchmark_is_a_row_and_exit_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(quick: bool) -> list[BenchRow]:
+        raise RuntimeError("no camera")
+
+    stand_in = types.ModuleType("bench.stand_in")
+    stand_in.run = broken  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bench.stand_in", stand_in)
+    monkeypatch.setattr(bench_cli, "BENCH_MODULES", ("bench.stand_in",))
+    assert main(["bench", "--quick"]) == 1
+    assert "RuntimeError: no camera" in capsys.readouterr().out
+
+
+def test_an_unwritable_out_file_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    stand_in = types.ModuleType("bench.stand_in")
+    stand_in.run = lambda quick: ROWS[:2]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bench.stand_in", stand_in)
+    monkeypatch.setattr(bench_cli, "BENCH_MODULES", ("bench.stand_in",))
+    assert main(["bench", "--quick", "--out", str(tmp_path / "missing" / "b.md")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "cannot write" in err  # refused before any benchmark ran
