@@ -88,10 +88,10 @@ const CT = (() => {
     el.className = "card";
     if (faceDown) { el.classList.add("back"); el.setAttribute("aria-label", "face-down card"); return el; }
     if (code === "??") { el.classList.add("unknown"); el.textContent = "?"; el.setAttribute("aria-label", "unread card"); return el; }
-    const rank = code[0] === "T" ? "10" : code[0];
     const suit = code[1];
     if (suit === "h" || suit === "d") el.classList.add("red");
-    el.innerHTML = `<span>${rank}</span><span class="s">${SUIT[suit] || "?"}</span>`;
+    const rank = code[0] === "T" ? '<span class="ten">10</span>' : `<span>${escapeHtml(code[0])}</span>`;
+    el.innerHTML = `${rank}<span class="s">${SUIT[suit] || "?"}</span>`;
     el.setAttribute("aria-label", code);
     el.dataset.code = code;
     return el;
@@ -115,10 +115,13 @@ const CT = (() => {
     dealing: "Dealing", betting: "Betting", drawing: "The draw", showdown: "Showdown", complete: "Hand over",
     paused: "PAUSED", halted: "HALTED — call the floor" };
 
-  // Seats around an oval, seat 1 at the dealer's left going clockwise.
-  function seatPosition(i, n) {
+  // Seats around an oval, seat 1 at the dealer's left going clockwise. On a portrait screen the oval is
+  // tall and the seats keep in from the sides, so that no seat box crosses the screen's edge.
+  function seatPosition(i, n, portrait) {
     const angle = Math.PI / 2 + (2 * Math.PI * (i + 0.5)) / n;
-    return { left: 50 + 44 * Math.cos(angle), top: 50 + 42 * Math.sin(angle) };
+    const rx = portrait ? 37 : 44;
+    const ry = portrait ? 41 : 42;
+    return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
   }
 
   function renderOval(root, state, withHole) {
@@ -136,8 +139,9 @@ const CT = (() => {
       <div class="message" style="color: var(--accent)">${awards}</div>`;
     root.appendChild(center);
     const n = state.seats.length;
+    const portrait = root.clientHeight > root.clientWidth;
     state.seats.forEach((seat, i) => {
-      const pos = seatPosition(i, n);
+      const pos = seatPosition(i, n, portrait);
       const el = document.createElement("div");
       el.className = "seat";
       el.dataset.seat = seat.seat;
