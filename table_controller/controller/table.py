@@ -42,6 +42,7 @@ from table_controller.controller.errors import (
 )
 from table_controller.controller.hand import IRREGULARITIES, EngineHand, game_config
 from table_controller.controller.journal_port import JournalPort, MemoryJournal, PortEntry
+from table_controller.engine.books import cite
 from table_controller.engine.cards import UNKNOWN_CODE, parse_card
 from table_controller.service.models import (
     AlertView,
@@ -188,7 +189,7 @@ class TableController:
             listener(full)
 
     def log(self, text: str, *, secret: bool = False) -> None:
-        self._log.append(LogEntry(seq=next(self._log_seq), hand=self.hand_no, text=text, secret=secret))
+        self._log.append(LogEntry(seq=next(self._log_seq), hand=self.hand_no, text=cite(text), secret=secret))
 
     def game_view(self) -> GameView:
         g = self.settings.game
@@ -242,7 +243,7 @@ class TableController:
             game=self.game_view(),
             hand=self.hand_no,
             phase=phase,  # type: ignore[arg-type]
-            message=self.message,
+            message=cite(self.message),
             button=self.button,
             to_act=to_act,
             pots=pots,
@@ -258,8 +259,8 @@ class TableController:
             irregularities=self.irregularity_options(),
             device=DeviceView(shoe=status.state, shoe_detail=status.detail, cards_left=status.cards_left,
                               reader=self.shoe.has_reader, camera=camera_state, camera_detail=camera_detail),
-            prompts=tuple(PromptView(id=p.id, kind=p.kind, message=p.message, rule=p.rule, options=p.options)
-                          for p in self._prompts.values()),
+            prompts=tuple(PromptView(id=p.id, kind=p.kind, message=cite(p.message), rule=cite(p.rule or "") or None,
+                                     options=p.options) for p in self._prompts.values()),
             alerts=tuple(self._alerts),
             rulings=tuple(self._rulings),
         )
@@ -293,8 +294,8 @@ class TableController:
     def irregularity_options(self) -> tuple[IrregularityOption, ...]:
         if self.hand is None and self._deal is None:
             return ()
-        return tuple(IrregularityOption(kind=k, label=v.label, rule=v.rule, needs_seat=v.needs_seat, needs=v.needs)
-                     for k, v in IRREGULARITIES.items())
+        return tuple(IrregularityOption(kind=k, label=v.label, rule=cite(v.rule), needs_seat=v.needs_seat,
+                                        needs=v.needs) for k, v in IRREGULARITIES.items())
 
     def history(self) -> list[HandSummary]:
         return list(self._history)
@@ -361,7 +362,7 @@ class TableController:
 
     def _apply_alert(self, e: dict[str, Any]) -> None:
         self._alerts.append(AlertView(id=f"a{next(self._alert_ids)}", at=e["at_ms"] / 1000, level=e["level"],
-                                      kind=e["kind"], message=e["message"], seat=e["seat"]))
+                                      kind=e["kind"], message=cite(e["message"]), seat=e["seat"]))
         self.log(f"ALERT ({e['level']}): {e['message']}", secret=True)
 
     def _prompt(self, kind: str, message: str, options: tuple[str, ...], rule: str | None = None) -> None:
@@ -606,7 +607,8 @@ class TableController:
     def _apply_halt(self, e: dict[str, Any]) -> None:
         self.halted = True
         self.message = f"HALTED: {e['reason']}. The floor must rule (resume or void the hand)."
-        self.log(f"Table halted: {e['reason']}")
+        self.log(f"Table halted: {e['reason']}", secret=True)  # the public hears only that the floor was called
+        self.log("Floor called, hand paused")
 
     def _apply_card(self, e: dict[str, Any]) -> None:
         code = e["code"]

@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from table_controller.controller.errors import NotFoundError, TableError, UnauthorizedError
 from table_controller.controller.table import TableController
+from table_controller.engine.books import cite
 from table_controller.service.hub import StreamHub
 from table_controller.service.models import (
     ActRequest,
@@ -183,7 +184,7 @@ def _error(status: int, code: str, message: str, rule: str | None = None) -> JSO
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
-        return _error(exc.http_status, exc.code, exc.message, exc.rule)
+        return _error(exc.http_status, exc.code, cite(exc.message), cite(exc.rule) if exc.rule else None)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -114,6 +114,8 @@ const CT = (() => {
   const PHASES = { waiting: "Waiting for the next hand", shuffling: "Shuffling and verifying the deck",
     dealing: "Dealing", betting: "Betting", drawing: "The draw", showdown: "Showdown", complete: "Hand over",
     paused: "PAUSED", halted: "HALTED — call the floor" };
+  // The oval is for the public and the broadcast: a stopped table says so without the detail.
+  const PUBLIC_PHASES = { ...PHASES, paused: "Hand paused", halted: "Floor called, hand paused" };
 
   // Seats around an oval, seat 1 at the dealer's left going clockwise. On a portrait screen the oval is
   // tall and the seats keep in from the sides, so that no seat box crosses the screen's edge.
@@ -132,10 +134,12 @@ const CT = (() => {
     const center = document.createElement("div");
     center.className = "center";
     const carried = state.carried_pot ? `<small>carried from earlier deals: ${state.carried_pot}</small>` : "";
-    const awards = (state.awards || []).map((a) => `Seat ${a.seat} wins ${a.amount}${a.hand ? " — " + a.hand : ""}`).join("<br>");
+    const awards = (state.awards || []).map((a) => `Seat ${a.seat} wins ${a.amount}${a.hand ? " — " + escapeHtml(a.hand) : ""}`).join("<br>");
+    const phase = PUBLIC_PHASES[state.phase] || state.phase;
+    const message = state.message === phase ? "" : state.message || "";
     center.innerHTML = `<div class="pot" data-testid="pot">Pot ${state.pot_total}${carried}</div>
-      <div class="phase" data-testid="phase">${state.hand ? "Hand #" + state.hand + " · " : ""}${PHASES[state.phase] || state.phase}</div>
-      <div class="message">${escapeHtml(state.message || "")}</div>
+      <div class="phase" data-testid="phase">${state.hand ? "Hand #" + state.hand + " · " : ""}${escapeHtml(phase)}</div>
+      <div class="message" data-testid="message">${escapeHtml(message)}</div>
       <div class="message" style="color: var(--accent)">${awards}</div>`;
     root.appendChild(center);
     const n = state.seats.length;

@@ -44,7 +44,8 @@ def _inside(inner: list[float], outer: list[float]) -> bool:
 def full_table(live_server: LiveServer) -> LiveServer:
     """Eight players seated and a hand dealt: the fullest the screens get."""
     for k, name in enumerate(["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"], start=1):
-        assert live_server.api("POST", f"/api/tables/t1/seats/{k}", json={"name": name, "buy_in": 100}).status_code == 201
+        sat = live_server.api("POST", f"/api/tables/t1/seats/{k}", json={"name": name, "buy_in": 100})
+        assert sat.status_code == 201
     assert live_server.api("POST", "/api/tables/t1/hand").status_code == 201
     return live_server
 

@@ -151,7 +151,7 @@ def test_dealer_sees_prompts_and_errors(live_server: LiveServer, page: Any) -> N
     assert page.get_by_test_id("prompt").count() == 0
     # An irregularity button shows the rule it applies.
     irr = page.get_by_test_id("irr-exposed_in_deal")
-    assert "000" in irr.inner_text()
+    assert "Draw Poker Rules · Card exposed in the deal" in irr.inner_text()  # the book by its title
     shot(page, "dealer-irregularities")
 
 
