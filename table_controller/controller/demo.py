@@ -78,18 +78,27 @@ async def play_hands(
     stack: int = 100,
     progress: Callable[[int, TableController], None] | None = None,
     between_hands_s: float | None = None,
+    wait_out_stops: bool = False,
 ) -> DemoSummary:
+    """Play ``hands`` hands (None: until cancelled). A halt or a pause ends a counted run (the summary says
+    why); with ``wait_out_stops`` (the live demo, where a person answers at the screens) the players wait
+    until the floor or the dealer lets the hand go on, then play on."""
     started = time.monotonic()
     played = 0
     halted: str | None = None
     pause_after = between_hands_s if between_hands_s is not None else pace_s * 3
     while hands is None or played < hands:
         if not table.in_play():  # else a hand recovered after a restart: it is played out first
+            while wait_out_stops and (table.halted or table.paused):
+                await asyncio.sleep(0.2)
             await _top_up(table, stack)
             await table.start_hand()
         acts = 0
         while table.hand is not None or table._deal is not None:
             if table.halted or table.paused:
+                if wait_out_stops:
+                    await asyncio.sleep(0.2)
+                    continue
                 halted = table.message
                 break
             if pace_s:

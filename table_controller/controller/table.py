@@ -114,6 +114,7 @@ class _Pending:
     action: dict[str, Any]
     kinds: list[str]
     cards: list[str] = field(default_factory=list)
+    at_ms: int | None = None  # when the act was entered (an irregularity's alert keeps that time)
 
 
 class TableController:
@@ -637,7 +638,7 @@ class TableController:
         pending.cards.append(code)
         if len(pending.cards) == len(pending.kinds):
             self._pending = None
-            self._perform(pending.action, pending.cards)
+            self._perform(pending.action, pending.cards, at_ms=pending.at_ms)
 
     def _apply_fault(self, e: dict[str, Any]) -> None:
         self.paused = True
@@ -739,6 +740,8 @@ class TableController:
             entry: dict[str, Any] = {"action": action, "kinds": kinds}
             if forget is not None:
                 entry["forget"] = forget
+            if action.get("act") == "irregularity":
+                entry["at_ms"] = self._now_ms()  # its alert keeps this time when the journal is replayed
             self.journal.append("act", entry, hand=self.hand_no)
             self._apply_act(entry)
         self.notify()
@@ -749,12 +752,12 @@ class TableController:
         if e.get("forget") is not None and self.hand is not None:
             self.hand.forget(e["forget"])
         if e["kinds"]:
-            self._pending = _Pending(action=e["action"], kinds=list(e["kinds"]))
+            self._pending = _Pending(action=e["action"], kinds=list(e["kinds"]), at_ms=e.get("at_ms"))
             self.message = "Serving the draw from the shoe."
             return
-        self._perform(e["action"], [])
+        self._perform(e["action"], [], at_ms=e.get("at_ms"))
 
-    def _perform(self, action: dict[str, Any], cards: list[str]) -> None:
+    def _perform(self, action: dict[str, Any], cards: list[str], *, at_ms: int | None = None) -> None:
         assert self.hand is not None
         events = self.hand.act(action, cards)
         if action.get("act") != "show":  # a show is logged with its cards below
@@ -771,7 +774,8 @@ class TableController:
                 self._note = f"{what}{where}: {data['remedy']} ({data['rule']})."
                 self.log(self._note)
                 self._apply_alert({"kind": "irregularity", "level": "warning", "seat": data.get("seat"),
-                                   "at_ms": self._now_ms(), "message": f"{what}{where}: {data['remedy']} "
+                                   "at_ms": at_ms if at_ms is not None else self._now_ms(),
+                                   "message": f"{what}{where}: {data['remedy']} "
                                    f"({data['rule']}; reported by the {action['report'].get('by', 'dealer')})"})
             elif data.get("event") == "show":
                 self.log(f"{self._name(data['seat'])} (seat {data['seat']}) shows {' '.join(data['cards'])}: "
@@ -1091,8 +1095,9 @@ class TableController:
                     except TableError:
                         kinds = None  # the engine has no remedy here (already dealt with): the alert stands
                     if kinds == []:
-                        self.journal.append("act", {"action": action, "kinds": kinds}, hand=self.hand_no)
-                        self._apply_act({"action": action, "kinds": kinds})
+                        entry = {"action": action, "kinds": kinds, "at_ms": self._now_ms()}
+                        self.journal.append("act", entry, hand=self.hand_no)
+                        self._apply_act(entry)
                     self.notify()
                 return
             reason = (f"camera read {code} {where} at seat {seat}, but the shoe dealt that seat "

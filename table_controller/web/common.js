@@ -18,6 +18,33 @@ const CT = (() => {
     return sessionStorage.getItem(key) || "";
   }
 
+  // A screen opened without its token, or with one the table refuses, asks for it (instead of an empty page).
+  // The token is kept for this browser tab like one that came in the link, and the page starts again.
+  function askToken(role, why, roleLabel) {
+    if (document.querySelector("[data-testid=token-form]")) return;
+    const overlay = document.createElement("div");
+    overlay.className = "picker";
+    overlay.dataset.testid = "token-form";
+    overlay.innerHTML = `<form class="stackcol token-form">
+      <div class="who" data-testid="token-why">${escapeHtml(why)}</div>
+      <label for="token-input" class="muted">Enter the ${escapeHtml(roleLabel || role)} token: it is printed when
+        the table starts, and kept in the table's data folder (tokens.json).</label>
+      <input id="token-input" type="password" autocomplete="off" autocapitalize="off" spellcheck="false"
+        aria-label="${escapeHtml(roleLabel || role)} token" data-testid="token-input">
+      <div class="row"><button class="call" type="submit" data-testid="token-ok">Open this screen</button>
+        <a class="btn secondary" href="/">Other screens</a></div>
+    </form>`;
+    overlay.querySelector("form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const value = overlay.querySelector("input").value.trim();
+      if (!value) return;
+      sessionStorage.setItem("cardtable.token." + role, value);
+      location.reload();
+    });
+    document.body.appendChild(overlay);
+    overlay.querySelector("input").focus();
+  }
+
   async function tableId() {
     const named = params.get("table");
     if (named) return named;
@@ -68,7 +95,12 @@ const CT = (() => {
       };
       ws.onclose = (ev) => {
         setConn(false, ev.code === 4403 ? "token refused" : "reconnecting");
-        if (ev.code === 4403 || ev.code === 4404) return;
+        if (ev.code === 4403) {
+          askToken(view, tok ? `That token does not open this screen: it needs the ${view} token.`
+                             : `This screen needs the ${view} token.`);
+          return;
+        }
+        if (ev.code === 4404) return;
         setTimeout(open, wait);
         wait = Math.min(wait * 2, 5000);
       };
@@ -232,5 +264,5 @@ const CT = (() => {
     el.scrollTop = el.scrollHeight;
   }
 
-  return { token, tableId, api, toast, stream, cardEl, seatCards, renderOval, renderGrid, renderLog, escapeHtml, PHASES, params };
+  return { token, askToken, tableId, api, toast, stream, cardEl, seatCards, renderOval, renderGrid, renderLog, escapeHtml, PHASES, params };
 })();
