@@ -26,6 +26,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSock
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from table_controller.controller.errors import NotFoundError, TableError, UnauthorizedError
@@ -163,12 +164,15 @@ def create_app(registry: TableRegistry, *, title: str = "cardtable") -> FastAPI:
         yield
         registry.close()
 
-    app = FastAPI(
+    # /docs and /redoc from assets shipped in a Python package (fastapi-offline), not a CDN: a card room's
+    # network often reaches nothing outside.
+    app = FastAPIOffline(
         title=title,
         summary="A live, dealt Draw Poker table: seats, hands, dealer input, floor rulings and streams per role.",
         version="1",
         lifespan=lifespan,
         responses=_ERRORS,
+        favicon_url="/favicon.svg",
     )
     app.state.registry = registry
     _install_error_handlers(app)
@@ -383,6 +387,11 @@ def _install_screens(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     def start_page() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html")
+
+    @app.get("/favicon.svg", include_in_schema=False)
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(WEB_DIR / "favicon.svg", media_type="image/svg+xml")
 
     for screen in SCREENS:
         _screen_route(app, screen)
