@@ -116,7 +116,9 @@ class TableCamera:
     def status(self) -> tuple[str, str]:
         if self.state == "live":
             seen = sum(1 for d in self._detections if d["code"] != "face down")
-            return "live", f"{self.label}: {self.frames} frames, {len(self._detections)} cards in view ({seen} read)"
+            # The detector finds card outlines: a hand lying face down, its cards overlapping, is one outline.
+            return "live", (f"{self.label}: {self.frames} frames; {len(self._detections)} card outlines in view "
+                            f"(a face-down hand is one), {seen} cards read face up")
         return self.state, self.label
 
     def frame_jpeg(self) -> bytes | None:
