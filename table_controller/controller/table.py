@@ -175,6 +175,7 @@ class TableController:
         self._hand_cards: list[str] = []  # every card the shoe delivered in this hand, in order
         self._check_shoe_log = False  # after a restart: take in the cards the shoe dealt while we were down
         self._last_ended: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # the last hand on record
+        self._hand_events: list[dict[str, Any]] = []  # this hand's halts, alerts, faults, rulings (its record)
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -344,14 +345,29 @@ class TableController:
     def acknowledge_alert(self, alert_id: str) -> None:
         if not any(a.id == alert_id for a in self._alerts):
             raise NotFoundError(f"no alert {alert_id!r}")
-        self.journal.append("alert.ack", {"id": alert_id}, hand=self.hand_no)
-        self._apply_alert_ack(alert_id)
+        at_ms = self._now_ms()
+        self.journal.append("alert.ack", {"id": alert_id, "at_ms": at_ms}, hand=self.hand_no)
+        self._apply_alert_ack(alert_id, at_ms)
         self.notify()
 
-    def _apply_alert_ack(self, alert_id: str) -> None:
+    def _apply_alert_ack(self, alert_id: str, at_ms: int | None = None) -> None:
         for i, alert in enumerate(self._alerts):
             if alert.id == alert_id:
                 self._alerts[i] = alert.model_copy(update={"acknowledged": True})
+                self._table_event("alert_ack", f"the floor acknowledged: {alert.message}", at_ms=at_ms, by="floor",
+                                  ref=alert_id)
+
+    def _table_event(self, kind: str, text: str, *, at_ms: int | None, **extra: Any) -> None:
+        """Keep what happened at the table during a hand (a halt, an alert and its acknowledgement, a device
+        fault and the answer, a ruling) for the hand's record, beside its acts (``table_events``)."""
+        if not self._in_play():
+            return
+        event: dict[str, Any] = {"kind": kind, "text": text,
+                                 "after_action": len(self.hand.hand.actions) if self.hand is not None else 0}
+        if at_ms is not None:
+            event["at_ms"] = at_ms
+        event.update({k: v for k, v in extra.items() if v is not None})
+        self._hand_events.append(event)
 
     def _alert(self, kind: str, message: str, *, level: str = "security", seat: int | None = None,
                at_ms: int | None = None) -> None:
@@ -362,8 +378,10 @@ class TableController:
         self._apply_alert(entry)
 
     def _apply_alert(self, e: dict[str, Any]) -> None:
-        self._alerts.append(AlertView(id=f"a{next(self._alert_ids)}", at=e["at_ms"] / 1000, level=e["level"],
-                                      kind=e["kind"], message=cite(e["message"]), seat=e["seat"]))
+        alert = AlertView(id=f"a{next(self._alert_ids)}", at=e["at_ms"] / 1000, level=e["level"], kind=e["kind"],
+                          message=cite(e["message"]), seat=e["seat"])
+        self._alerts.append(alert)
+        self._table_event("alert", e["message"], at_ms=e["at_ms"], level=e["level"], seat=e["seat"], ref=alert.id)
         self.log(f"ALERT ({e['level']}): {e['message']}", secret=True)
 
     def _prompt(self, kind: str, message: str, options: tuple[str, ...], rule: str | None = None) -> None:
@@ -519,6 +537,7 @@ class TableController:
         self._start_stacks = {n: stack for n, _, stack in seats}
         self._deck_mark = None
         self._hand_cards = []
+        self._hand_events = []
         order = EngineHand.deal_order([n for n, _, _ in seats], e["button"])
         self._deal = _Deal(seats=seats, button=e["button"], carried_pot=e["carried_pot"],
                            passed_deals=e["passed_deals"], order=order, ante_for_all=e.get("ante_for_all"))
@@ -557,14 +576,15 @@ class TableController:
                     self._apply_card(entry)
                     self.notify()
             except DeviceError as exc:
-                entry = {"code": exc.code, "message": exc.message}
+                entry = {"code": exc.code, "message": exc.message, "at_ms": self._now_ms()}
                 self.journal.append("device.fault", entry, hand=self.hand_no)
                 self._apply_fault(entry)
             except TableError as exc:
                 # The engine refused what the shoe delivered (a card twice: the deck is not what it was).
                 self._alert("shoe_mismatch", f"hand #{self.hand_no}: {exc.message}")
-                self.journal.append("halt", {"reason": exc.message}, hand=self.hand_no)
-                self._apply_halt({"reason": exc.message})
+                halt = {"reason": exc.message, "at_ms": self._now_ms()}
+                self.journal.append("halt", halt, hand=self.hand_no)
+                self._apply_halt(halt)
         self.notify()
 
     async def _deal_round(self) -> None:
@@ -606,6 +626,7 @@ class TableController:
             self._apply_halt({"reason": e["text"]})
 
     def _apply_halt(self, e: dict[str, Any]) -> None:
+        self._table_event("halt", f"the table halted: {e['reason']}", at_ms=e.get("at_ms"))
         self.halted = True
         self.message = f"HALTED: {e['reason']}. The floor must rule (resume or void the hand)."
         self.log(f"Table halted: {e['reason']}", secret=True)  # the public hears only that the floor was called
@@ -641,6 +662,7 @@ class TableController:
             self._perform(pending.action, pending.cards, at_ms=pending.at_ms)
 
     def _apply_fault(self, e: dict[str, Any]) -> None:
+        self._table_event("device_fault", f"the hand paused: {e['message']}", at_ms=e.get("at_ms"))
         self.paused = True
         self.message = f"PAUSED: {e['message']}. Clear the fault, then Retry; or Void the hand."
         self.log(f"Device fault: {e['message']}")
@@ -856,7 +878,7 @@ class TableController:
             if choice not in prompt.options:
                 raise TableRequestError(f"answer one of {', '.join(prompt.options)}, not {choice!r}",
                                         code="bad_choice")
-            entry = {"prompt": prompt_id, "choice": choice}
+            entry = {"prompt": prompt_id, "choice": choice, "at_ms": self._now_ms()}
             self.journal.append("prompt.answer", entry, hand=self.hand_no)
             self._apply_prompt_answer(entry)
         self.notify()
@@ -867,6 +889,8 @@ class TableController:
 
     def _apply_prompt_answer(self, e: dict[str, Any]) -> None:
         prompt = self._prompts.pop(e["prompt"])
+        self._table_event("prompt_answer", f"the dealer answered {e['choice']} to: {prompt.message}",
+                          at_ms=e.get("at_ms"), by="dealer")
         self.log(f"Dealer answered '{prompt.message}' with {e['choice']}")
         if prompt.kind == "device_fault":
             self.paused = False
@@ -899,6 +923,8 @@ class TableController:
     def _store_record(self, hand: EngineHand) -> None:
         """Keep the ended hand's record (and journal it, unless replaying): every hand that ends has one."""
         record = hand.record()
+        if self._hand_events:
+            record = {**record, "table_events": [dict(e) for e in self._hand_events]}
         result = hand.result()
         self._records[self.hand_no] = record
         self._last_ended = (self.hand_no, record, result)
@@ -1006,6 +1032,10 @@ class TableController:
     def _apply_ruling(self, e: dict[str, Any]) -> None:
         kind = e["kind"]
         detail = kind.replace("_", " ")
+        ruling_id = f"r{next(self._ruling_ids)}"
+        # On the hand's record before the ruling acts: a void or an award ends the hand and stores its record.
+        self._table_event("ruling", f"{detail}: {e['reason']}", at_ms=e["at_ms"], by=e["by"], seat=e.get("seat"),
+                          ref=ruling_id)
         if kind == "void_hand":
             self._apply_void({"reason": f"floor ruling by {e['by']}: {e['reason']}", "by": e["by"],
                               "floor_reason": e["reason"]})
@@ -1049,7 +1079,7 @@ class TableController:
             self.seats[e["seat"]].stack += amount
             self.carried_pot -= amount
             detail = f"{abs(amount)} chips {'from the pot to' if amount > 0 else 'to the pot from'} seat {e['seat']}"
-        self._rulings.append(RulingView(id=f"r{next(self._ruling_ids)}", at=e["at_ms"] / 1000, by=e["by"], kind=kind,
+        self._rulings.append(RulingView(id=ruling_id, at=e["at_ms"] / 1000, by=e["by"], kind=kind,
                                         detail=detail, reason=e["reason"]))
         self.log(f"Floor ruling by {e['by']}: {detail} ({e['reason']})")
 
@@ -1062,7 +1092,7 @@ class TableController:
             self._alert("camera_lost", f"camera lost ({detail}): cards are not cross-checked until it is back",
                         level="warning")
             if self._in_play() and not self.paused and not self.halted:
-                entry = {"code": "camera_lost", "message": f"camera lost ({detail})"}
+                entry = {"code": "camera_lost", "message": f"camera lost ({detail})", "at_ms": self._now_ms()}
                 self.journal.append("device.fault", entry, hand=self.hand_no)
                 self._apply_fault(entry)
         self.notify()
@@ -1103,8 +1133,11 @@ class TableController:
             reason = (f"camera read {code} {where} at seat {seat}, but the shoe dealt that seat "
                       f"{' '.join(hole) or 'nothing'}")
             self._alert("camera_mismatch", f"hand #{self.hand_no}: {reason}", seat=seat)
-            self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
-            self._apply_halt({"reason": f"camera and shoe disagree at seat {seat}"})
+            # The halt's reason is read by the dealer: it names no card (the floor's alert above does), also
+            # when the journal is replayed after a restart.
+            halt = {"reason": f"camera and shoe disagree at seat {seat}", "at_ms": self._now_ms()}
+            self.journal.append("halt", halt, hand=self.hand_no)
+            self._apply_halt(halt)
         self.notify()
 
     # -- crash recovery ---------------------------------------------------------------------------------------
@@ -1126,7 +1159,7 @@ class TableController:
             "prompt.answer": self._apply_prompt_answer,
             "ruling": self._apply_ruling,
             "alert": self._apply_alert,
-            "alert.ack": lambda e: self._apply_alert_ack(e["id"]),
+            "alert.ack": lambda e: self._apply_alert_ack(e["id"], e.get("at_ms")),
             "halt": self._apply_halt,
             "void": self._apply_void,
         }
@@ -1190,8 +1223,9 @@ class TableController:
             reason = (f"after the restart the shoe reports {len(shoe_codes)} cards dealt in this hand, the journal "
                       f"{len(known)}" + (f"; they differ at card {differ[0] + 1}" if differ else ""))
             self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
-            self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
-            self._apply_halt({"reason": reason})
+            halt = {"reason": reason, "at_ms": self._now_ms()}
+            self.journal.append("halt", halt, hand=self.hand_no)
+            self._apply_halt(halt)
             return
         extra = dealt[len(known):]
         if not extra:
@@ -1211,8 +1245,9 @@ class TableController:
             if kind is None:
                 reason = "the shoe dealt a card the hand did not ask for while the controller was down"
                 self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
-                self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
-                self._apply_halt({"reason": reason})
+                halt = {"reason": reason, "at_ms": self._now_ms()}
+                self.journal.append("halt", halt, hand=self.hand_no)
+                self._apply_halt(halt)
                 break
             entry = {"kind": kind, "code": card.code, "from_shoe_log": True}
             self.journal.append("card", entry, hand=self.hand_no)
