@@ -71,6 +71,8 @@ SNAPSHOTS_KEPT = 2000
 HAND_SIZE = 5
 R_FAULT = "device fault: the hand pauses; the dealer retries the device or voids the hand (misdeal, 000)"
 R_VOID = "a void hand: every bet and ante goes back to the player who put it in"
+CAMERA_ALERTS = frozenset({"camera_mismatch", "exposed_card"})  # alerts the camera raises from a frame
+ALERT_FRAMES_KEPT = 50  # the frames behind the latest camera alerts, kept in memory for the floor
 
 
 @dataclass
@@ -176,6 +178,7 @@ class TableController:
         self._check_shoe_log = False  # after a restart: take in the cards the shoe dealt while we were down
         self._last_ended: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # the last hand on record
         self._hand_events: list[dict[str, Any]] = []  # this hand's halts, alerts, faults, rulings (its record)
+        self._alert_frames: dict[str, bytes] = {}  # alert id -> the JPEG frame the camera raised it on
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -308,6 +311,26 @@ class TableController:
             raise NotFoundError(f"no finished hand {hand} at this table")
         return record
 
+    def alert_frame_jpeg(self, alert_id: str) -> bytes:
+        """The camera frame a camera alert was raised on (kept in memory for the latest alerts)."""
+        frame = self._alert_frames.get(alert_id)
+        if frame is None:
+            known = any(a.id == alert_id for a in self._alerts)
+            raise NotFoundError(f"no camera frame kept for alert {alert_id!r}" if known else f"no alert {alert_id!r}",
+                                code="no_frame")
+        return frame
+
+    def hand_story(self, hand: int) -> str:
+        """A finished hand as the plain-text history (the acts, and the table's halts, alerts and rulings)."""
+        record = self.hand_record(hand)
+        from table_controller.engine.phh import to_text
+        from table_controller.engine.record import replay
+
+        try:
+            return to_text(record, replay(record))
+        except Exception as exc:  # a record the engine cannot replay: say so, the raw record is still there
+            raise NotAllowedError(f"hand {hand}'s record does not replay: {exc}", code="bad_record") from exc
+
     def audit_hole_cards(self, *, role: str, client: str, hand: int, via: str) -> None:
         self.journal.audit(role=role, who=client or "unknown", why=f"{role} view via {via}", hand=hand or None)
 
@@ -378,8 +401,16 @@ class TableController:
         self._apply_alert(entry)
 
     def _apply_alert(self, e: dict[str, Any]) -> None:
-        alert = AlertView(id=f"a{next(self._alert_ids)}", at=e["at_ms"] / 1000, level=e["level"], kind=e["kind"],
-                          message=cite(e["message"]), seat=e["seat"])
+        alert_id = f"a{next(self._alert_ids)}"
+        frame = None
+        if not self._replaying and self.camera is not None and e["kind"] in CAMERA_ALERTS:
+            frame = self.camera.frame_jpeg()  # the frame the camera raised it on, for the floor's review
+            if frame:
+                self._alert_frames[alert_id] = frame
+                while len(self._alert_frames) > ALERT_FRAMES_KEPT:
+                    self._alert_frames.pop(next(iter(self._alert_frames)))
+        alert = AlertView(id=alert_id, at=e["at_ms"] / 1000, level=e["level"], kind=e["kind"],
+                          message=cite(e["message"]), seat=e["seat"], frame=bool(frame))
         self._alerts.append(alert)
         self._table_event("alert", e["message"], at_ms=e["at_ms"], level=e["level"], seat=e["seat"], ref=alert.id)
         self.log(f"ALERT ({e['level']}): {e['message']}", secret=True)

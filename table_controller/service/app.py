@@ -24,7 +24,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -311,6 +311,20 @@ def _install_routes(app: FastAPI) -> None:
         record = table.hand_record(hand)
         table.audit_hole_cards(role=role.value, client=_client(request), hand=hand, via="history")
         return record
+
+    @app.get("/api/tables/{table_id}/history/{hand}/text", tags=["history"], response_class=Response,
+             responses={200: {"content": {"text/plain": {}}, "description": "the hand as plain text"}})
+    def hand_story(table: Table, role: FloorRole, hand: int, request: Request) -> PlainTextResponse:
+        """The hand as a plain-text history, hole cards, halts, alerts and rulings included: floor only, journaled."""
+        text = table.hand_story(hand)
+        table.audit_hole_cards(role=role.value, client=_client(request), hand=hand, via="history")
+        return PlainTextResponse(text)
+
+    @app.get("/api/tables/{table_id}/alerts/{alert_id}/frame.jpg", tags=["floor"], response_class=Response)
+    def alert_frame(table: Table, role: FloorRole, alert_id: str) -> Response:
+        """The camera frame that raised a camera alert (JPEG), while it is kept."""
+        return Response(content=table.alert_frame_jpeg(alert_id), media_type="image/jpeg",
+                        headers={"Cache-Control": "no-store"})
 
     # Camera
     @app.get("/api/tables/{table_id}/camera/frame.jpg", tags=["camera"], response_class=Response)

@@ -170,6 +170,8 @@ class AlertView(_Frozen):
     message: str
     seat: int | None = None
     acknowledged: bool = False
+    frame: bool = Field(default=False, description="the camera frame that raised it can be fetched "
+                        "(GET .../alerts/{id}/frame.jpg, floor)")
 
 
 class RulingView(_Frozen):
