@@ -179,6 +179,9 @@ class TableController:
         self._last_ended: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # the last hand on record
         self._hand_events: list[dict[str, Any]] = []  # this hand's halts, alerts, faults, rulings (its record)
         self._alert_frames: dict[str, bytes] = {}  # alert id -> the JPEG frame the camera raised it on
+        # seat -> the cards it held before a draw entered as a count: it keeps some of them, nobody knows which
+        # until they are shown (the floor sees them all as candidates; a shown card must be one of them).
+        self._candidates: dict[int, tuple[str, ...]] = {}
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -217,7 +220,7 @@ class TableController:
                 out.append(FloorSeat(
                     seat=n, name=info.name, stack=info.stack, bet=info.bet, status=info.status, cards=len(info.hole),
                     shown=info.shown, drew=info.drew, hole=info.hole, button=button, to_act=n == to_act,
-                    opener=info.opener,
+                    opener=info.opener, candidates=self._candidates.get(n, ()) if UNKNOWN_CODE in info.hole else (),
                 ))
             elif st is None:
                 out.append(FloorSeat(seat=n))
@@ -272,11 +275,13 @@ class TableController:
 
     def _legal(self, hand: EngineHand, seat: int | None) -> tuple[LegalAction, ...]:
         acts = hand.legal()
-        if seat is None or not any(a.needs_cards for a in acts) or self._cards_from_camera(seat) is None:
+        if seat is None or not any(a.needs_cards for a in acts) or not self._camera_reads_shows(seat):
             return acts
-        # The camera has read the hand laid face up: the dealer taps Show and the reading is used.
+        # A live camera reads the hand laid face up: the dealer confirms "hand shown" with one tap, and the
+        # camera's reading (checked against what the seat may hold) is used, not 5 taps out of 52.
         return tuple(a.model_copy(update={"needs_cards": False, "label": a.label.replace(
-            "(enter the cards)", "(read by the camera)")}) if a.needs_cards else a for a in acts)
+            "(enter the cards)", "· camera reads it").replace("Show hand", "Hand shown")}) if a.needs_cards else a
+            for a in acts)
 
     def delayed_view(self, delay_s: float) -> FloorView:
         """The full state as it stood ``delay_s`` seconds ago (the broadcast's hole cards lag the table)."""
@@ -569,6 +574,7 @@ class TableController:
         self._deck_mark = None
         self._hand_cards = []
         self._hand_events = []
+        self._candidates = {}
         order = EngineHand.deal_order([n for n, _, _ in seats], e["button"])
         self._deal = _Deal(seats=seats, button=e["button"], carried_pot=e["carried_pot"],
                            passed_deals=e["passed_deals"], order=order, ante_for_all=e.get("ante_for_all"))
@@ -732,9 +738,47 @@ class TableController:
                                     code="amount_missing")
         if act == "show" and not cards:
             cards = self._cards_from_camera(seat)
+            if cards is None and self._camera_reads_shows(seat):
+                raise NotAllowedError(f"the camera has not read seat {seat}'s hand yet: lay the five cards face up "
+                                      "in front of the seat, then tap again", code="not_read_yet",
+                                      rule="every player who has not dropped shows his full hand (000 Final betting "
+                                      "and showdown)")
         if act == "show" and cards:
             action["cards"] = list(cards)
+            if await self._halt_on_foreign_show(seat, tuple(cards)):
+                return
         await self._submit(action)
+
+    def _camera_reads_shows(self, seat: int) -> bool:
+        """Whether the dealer's one tap "hand shown" stands for the camera's reading of the seat's hand."""
+        hand = self.hand
+        if hand is None or self.camera is None or not hasattr(self.camera, "shown_cards"):
+            return False
+        try:
+            return UNKNOWN_CODE in hand.hole(seat) and self.camera.status()[0] == "live"
+        except Exception:
+            return False
+
+    async def _halt_on_foreign_show(self, seat: int, cards: tuple[str, ...]) -> bool:
+        """A shown card the seat cannot hold (neither among its candidates after a draw nobody named, nor a card
+        it is known to hold) halts the hand with a security alert. True when it did."""
+        async with self._lock:
+            candidates = self._candidates.get(seat)
+            hand = self.hand
+            if candidates is None or hand is None or self.halted:
+                return False
+            known = {c for c in hand.hole(seat) if c != UNKNOWN_CODE}
+            foreign = [c for c in cards if c not in known and c not in candidates]
+            if not foreign:
+                return False
+            self._alert("shown_card_mismatch", f"hand #{self.hand_no}: seat {seat} showed {' '.join(foreign)}, which "
+                        f"the seat was never dealt nor served (it may hold {' '.join(sorted(set(candidates)))} and "
+                        f"{' '.join(sorted(known)) or 'nothing else'})", seat=seat)
+            halt = {"reason": f"a card shown at seat {seat} is not one the seat could hold", "at_ms": self._now_ms()}
+            self.journal.append("halt", halt, hand=self.hand_no)
+            self._apply_halt(halt)
+        self.notify()
+        return True
 
     def _cards_from_camera(self, seat: int) -> tuple[str, ...] | None:
         """A shown hand the table could not read from the shoe, as the camera read it face up (if it did)."""
@@ -803,7 +847,9 @@ class TableController:
 
     def _apply_act(self, e: dict[str, Any]) -> None:
         if e.get("forget") is not None and self.hand is not None:
-            self.hand.forget(e["forget"])
+            seat = e["forget"]
+            self._candidates[seat] = tuple(c for c in self.hand.hole(seat) if c != UNKNOWN_CODE)
+            self.hand.forget(seat)
         if e["kinds"]:
             self._pending = _Pending(action=e["action"], kinds=list(e["kinds"]), at_ms=e.get("at_ms"))
             self.message = "Serving the draw from the shoe."
@@ -818,8 +864,12 @@ class TableController:
         for ev in events:
             data = ev.to_json()
             if data.get("event") == "draw":
-                self.log(f"Seat {data['seat']} threw {' '.join(data['discards']) or 'nothing'}, served "
-                         f"{' '.join(data['served']) or 'nothing'}", secret=True)
+                thrown = " ".join(data["discards"]) or "nothing"
+                before = self._candidates.get(data["seat"])
+                if before and UNKNOWN_CODE in data["discards"]:
+                    thrown = f"{len(data['discards'])} of {' '.join(before)} (not named)"
+                self.log(f"Seat {data['seat']} threw {thrown}, served {' '.join(data['served']) or 'nothing'}",
+                         secret=True)
             elif data.get("event") == "irregularity":
                 where = f" at seat {data['seat']}" if data.get("seat") is not None else ""
                 label = IRREGULARITIES.get(data["irregularity"])
@@ -1142,7 +1192,9 @@ class TableController:
                 info = None
             hole = info.hole if info is not None else ()
             if UNKNOWN_CODE in hole and code not in hole:
-                return  # a shoe without a reader: the camera teaches, it cannot contradict
+                candidates = self._candidates.get(seat)
+                if candidates is None or code in candidates:
+                    return  # an unread card (no reader), or one the seat may still hold: the camera teaches
             if code in hole:
                 if info is not None and code not in info.shown and self.phase in ("betting", "drawing"):
                     kind = "exposed_in_deal" if self.phase == "betting" else "exposed_in_draw"

@@ -134,6 +134,26 @@ const CT = (() => {
     const box = document.createElement("div");
     box.className = "cards";
     if (withHole && seat.hole && seat.hole.length) {
+      const unknown = seat.hole.filter((c) => c === "??").length;
+      if (unknown && seat.candidates && seat.candidates.length) {
+        // After a draw entered as a count: the cards served are certain; of the cards held before, the seat
+        // keeps `unknown`, nobody knows which until they are shown. The floor sees every one of them.
+        const both = document.createElement("div");
+        both.className = "candidates";
+        for (const c of seat.hole) if (c !== "??") { const el = cardEl(c, false); el.classList.add("served"); box.appendChild(el); }
+        both.appendChild(box);
+        const row = document.createElement("div");
+        row.className = "cards maybe-row";
+        row.dataset.testid = "candidates-" + seat.seat;
+        row.title = `keeps ${unknown} of these ${seat.candidates.length}`;
+        const label = document.createElement("span");
+        label.className = "keeps";
+        label.textContent = `keeps ${unknown} of`;
+        row.appendChild(label);
+        for (const c of seat.candidates) { const el = cardEl(c, false); el.classList.add("maybe"); row.appendChild(el); }
+        both.appendChild(row);
+        return both;
+      }
       for (const c of seat.hole) box.appendChild(cardEl(c, false));
       return box;
     }
