@@ -60,7 +60,9 @@ const CT = (() => {
     if (!res.ok) {
       const err = (data && data.error) || { message: res.statusText };
       toast(err.message + (err.rule ? " — " + err.rule : ""));
-      throw new Error(err.message);
+      const failure = new Error(err.message);
+      failure.code = err.code;
+      throw failure;
     }
     return data;
   }

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from table_controller.controller.devices import VirtualShoe
+from table_controller.controller.errors import NotAllowedError
 from table_controller.controller.hand import EngineHand
 from table_controller.controller.table import TableController
 from table_controller.service.views import dealer_view, public_view
@@ -131,5 +134,43 @@ def test_the_camera_reading_is_checked_against_the_candidates() -> None:
         await table.camera_reading(seat, foreign, where="shown")
         assert table.halted
         assert table.full_view().alerts[-1].kind == "camera_mismatch"
+
+    asyncio.run(run())
+
+
+class ReadingCamera:
+    """A camera that has (or has not yet) read the hand laid face up at the showdown."""
+
+    def __init__(self) -> None:
+        self.read: dict[int, tuple[str, ...]] = {}
+
+    def status(self) -> tuple[str, str]:
+        return "live", "test camera"
+
+    def shown_cards(self, seat: int, hand: int) -> tuple[str, ...] | None:
+        return self.read.get(seat)
+
+
+def test_hand_shown_is_one_tap_read_by_the_camera() -> None:
+    async def run() -> None:
+        table, shoe = await _to_the_draw()
+        camera = ReadingCamera()
+        table.camera = camera
+        await table.draw(_drawing(table), count=2)
+        while table.full_view().draw is not None:
+            await table.draw(_drawing(table), count=2)
+        while not any(a.act == "show" for a in table.full_view().legal):
+            await table.act(_acting(table), "check")
+        seat = _acting(table)
+        show = next(a for a in table.full_view().legal if a.act == "show")
+        assert show.label.startswith("Hand shown") and not show.needs_cards
+        with pytest.raises(NotAllowedError) as refused:
+            await table.act(seat, "show")  # laid out, but not read yet
+        assert refused.value.code == "not_read_yet"
+        camera.read[seat] = tuple(shoe.dealt[p] for p in _hand(table).positions(seat))
+        await table.act(seat, "show")
+        assert not table.halted
+        shown = next(s for s in table.full_view().seats if s.seat == seat)
+        assert set(shown.shown) == set(camera.read[seat]) and not shown.candidates
 
     asyncio.run(run())
