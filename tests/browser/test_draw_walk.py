@@ -39,6 +39,14 @@ def camera_table() -> Iterator[LiveServer]:
         running.cancel()
 
 
+# Every card of every seat tile lies inside the tile.
+_CARDS_INSIDE = """() => [...document.querySelectorAll('.tile')].every((t) => {
+  const r = t.getBoundingClientRect();
+  return [...t.querySelectorAll('.card')].every((c) => { const q = c.getBoundingClientRect();
+    return q.left >= r.left - 0.5 && q.right <= r.right + 0.5 && q.top >= r.top - 0.5 && q.bottom <= r.bottom + 0.5; });
+})"""
+
+
 def key(v: Any) -> tuple[object, ...]:
     return v.to_act, v.legal, v.draw, v.log
 
@@ -105,6 +113,16 @@ def test_a_hand_with_a_draw_to_a_showdown_by_mouse(camera_table: LiveServer, bro
                 shot(dealer, "walk-dealer-showdown")
                 shot(floor, "walk-floor-showdown")
                 shot_show = True
+                # The floor's supervisor on a portrait tablet: the candidates fit their tiles too.
+                tablet_ctx = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
+                tablet = tablet_ctx.new_page()
+                tablet.goto(server.base + "/floor?token=floor-tok")
+                _floor_sees_every_card(server, tablet)
+                width = tablet.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+                assert width[0] <= width[1], f"the floor view scrolls sideways on a tablet: {width}"
+                assert tablet.evaluate(_CARDS_INSIDE), "a card spills out of its seat tile"
+                shot(tablet, "walk-floor-showdown-portrait")
+                tablet_ctx.close()
             hand = server.table.hand
             assert hand is not None
             truth = [server.shoe.dealt[p] for p in hand.positions(seat)]
