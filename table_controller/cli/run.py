@@ -233,9 +233,10 @@ class _StopTeller:
         if phase == self.phase:
             return
         if phase == "halted":
-            sys.stdout.write(f"HALTED at hand #{view.hand}: {view.message} Floor view: {self.floor_url}\n")
+            sys.stdout.write(f"HALTED at hand #{view.hand}: {view.message.removeprefix('HALTED: ')} Floor view: "
+                             f"{self.floor_url}\n")
         elif phase == "paused":
-            sys.stdout.write(f"PAUSED at hand #{view.hand}: {view.message}\n")
+            sys.stdout.write(f"PAUSED at hand #{view.hand}: {view.message.removeprefix('PAUSED: ')}\n")
         elif self.phase in ("halted", "paused"):
             sys.stdout.write(f"hand #{view.hand} goes on: {view.message}\n")
         sys.stdout.flush()
@@ -299,8 +300,8 @@ async def _headless(settings: Any, *, hands: int, seed: int | None, players: int
             f"chips conserved: {ok} ({summary.chips_on_table} on the table, {summary.chips_expected} bought in); "
             f"{summary.seconds:.1f} s\n")
         if summary.halted:
-            sys.stdout.write(f"HALTED at hand #{table.controller.hand_no}: {summary.halted} (the floor rules on "
-                             f"the next start, or void it)\n")
+            sys.stdout.write(f"HALTED at hand #{table.controller.hand_no}: {summary.halted.removeprefix('HALTED: ')} "
+                             f"(start the table on this data to rule on it from the floor view)\n")
         sys.stdout.write(f"Journal and records: {settings.data}\n")
     return EXIT_OK if summary.ok else EXIT_FINDING
 

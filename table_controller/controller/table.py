@@ -278,10 +278,12 @@ class TableController:
         if seat is None or not any(a.needs_cards for a in acts) or not self._camera_reads_shows(seat):
             return acts
         # A live camera reads the hand laid face up: the dealer confirms "hand shown" with one tap, and the
-        # camera's reading (checked against what the seat may hold) is used, not 5 taps out of 52.
-        return tuple(a.model_copy(update={"needs_cards": False, "label": a.label.replace(
-            "(enter the cards)", "· camera reads it").replace("Show hand", "Hand shown")}) if a.needs_cards else a
-            for a in acts)
+        # camera's reading (checked against what the seat may hold) is used, not 5 taps out of 52. Until it
+        # has read the hand the cards are still needed (a client may name them); once read, they are not.
+        read = self._cards_from_camera(seat) is not None
+        label = "(read by the camera)" if read else "· camera reads it"
+        return tuple(a.model_copy(update={"needs_cards": not read, "label": a.label.replace(
+            "(enter the cards)", label).replace("Show hand", "Hand shown")}) if a.needs_cards else a for a in acts)
 
     def delayed_view(self, delay_s: float) -> FloorView:
         """The full state as it stood ``delay_s`` seconds ago (the broadcast's hole cards lag the table)."""

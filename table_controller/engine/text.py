@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -90,7 +89,10 @@ _TABLE_KIND = {"halt": "HALT", "alert": "ALERT", "alert_ack": "ACKNOWLEDGED", "r
 
 def _table_line(t: TableEventModel) -> str:
     """One halt, alert, acknowledgement, fault or ruling, with its time, as a line of the history."""
-    when = time.strftime("%H:%M:%S UTC", time.gmtime(t.at_ms / 1000)) + " " if t.at_ms is not None else ""
+    when = ""
+    if t.at_ms is not None:  # the time of day, UTC (the record holds milliseconds since the epoch)
+        s = t.at_ms // 1000
+        when = f"{s // 3600 % 24:02d}:{s // 60 % 60:02d}:{s % 60:02d} UTC "
     what = _TABLE_KIND[t.kind] + (f" ({t.level})" if t.level and t.kind == "alert" else "")
     by = f" by {t.by}" if t.by and t.kind == "ruling" else ""
     seat = f" at seat {t.seat}" if t.seat is not None and t.kind == "alert" else ""

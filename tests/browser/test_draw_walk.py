@@ -53,14 +53,17 @@ def key(v: Any) -> tuple[object, ...]:
 
 def _floor_sees_every_card(server: LiveServer, floor: Any) -> None:
     """Every card each player in the hand may hold is on the floor view, face up (no '?')."""
-    deadline = time.monotonic() + 8
+    deadline = time.monotonic() + 20
     while True:
         view = server.view()
         want = {s.seat: s for s in view.seats if s.status in ("active", "all_in") and s.cards}
         tiles = {t["seat"]: t for t in floor.evaluate(_FLOOR)}
         problems = []
         for seat, s in want.items():
-            tile = tiles[seat]
+            tile = tiles.get(seat)
+            if tile is None:
+                problems.append(f"seat {seat}: no tile on the floor view yet")
+                continue
             known = [c for c in s.hole if c != "??"]
             candidates = list(s.candidates)
             if s.hole.count("??") and not candidates:

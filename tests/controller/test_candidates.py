@@ -163,11 +163,13 @@ def test_hand_shown_is_one_tap_read_by_the_camera() -> None:
             await table.act(_acting(table), "check")
         seat = _acting(table)
         show = next(a for a in table.full_view().legal if a.act == "show")
-        assert show.label.startswith("Hand shown") and not show.needs_cards
+        assert show.label == "Hand shown · camera reads it" and show.needs_cards  # not read yet
         with pytest.raises(NotAllowedError) as refused:
             await table.act(seat, "show")  # laid out, but not read yet
         assert refused.value.code == "not_read_yet"
         camera.read[seat] = tuple(shoe.dealt[p] for p in _hand(table).positions(seat))
+        show = next(a for a in table.full_view().legal if a.act == "show")
+        assert show.label == "Hand shown (read by the camera)" and not show.needs_cards
         await table.act(seat, "show")
         assert not table.halted
         shown = next(s for s in table.full_view().seats if s.seat == seat)
