@@ -19,6 +19,7 @@ interpreter); :func:`unavailable` says what is missing. ``python -m bench.native
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib.util
 import os
@@ -129,9 +130,19 @@ def is_native_engine() -> bool:
     return Path(hand.__file__ or "").suffix == ".so"
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.native",
+        description="Build the native (mypyc-compiled) rules engine in build/native/ and print its directory; a "
+        "build of the same sources is reused.")
+    parser.parse_args(argv)
     try:
         print(build())
     except NativeBuildError as exc:
         print(exc, file=sys.stderr)
-        raise SystemExit(1) from None
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

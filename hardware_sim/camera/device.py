@@ -108,9 +108,16 @@ class SimCamera:
         return calibration_for(self.script[0].scene, self.seed, self.options)
 
     def write_video(self, path: str | Path, frames: int) -> Path:
-        """Write `frames` frames to a video file (.avi: MJPG, .mp4: mp4v) or, for a directory, PNG files."""
+        """Write `frames` frames to a video file (.avi: MJPG, .mp4: mp4v), to one image file (.png, .jpg, .jpeg,
+        .bmp: one frame only) or, for a directory, PNG files."""
         out = Path(path)
         w, h = self.options.width, self.options.height
+        if out.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"):
+            if frames != 1:
+                raise ValueError(f"an image file holds one frame, not {frames}")
+            if not cv2.imwrite(str(out), self.read()[1]):
+                raise OSError(f"cannot write the image {out}")
+            return out
         if out.suffix.lower() in (".avi", ".mp4", ".mkv"):
             fourcc = cv2.VideoWriter.fourcc(*("mp4v" if out.suffix.lower() == ".mp4" else "MJPG"))
             writer = cv2.VideoWriter(str(out), fourcc, self.fps, (w, h))

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import errno
+import os
 import random
 import signal
 import socket
@@ -31,7 +32,8 @@ def _add_table_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--camera", metavar="SOURCE", help="camera: device index, video file or stream URL "
                    "(default: the simulated table camera)")
     p.add_argument("--data", metavar="DIR",
-                   help="data directory for the journal and exports (default: ./cardtable-data)")
+                   help="data directory for the journal, exports and the kept role tokens (default: "
+                   "./cardtable-data; a counted demo run, --hands N, gets its own folder under it, runs/)")
     p.add_argument("--db", metavar="URL", help="journal database URL, sqlite:///PATH or postgresql://... "
                    "(default: SQLite in WAL mode under --data)")
     # No argparse defaults here: the settings hold them, so a value in --config is not overridden by a
@@ -97,6 +99,11 @@ def _settings(args: argparse.Namespace, *, demo: bool) -> Any:
         settings = load_settings(args.config, **overrides)
     except ConfigError as exc:
         raise CliError(exc.message, code="bad_config") from exc
+    if demo and args.hands is not None and "data" not in settings.model_fields_set:
+        # A counted run is a test drive: it must not play on (or void the hand of) the live demo's table.
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        seed = f"-seed{args.seed}" if args.seed is not None else ""
+        settings = settings.model_copy(update={"data": settings.data / "runs" / f"{stamp}{seed}-{os.getpid()}"})
     from table_controller.controller.errors import TableRequestError
     from table_controller.controller.hand import game_config
 
@@ -153,6 +160,8 @@ def _banner(table: Any, tokens: Any, settings: Any) -> None:
         out.write(f"  {label:<15} {base}{path}" + (f"?token={token}" if token else "") + "\n")
     out.write(f"Floor token: {tokens.floor}\n")
     out.write(f"Dealer token: {tokens.dealer}\n")
+    out.write(f"Tokens not set in the config are kept in {settings.data}/tokens.json (the links stay valid after a "
+              "restart; delete the file for new ones)\n")
     out.write("Ctrl-C stops the table.\n")
     out.flush()
 
@@ -170,16 +179,22 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
     from table_controller.controller.players import SimPlayers
     from table_controller.controller.runtime import close_table, shoe_truth
     from table_controller.service.app import TableRegistry, create_app
-    from table_controller.service.roles import RoleTokens
+    from table_controller.service.settings import ConfigError
+    from table_controller.service.token_store import load_tokens
 
     _check_port(settings.host, settings.port)
     table = await _open(settings, seed=seed, fast=False)
-    tokens = RoleTokens.from_settings(settings)
+    try:
+        tokens = load_tokens(settings)
+    except ConfigError as exc:
+        await close_table(table)
+        raise CliError(exc.message, code="bad_tokens") from exc
     registry = TableRegistry([table.controller], tokens=tokens, broadcast_delay_s=settings.broadcast_delay_s)
     app = create_app(registry)
     server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
                                            lifespan="on"))
     _banner(table, tokens, settings)
+    table.controller.add_listener(_StopTeller(f"http://{settings.host}:{settings.port}/floor"))
     demo_task: asyncio.Task[Any] | None = None
     camera_task = asyncio.create_task(table.camera.run(table.controller)) if table.camera is not None else None
     if players is not None:
@@ -190,8 +205,7 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
             await asyncio.sleep(1.0)
             await seat_players(table.controller, players)
             await play_hands(table.controller, sim, hands=None, pace_s=settings.pace_s,
-                             progress=lambda n, t: _progress_line(n, None, t), wait_for_floor=True,
-                             report=_say)
+                             progress=lambda n, t: _progress_line(n, None, t), wait_for_floor=True)
 
         demo_task = asyncio.create_task(loop())
     # SIGTERM (a service manager stopping the table) ends the server as Ctrl-C does, then the finally below
@@ -220,21 +234,42 @@ def _terminated(signum: int, frame: Any) -> None:
     raise TerminatedError(f"signal {signum}")
 
 
-def _say(line: str) -> None:
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+class _StopTeller:
+    """Says in the terminal when the table halts or pauses (and when it goes on): the operator of a demo
+    or a live table sees it without a browser open."""
+
+    def __init__(self, floor_url: str) -> None:
+        self.floor_url = floor_url
+        self.phase = ""
+
+    def __call__(self, view: Any) -> None:
+        phase = view.phase
+        if phase == self.phase:
+            return
+        if phase == "halted":
+            sys.stdout.write(f"HALTED at hand #{view.hand}: {view.message.removeprefix('HALTED: ')} Floor view: "
+                             f"{self.floor_url}\n")
+        elif phase == "paused":
+            sys.stdout.write(f"PAUSED at hand #{view.hand}: {view.message.removeprefix('PAUSED: ')}\n")
+        elif self.phase in ("halted", "paused"):
+            sys.stdout.write(f"hand #{view.hand} goes on: {view.message}\n")
+        sys.stdout.flush()
+        self.phase = phase
 
 
 def _progress_line(played: int, total: int | None, table: Any) -> None:
+    """One line per hand, numbered as the screens number it (``Hand #N``); a counted run adds its own count."""
     summary = table.history()[-1] if table.history() else None
     what = ""
+    number = table.hand_no
     if summary is not None:
+        number = summary.hand
         if summary.awards:
             what = ", ".join(f"seat {a.seat} wins {a.amount}" for a in summary.awards)
         else:
             what = summary.status.replace("_", " ")
-    of = f"/{total}" if total else ""
-    sys.stdout.write(f"hand {played}{of}: {what} · chips on table {table.chips_on_table()} "
+    counted = f" ({played}/{total} of this run)" if total else ""
+    sys.stdout.write(f"hand #{number}{counted}: {what} · chips on table {table.chips_on_table()} "
                      f"(bought in {table.chips_in})\n")
     sys.stdout.flush()
 
@@ -279,7 +314,9 @@ async def _headless(settings: Any, *, hands: int, seed: int | None, players: int
             f"chips conserved: {ok} ({summary.chips_on_table} on the table, {summary.chips_expected} bought in); "
             f"{summary.seconds:.1f} s\n")
         if summary.halted:
-            sys.stdout.write(f"Halted: {summary.halted}\n")
+            sys.stdout.write(f"HALTED at hand #{table.controller.hand_no}: {summary.halted.removeprefix('HALTED: ')} "
+                             f"(start the table on this data to rule on it from the floor view)\n")
+        sys.stdout.write(f"Journal and records: {settings.data}\n")
     return EXIT_OK if summary.ok else EXIT_FINDING
 
 

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from table_controller.cli._common import EXIT_OK, CliError, add_json_flag, print_json, set_handler
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
 
 def register(sub: Any) -> None:
     camera = sub.add_parser("camera", help="render simulated table-camera frames to a video or image files")
     camera.add_argument("--seed", type=int, metavar="S", help="seed the scene generator")
-    camera.add_argument("--out", metavar="PATH", help="video file (.mp4/.avi) or directory of PNG frames")
-    camera.add_argument("--frames", type=int, default=100, metavar="N", help="number of frames (default: 100)")
+    camera.add_argument("--out", metavar="PATH", help="video file (.mp4/.avi/.mkv), one image file (.png/.jpg: one "
+                        "frame) or a directory of PNG frames")
+    camera.add_argument("--frames", type=int, metavar="N",
+                        help="number of frames (default: 100; 1 for an image file)")
     camera.add_argument("--fps", type=float, default=10.0, metavar="F", help="frames per second (default: 10)")
     camera.add_argument("--calibration-out", metavar="FILE", help="also write the camera's table calibration JSON")
     add_json_flag(camera)
@@ -23,8 +28,14 @@ def register(sub: Any) -> None:
 def _camera(args: argparse.Namespace) -> int:
     from hardware_sim.camera import SimCamera
 
+    image = args.out is not None and Path(args.out).suffix.lower() in IMAGE_SUFFIXES
+    if args.frames is None:
+        args.frames = 1 if image else 100
     if args.frames < 1:
         raise CliError("--frames must be at least 1")
+    if image and args.frames != 1:
+        raise CliError(f"{args.out} is an image file: it holds one frame (use --frames 1, or a directory or a video "
+                       f"for {args.frames})")
     if args.fps <= 0:
         raise CliError("--fps must be positive")
     if not args.out:

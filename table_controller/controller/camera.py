@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Any
 
 import cv2
@@ -41,10 +42,14 @@ JPEG_QUALITY = 80
 class SimTableSource:
     """The simulated camera over the live table: each frame is rendered from the controller's hand."""
 
-    def __init__(self, table: TableController, *, seed: int = 0, width: int = 960, height: int = 540) -> None:
+    def __init__(self, table: TableController, *, seed: int = 0, width: int = 960, height: int = 540,
+                 truth: Callable[[], list[str]] | None = None) -> None:
+        """``truth``: the faces the simulated shoe dealt, in order: the felt holds the real cards even where the
+        table does not know them (a shoe without a reader, a draw entered as a count)."""
         from hardware_sim.camera import RenderOptions, TableScene, calibration_for
 
         self.table = table
+        self.truth = truth
         self.seed = seed
         self.name = f"simulated table camera (seed {seed})"
         self.options = RenderOptions(width=width, height=height, glare=0.0)
@@ -59,7 +64,8 @@ class SimTableSource:
 
     def scene(self) -> Any:
         """The cards on the felt now: each seat's hand as a tight face-down pile at the left of its zone (a
-        shown hand fanned face up), and any foreign card laid apart at the right of the zone."""
+        shown hand fanned face up, and so the hand of the player whose turn it is to show), and any foreign card
+        laid apart at the right of the zone."""
         from hardware_sim.camera import PlacedCard, TableLayout, TableScene
 
         layout = TableLayout()
@@ -67,6 +73,8 @@ class SimTableSource:
         used: set[str] = set()
         hand = self.table.hand or self.table.finished
         infos = hand.seat_info() if hand is not None else {}
+        showing = hand.to_act() if hand is not None and hand.phase() == "showdown" else None
+        faces = self.truth() if self.truth is not None and hand is not None else None
         for seat in range(1, 7):
             zone = layout.seat_zone(seat)
             xs = [p[0] for p in zone.polygon]
@@ -74,12 +82,16 @@ class SimTableSource:
             x0, cy = min(xs), (min(ys) + max(ys)) / 2
             info = infos.get(seat)
             if info is not None and info.status != "folded":
-                cards = [c for c in info.hole if c != "??"]
-                shown = bool(info.shown)
+                hole = list(info.hole)
+                if "??" in hole and faces is not None and hand is not None:
+                    hole = [faces[p] if p < len(faces) else "??" for p in hand.positions(seat)]
+                cards = [c for c in hole if c != "??"]
+                laid_open = seat == showing
+                shown = bool(info.shown) or laid_open
                 step = 46.0 if shown else 20.0
                 for i, code in enumerate(cards):
                     placed.append(PlacedCard(card=code, x=x0 + 36 + i * step, y=cy, angle=0.0,
-                                             face_up=code in info.shown))
+                                             face_up=laid_open or code in info.shown))
                     used.add(code)
             extra = self.extra.get(seat)
             if extra is not None and extra not in used:
@@ -125,7 +137,9 @@ class TableCamera:
     def status(self) -> tuple[str, str]:
         if self.state == "live":
             seen = sum(1 for d in self._detections if d["code"] != "face down")
-            return "live", f"{self.label}: {self.frames} frames, {len(self._detections)} cards in view ({seen} read)"
+            # The detector finds card outlines: a hand lying face down, its cards overlapping, is one outline.
+            return "live", (f"{self.label}: {self.frames} frames; {len(self._detections)} card outlines in view "
+                            f"(a face-down hand is one), {seen} cards read face up")
         return self.state, self.label
 
     def frame_jpeg(self) -> bytes | None:

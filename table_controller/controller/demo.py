@@ -96,12 +96,17 @@ async def play_hands(
     report: Callable[[str], None] | None = None,
     poll_s: float = 0.25,
 ) -> DemoSummary:
+    """Play ``hands`` hands (None: until cancelled). A halt or a pause ends a counted run (the summary says
+    why); with ``wait_for_floor`` (the live demo, where a person answers at the screens) the players wait
+    until the floor or the dealer lets the hand go on, then play on."""
     started = time.monotonic()
     played = 0
     halted: str | None = None
     pause_after = between_hands_s if between_hands_s is not None else pace_s * 3
     while hands is None or played < hands:
         if not table.in_play():  # else a hand recovered after a restart: it is played out first
+            if wait_for_floor and (table.halted or table.paused):
+                await _wait_for_floor(table, report, poll_s)
             await _top_up(table, stack)
             await table.start_hand()
         acts = 0

@@ -77,8 +77,12 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
                                     journal_label=jlabel, simulator=simulator, sim_process=process))
             raise
         controller.camera = table_camera
-    return Table(controller=controller, shoe=shoe, journal=journal, shoe_label=label, journal_label=jlabel,
-                 simulator=simulator, camera=table_camera, recovered=recovered, sim_process=process)
+    table = Table(controller=controller, shoe=shoe, journal=journal, shoe_label=label, journal_label=jlabel,
+                  simulator=simulator, camera=table_camera, recovered=recovered, sim_process=process)
+    source = getattr(table_camera, "source", None)
+    if source is not None and hasattr(source, "truth"):
+        source.truth = shoe_truth(table)  # the simulated felt holds the real cards the table may not know
+    return table
 
 
 async def _open_shoe(settings: TableSettings, *, seed: int | None, fast: bool, sim_speed: float, virtual_shoe: bool,

@@ -51,6 +51,7 @@ from table_controller.controller.secrecy import (
     outside_possible,
     target_seat,
 )
+from table_controller.engine.books import cite
 from table_controller.engine.cards import UNKNOWN_CODE, parse_card
 from table_controller.service.models import (
     AlertView,
@@ -80,6 +81,8 @@ SNAPSHOTS_KEPT = 2000
 HAND_SIZE = 5
 R_FAULT = "device fault: the hand pauses; the dealer retries the device or voids the hand (misdeal, 000)"
 R_VOID = "a void hand: every bet and ante goes back to the player who put it in"
+CAMERA_ALERTS = frozenset({"camera_mismatch", "exposed_card"})  # alerts the camera raises from a frame
+ALERT_FRAMES_KEPT = 50  # the frames behind the latest camera alerts, kept in memory for the floor
 
 
 @dataclass
@@ -133,6 +136,7 @@ class _Pending:
     action: dict[str, Any]
     kinds: list[str]
     cards: list[str] = field(default_factory=list)
+    at_ms: int | None = None  # when the act was entered (an irregularity's alert keeps that time)
 
 
 class TableController:
@@ -200,6 +204,11 @@ class TableController:
         self.refused_reports = 0  # reports and card-naming acts refused (secrecy.py), all hands
         self._answers: dict[str, tuple[str, int, str]] = {}  # Idempotency-Key -> (fingerprint, status, body)
         self._refused_in_hand = 0
+        self._hand_events: list[dict[str, Any]] = []  # this hand's halts, alerts, faults, rulings (its record)
+        self._alert_frames: dict[str, bytes] = {}  # alert id -> the JPEG frame the camera raised it on
+        # seat -> the cards it held before a draw entered as a count: it keeps some of them, nobody knows which
+        # until they are shown (the floor sees them all as candidates; a shown card must be one of them).
+        self._candidates: dict[int, tuple[str, ...]] = {}
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -215,7 +224,7 @@ class TableController:
             listener(full)
 
     def log(self, text: str, *, secret: bool = False) -> None:
-        self._log.append(LogEntry(seq=next(self._log_seq), hand=self.hand_no, text=text, secret=secret))
+        self._log.append(LogEntry(seq=next(self._log_seq), hand=self.hand_no, text=cite(text), secret=secret))
 
     def game_view(self) -> GameView:
         g = self.settings.game
@@ -238,7 +247,7 @@ class TableController:
                 out.append(FloorSeat(
                     seat=n, name=info.name, stack=info.stack, bet=info.bet, status=info.status, cards=len(info.hole),
                     shown=info.shown, drew=info.drew, hole=info.hole, button=button, to_act=n == to_act,
-                    opener=info.opener,
+                    opener=info.opener, candidates=self._candidates.get(n, ()) if UNKNOWN_CODE in info.hole else (),
                 ))
             elif st is None:
                 out.append(FloorSeat(seat=n))
@@ -269,7 +278,7 @@ class TableController:
             game=self.game_view(),
             hand=self.hand_no,
             phase=phase,  # type: ignore[arg-type]
-            message=self.message,
+            message=cite(self.message),
             button=self.button,
             to_act=to_act,
             pots=pots,
@@ -285,19 +294,23 @@ class TableController:
             irregularities=self.irregularity_options(),
             device=DeviceView(shoe=status.state, shoe_detail=status.detail, cards_left=status.cards_left,
                               reader=self.shoe.has_reader, camera=camera_state, camera_detail=camera_detail),
-            prompts=tuple(PromptView(id=p.id, kind=p.kind, message=p.message, rule=p.rule, options=p.options)
-                          for p in self._prompts.values()),
+            prompts=tuple(PromptView(id=p.id, kind=p.kind, message=cite(p.message), rule=cite(p.rule or "") or None,
+                                     options=p.options) for p in self._prompts.values()),
             alerts=tuple(self._alerts),
             rulings=tuple(self._rulings),
         )
 
     def _legal(self, hand: EngineHand, seat: int | None) -> tuple[LegalAction, ...]:
         acts = hand.legal()
-        if seat is None or not any(a.needs_cards for a in acts) or self._cards_from_camera(seat) is None:
+        if seat is None or not any(a.needs_cards for a in acts) or not self._camera_reads_shows(seat):
             return acts
-        # The camera has read the hand laid face up: the dealer taps Show and the reading is used.
-        return tuple(a.model_copy(update={"needs_cards": False, "label": a.label.replace(
-            "(enter the cards)", "(read by the camera)")}) if a.needs_cards else a for a in acts)
+        # A live camera reads the hand laid face up: the dealer confirms "hand shown" with one tap, and the
+        # camera's reading (checked against what the seat may hold) is used, not 5 taps out of 52. Until it
+        # has read the hand the cards are still needed (a client may name them); once read, they are not.
+        read = self._cards_from_camera(seat) is not None
+        label = "(read by the camera)" if read else "· camera reads it"
+        return tuple(a.model_copy(update={"needs_cards": not read, "label": a.label.replace(
+            "(enter the cards)", label).replace("Show hand", "Hand shown")}) if a.needs_cards else a for a in acts)
 
     def delayed_view(self, delay_s: float) -> FloorView:
         """The full state as it stood ``delay_s`` seconds ago (the broadcast's hole cards lag the table)."""
@@ -320,8 +333,8 @@ class TableController:
     def irregularity_options(self) -> tuple[IrregularityOption, ...]:
         if self.hand is None and self._deal is None:
             return ()
-        return tuple(IrregularityOption(kind=k, label=v.label, rule=v.rule, needs_seat=v.needs_seat, needs=v.needs)
-                     for k, v in IRREGULARITIES.items())
+        return tuple(IrregularityOption(kind=k, label=v.label, rule=cite(v.rule), needs_seat=v.needs_seat,
+                                        needs=v.needs) for k, v in IRREGULARITIES.items())
 
     def history(self) -> list[HandSummary]:
         return list(self._history)
@@ -331,6 +344,26 @@ class TableController:
         if record is None:
             raise NotFoundError(f"no finished hand {hand} at this table")
         return record
+
+    def alert_frame_jpeg(self, alert_id: str) -> bytes:
+        """The camera frame a camera alert was raised on (kept in memory for the latest alerts)."""
+        frame = self._alert_frames.get(alert_id)
+        if frame is None:
+            known = any(a.id == alert_id for a in self._alerts)
+            raise NotFoundError(f"no camera frame kept for alert {alert_id!r}" if known else f"no alert {alert_id!r}",
+                                code="no_frame")
+        return frame
+
+    def hand_story(self, hand: int) -> str:
+        """A finished hand as the plain-text history (the acts, and the table's halts, alerts and rulings)."""
+        record = self.hand_record(hand)
+        from table_controller.engine.phh import to_text
+        from table_controller.engine.record import replay
+
+        try:
+            return to_text(record, replay(record))
+        except Exception as exc:  # a record the engine cannot replay: say so, the raw record is still there
+            raise NotAllowedError(f"hand {hand}'s record does not replay: {exc}", code="bad_record") from exc
 
     def audit_hole_cards(self, *, role: str, client: str, hand: int, via: str) -> None:
         self.journal.audit(role=role, who=client or "unknown", why=f"{role} view via {via}", hand=hand or None)
@@ -386,14 +419,29 @@ class TableController:
     def acknowledge_alert(self, alert_id: str) -> None:
         if not any(a.id == alert_id for a in self._alerts):
             raise NotFoundError(f"no alert {alert_id!r}")
-        self.journal.append("alert.ack", {"id": alert_id}, hand=self.hand_no)
-        self._apply_alert_ack(alert_id)
+        at_ms = self._now_ms()
+        self.journal.append("alert.ack", {"id": alert_id, "at_ms": at_ms}, hand=self.hand_no)
+        self._apply_alert_ack(alert_id, at_ms)
         self.notify()
 
-    def _apply_alert_ack(self, alert_id: str) -> None:
+    def _apply_alert_ack(self, alert_id: str, at_ms: int | None = None) -> None:
         for i, alert in enumerate(self._alerts):
             if alert.id == alert_id:
                 self._alerts[i] = alert.model_copy(update={"acknowledged": True})
+                self._table_event("alert_ack", f"the floor acknowledged: {alert.message}", at_ms=at_ms, by="floor",
+                                  ref=alert_id)
+
+    def _table_event(self, kind: str, text: str, *, at_ms: int | None, **extra: Any) -> None:
+        """Keep what happened at the table during a hand (a halt, an alert and its acknowledgement, a device
+        fault and the answer, a ruling) for the hand's record, beside its acts (``table_events``)."""
+        if not self._in_play():
+            return
+        event: dict[str, Any] = {"kind": kind, "text": text,
+                                 "after_action": len(self.hand.hand.actions) if self.hand is not None else 0}
+        if at_ms is not None:
+            event["at_ms"] = at_ms
+        event.update({k: v for k, v in extra.items() if v is not None})
+        self._hand_events.append(event)
 
     def _alert(self, kind: str, message: str, *, level: str = "security", seat: int | None = None,
                at_ms: int | None = None) -> None:
@@ -404,8 +452,18 @@ class TableController:
         self._apply_alert(entry)
 
     def _apply_alert(self, e: dict[str, Any]) -> None:
-        self._alerts.append(AlertView(id=f"a{next(self._alert_ids)}", at=e["at_ms"] / 1000, level=e["level"],
-                                      kind=e["kind"], message=e["message"], seat=e["seat"]))
+        alert_id = f"a{next(self._alert_ids)}"
+        frame = None
+        if not self._replaying and self.camera is not None and e["kind"] in CAMERA_ALERTS:
+            frame = self.camera.frame_jpeg()  # the frame the camera raised it on, for the floor's review
+            if frame:
+                self._alert_frames[alert_id] = frame
+                while len(self._alert_frames) > ALERT_FRAMES_KEPT:
+                    self._alert_frames.pop(next(iter(self._alert_frames)))
+        alert = AlertView(id=alert_id, at=e["at_ms"] / 1000, level=e["level"], kind=e["kind"],
+                          message=cite(e["message"]), seat=e["seat"], frame=bool(frame))
+        self._alerts.append(alert)
+        self._table_event("alert", e["message"], at_ms=e["at_ms"], level=e["level"], seat=e["seat"], ref=alert.id)
         self.log(f"ALERT ({e['level']}): {e['message']}", secret=True)
 
     def _prompt(self, kind: str, message: str, options: tuple[str, ...], rule: str | None = None) -> None:
@@ -562,6 +620,8 @@ class TableController:
         self._deck_mark = None
         self._hand_cards = []
         self._refused_in_hand = 0
+        self._hand_events = []
+        self._candidates = {}
         order = EngineHand.deal_order([n for n, _, _ in seats], e["button"])
         self._deal = _Deal(seats=seats, button=e["button"], carried_pot=e["carried_pot"],
                            passed_deals=e["passed_deals"], order=order, ante_for_all=e.get("ante_for_all"))
@@ -600,14 +660,15 @@ class TableController:
                     self._apply_card(entry)
                     self.notify()
             except DeviceError as exc:
-                entry = {"code": exc.code, "message": exc.message}
+                entry = {"code": exc.code, "message": exc.message, "at_ms": self._now_ms()}
                 self.journal.append("device.fault", entry, hand=self.hand_no)
                 self._apply_fault(entry)
             except TableError as exc:
                 # The engine refused what the shoe delivered (a card twice: the deck is not what it was).
                 self._alert("shoe_mismatch", f"hand #{self.hand_no}: {exc.message}")
-                self.journal.append("halt", {"reason": exc.message}, hand=self.hand_no)
-                self._apply_halt({"reason": exc.message})
+                halt = {"reason": exc.message, "at_ms": self._now_ms()}
+                self.journal.append("halt", halt, hand=self.hand_no)
+                self._apply_halt(halt)
         self.notify()
 
     async def _deal_round(self) -> None:
@@ -649,9 +710,11 @@ class TableController:
             self._apply_halt({"reason": e["text"]})
 
     def _apply_halt(self, e: dict[str, Any]) -> None:
+        self._table_event("halt", f"the table halted: {e['reason']}", at_ms=e.get("at_ms"))
         self.halted = True
         self.message = f"HALTED: {e['reason']}. The floor must rule (resume or void the hand)."
-        self.log(f"Table halted: {e['reason']}")
+        self.log(f"Table halted: {e['reason']}", secret=True)  # the public hears only that the floor was called
+        self.log("Floor called, hand paused")
 
     def _apply_card(self, e: dict[str, Any]) -> None:
         code = e["code"]
@@ -680,9 +743,10 @@ class TableController:
         pending.cards.append(code)
         if len(pending.cards) == len(pending.kinds):
             self._pending = None
-            self._perform(pending.action, pending.cards)
+            self._perform(pending.action, pending.cards, at_ms=pending.at_ms)
 
     def _apply_fault(self, e: dict[str, Any]) -> None:
+        self._table_event("device_fault", f"the hand paused: {e['message']}", at_ms=e.get("at_ms"))
         self.paused = True
         self.message = f"PAUSED: {e['message']}. Clear the fault, then Retry; or Void the hand."
         self.log(f"Device fault: {e['message']}")
@@ -723,9 +787,47 @@ class TableController:
                                     code="amount_missing")
         if act == "show" and not cards:
             cards = self._cards_from_camera(seat)
+            if cards is None and self._camera_reads_shows(seat):
+                raise NotAllowedError(f"the camera has not read seat {seat}'s hand yet: lay the five cards face up "
+                                      "in front of the seat, then tap again", code="not_read_yet",
+                                      rule="every player who has not dropped shows his full hand (000 Final betting "
+                                      "and showdown)")
         if act == "show" and cards:
             action["cards"] = list(cards)
+            if await self._halt_on_foreign_show(seat, tuple(cards)):
+                return
         await self._submit(action, role=role)
+
+    def _camera_reads_shows(self, seat: int) -> bool:
+        """Whether the dealer's one tap "hand shown" stands for the camera's reading of the seat's hand."""
+        hand = self.hand
+        if hand is None or self.camera is None or not hasattr(self.camera, "shown_cards"):
+            return False
+        try:
+            return UNKNOWN_CODE in hand.hole(seat) and self.camera.status()[0] == "live"
+        except Exception:
+            return False
+
+    async def _halt_on_foreign_show(self, seat: int, cards: tuple[str, ...]) -> bool:
+        """A shown card the seat cannot hold (neither among its candidates after a draw nobody named, nor a card
+        it is known to hold) halts the hand with a security alert. True when it did."""
+        async with self._lock:
+            candidates = self._candidates.get(seat)
+            hand = self.hand
+            if candidates is None or hand is None or self.halted:
+                return False
+            known = {c for c in hand.hole(seat) if c != UNKNOWN_CODE}
+            foreign = [c for c in cards if c not in known and c not in candidates]
+            if not foreign:
+                return False
+            self._alert("shown_card_mismatch", f"hand #{self.hand_no}: seat {seat} showed {' '.join(foreign)}, which "
+                        f"the seat was never dealt nor served (it may hold {' '.join(sorted(set(candidates)))} and "
+                        f"{' '.join(sorted(known)) or 'nothing else'})", seat=seat)
+            halt = {"reason": f"a card shown at seat {seat} is not one the seat could hold", "at_ms": self._now_ms()}
+            self.journal.append("halt", halt, hand=self.hand_no)
+            self._apply_halt(halt)
+        self.notify()
+        return True
 
     def _cards_from_camera(self, seat: int) -> tuple[str, ...] | None:
         """A shown hand the table could not read from the shoe, as the camera read it face up (if it did)."""
@@ -793,6 +895,8 @@ class TableController:
             entry: dict[str, Any] = {"action": action, "kinds": kinds}
             if forget is not None:
                 entry["forget"] = forget
+            if action.get("act") == "irregularity":
+                entry["at_ms"] = self._now_ms()  # its alert keeps this time when the journal is replayed
             self.journal.append("act", entry, hand=self.hand_no)
             self._apply_act(entry)
         self.notify()
@@ -835,14 +939,16 @@ class TableController:
 
     def _apply_act(self, e: dict[str, Any]) -> None:
         if e.get("forget") is not None and self.hand is not None:
-            self.hand.forget(e["forget"])
+            seat = e["forget"]
+            self._candidates[seat] = tuple(c for c in self.hand.hole(seat) if c != UNKNOWN_CODE)
+            self.hand.forget(seat)
         if e["kinds"]:
-            self._pending = _Pending(action=e["action"], kinds=list(e["kinds"]))
+            self._pending = _Pending(action=e["action"], kinds=list(e["kinds"]), at_ms=e.get("at_ms"))
             self.message = "Serving the draw from the shoe."
             return
-        self._perform(e["action"], [])
+        self._perform(e["action"], [], at_ms=e.get("at_ms"))
 
-    def _perform(self, action: dict[str, Any], cards: list[str]) -> None:
+    def _perform(self, action: dict[str, Any], cards: list[str], *, at_ms: int | None = None) -> None:
         assert self.hand is not None
         events = self.hand.act(action, cards)
         if action.get("act") != "show":  # a show is logged with its cards below
@@ -850,8 +956,12 @@ class TableController:
         for ev in events:
             data = ev.to_json()
             if data.get("event") == "draw":
-                self.log(f"Seat {data['seat']} threw {' '.join(data['discards']) or 'nothing'}, served "
-                         f"{' '.join(data['served']) or 'nothing'}", secret=True)
+                thrown = " ".join(data["discards"]) or "nothing"
+                before = self._candidates.get(data["seat"])
+                if before and UNKNOWN_CODE in data["discards"]:
+                    thrown = f"{len(data['discards'])} of {' '.join(before)} (not named)"
+                self.log(f"Seat {data['seat']} threw {thrown}, served {' '.join(data['served']) or 'nothing'}",
+                         secret=True)
             elif data.get("event") == "irregularity":
                 where = f" at seat {data['seat']}" if data.get("seat") is not None else ""
                 label = IRREGULARITIES.get(data["irregularity"])
@@ -859,7 +969,8 @@ class TableController:
                 self._note = f"{what}{where}: {data['remedy']} ({data['rule']})."
                 self.log(self._note)
                 self._apply_alert({"kind": "irregularity", "level": "warning", "seat": data.get("seat"),
-                                   "at_ms": self._now_ms(), "message": f"{what}{where}: {data['remedy']} "
+                                   "at_ms": at_ms if at_ms is not None else self._now_ms(),
+                                   "message": f"{what}{where}: {data['remedy']} "
                                    f"({data['rule']}; reported by the {action['report'].get('by', 'dealer')})"})
             elif data.get("event") == "show":
                 self.log(f"{self._name(data['seat'])} (seat {data['seat']}) shows {' '.join(data['cards'])}: "
@@ -940,7 +1051,7 @@ class TableController:
             if choice not in prompt.options:
                 raise TableRequestError(f"answer one of {', '.join(prompt.options)}, not {choice!r}",
                                         code="bad_choice")
-            entry = {"prompt": prompt_id, "choice": choice}
+            entry = {"prompt": prompt_id, "choice": choice, "at_ms": self._now_ms()}
             self.journal.append("prompt.answer", entry, hand=self.hand_no)
             self._apply_prompt_answer(entry)
         self.notify()
@@ -951,6 +1062,8 @@ class TableController:
 
     def _apply_prompt_answer(self, e: dict[str, Any]) -> None:
         prompt = self._prompts.pop(e["prompt"])
+        self._table_event("prompt_answer", f"the dealer answered {e['choice']} to: {prompt.message}",
+                          at_ms=e.get("at_ms"), by="dealer")
         self.log(f"Dealer answered '{prompt.message}' with {e['choice']}")
         if prompt.kind == "device_fault":
             self.paused = False
@@ -983,6 +1096,8 @@ class TableController:
     def _store_record(self, hand: EngineHand) -> None:
         """Keep the ended hand's record (and journal it, unless replaying): every hand that ends has one."""
         record = hand.record()
+        if self._hand_events:
+            record = {**record, "table_events": [dict(e) for e in self._hand_events]}
         result = hand.result()
         self._records[self.hand_no] = record
         self._last_ended = (self.hand_no, record, result)
@@ -1095,6 +1210,10 @@ class TableController:
     def _apply_ruling(self, e: dict[str, Any]) -> None:
         kind = e["kind"]
         detail = kind.replace("_", " ")
+        ruling_id = f"r{next(self._ruling_ids)}"
+        # On the hand's record before the ruling acts: a void or an award ends the hand and stores its record.
+        self._table_event("ruling", f"{detail}: {e['reason']}", at_ms=e["at_ms"], by=e["by"], seat=e.get("seat"),
+                          ref=ruling_id)
         if kind == "void_hand":
             self._apply_void({"reason": f"floor ruling by {e['by']}: {e['reason']}", "by": e["by"],
                               "floor_reason": e["reason"]})
@@ -1138,7 +1257,7 @@ class TableController:
             self.seats[e["seat"]].stack += amount
             self.carried_pot -= amount
             detail = f"{abs(amount)} chips {'from the pot to' if amount > 0 else 'to the pot from'} seat {e['seat']}"
-        self._rulings.append(RulingView(id=f"r{next(self._ruling_ids)}", at=e["at_ms"] / 1000, by=e["by"], kind=kind,
+        self._rulings.append(RulingView(id=ruling_id, at=e["at_ms"] / 1000, by=e["by"], kind=kind,
                                         detail=detail, reason=e["reason"]))
         self.log(f"Floor ruling by {e['by']}: {detail} ({e['reason']})")
 
@@ -1151,7 +1270,7 @@ class TableController:
             self._alert("camera_lost", f"camera lost ({detail}): cards are not cross-checked until it is back",
                         level="warning")
             if self._in_play() and not self.paused and not self.halted:
-                entry = {"code": "camera_lost", "message": f"camera lost ({detail})"}
+                entry = {"code": "camera_lost", "message": f"camera lost ({detail})", "at_ms": self._now_ms()}
                 self.journal.append("device.fault", entry, hand=self.hand_no)
                 self._apply_fault(entry)
         self.notify()
@@ -1185,7 +1304,9 @@ class TableController:
             if code not in hole and code in then:
                 return  # the seat held it when the frame was taken and has thrown it since
             if (UNKNOWN_CODE in hole or UNKNOWN_CODE in then) and code not in hole:
-                return  # a shoe without a reader: the camera teaches, it cannot contradict
+                candidates = self._candidates.get(seat)
+                if candidates is None or code in candidates:
+                    return  # an unread card (no reader), or one the seat may still hold: the camera teaches
             if code in hole:
                 taken_in = seen.phase if seen is not None else self.phase
                 if (info is not None and code not in info.shown and self.phase in ("betting", "drawing")
@@ -1195,8 +1316,11 @@ class TableController:
             reason = (f"camera read {code} {where} at seat {seat}, but the shoe dealt that seat "
                       f"{' '.join(hole) or 'nothing'}")
             self._alert("camera_mismatch", f"hand #{self.hand_no}: {reason}", seat=seat)
-            self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
-            self._apply_halt({"reason": f"camera and shoe disagree at seat {seat}"})
+            # The halt's reason is read by the dealer: it names no card (the floor's alert above does), also
+            # when the journal is replayed after a restart.
+            halt = {"reason": f"camera and shoe disagree at seat {seat}", "at_ms": self._now_ms()}
+            self.journal.append("halt", halt, hand=self.hand_no)
+            self._apply_halt(halt)
         self.notify()
 
     def _camera_exposure(self, hand: EngineHand, seat: int, code: str) -> None:
@@ -1209,8 +1333,9 @@ class TableController:
         except TableError:
             kinds = None  # the engine has no remedy here (already dealt with): the alert stands
         if kinds == []:
-            self.journal.append("act", {"action": action, "kinds": kinds}, hand=self.hand_no)
-            self._apply_act({"action": action, "kinds": kinds})
+            entry = {"action": action, "kinds": kinds, "at_ms": self._now_ms()}
+            self.journal.append("act", entry, hand=self.hand_no)
+            self._apply_act(entry)
         self.notify()
 
     # -- crash recovery ---------------------------------------------------------------------------------------
@@ -1232,7 +1357,7 @@ class TableController:
             "prompt.answer": self._apply_prompt_answer,
             "ruling": self._apply_ruling,
             "alert": self._apply_alert,
-            "alert.ack": lambda e: self._apply_alert_ack(e["id"]),
+            "alert.ack": lambda e: self._apply_alert_ack(e["id"], e.get("at_ms")),
             "halt": self._apply_halt,
             "void": self._apply_void,
             "refused": self._apply_refused,
@@ -1298,8 +1423,9 @@ class TableController:
             reason = (f"after the restart the shoe reports {len(shoe_codes)} cards dealt in this hand, the journal "
                       f"{len(known)}" + (f"; they differ at card {differ[0] + 1}" if differ else ""))
             self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
-            self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
-            self._apply_halt({"reason": reason})
+            halt = {"reason": reason, "at_ms": self._now_ms()}
+            self.journal.append("halt", halt, hand=self.hand_no)
+            self._apply_halt(halt)
             return
         extra = dealt[len(known):]
         if not extra:
@@ -1319,8 +1445,9 @@ class TableController:
             if kind is None:
                 reason = "the shoe dealt a card the hand did not ask for while the controller was down"
                 self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
-                self.journal.append("halt", {"reason": reason}, hand=self.hand_no)
-                self._apply_halt({"reason": reason})
+                halt = {"reason": reason, "at_ms": self._now_ms()}
+                self.journal.append("halt", halt, hand=self.hand_no)
+                self._apply_halt(halt)
                 break
             entry = {"kind": kind, "code": card.code, "from_shoe_log": True}
             self.journal.append("card", entry, hand=self.hand_no)

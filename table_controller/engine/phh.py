@@ -5,7 +5,8 @@ docs/hand-record.md: ``F5CD`` (fixed limit), ``S5CD`` (spread limit), ``P5CD`` (
 limit), all "five-card draw, high hand, one draw". Players ``p1``.. are in PHH order: the first player left
 of the button is ``p1``, the button is last. What PHH cannot say (the form, the house options, the seat
 numbers, the carried pot, the burn cards, reshuffles, the openers verdict, the irregularities and floor rulings
-with the rule each applied, the status of the deal) is in
+with the rule each applied, the status of the deal, and the table's halts, alerts, acknowledgements, device
+faults and floor rulings around the acts: ``_table_events``) is in
 fields whose names start with an underscore, as PHH allows for user-defined fields.
 """
 
@@ -128,6 +129,7 @@ def to_phh(record: HandRecord | Mapping[str, Any]) -> str:
         ("_mucked_seats", mucked),
         ("_irregularities", irregularities),
         ("_floor_rulings", rulings),
+        ("_table_events", [t.model_dump(exclude_none=True) for t in rec.table_events]),
         ("_status", result["status"]),
         ("_carried_pot_after", result["carried_pot"]),
     ]
@@ -137,7 +139,7 @@ def to_phh(record: HandRecord | Mapping[str, Any]) -> str:
         fields.append(("_openers_proved", result["openers_proved"]))
     if result["false_opener_case"] is not None:
         fields.append(("_false_opener_case", result["false_opener_case"]))
-    optional = ("_irregularities", "_floor_rulings")  # written only for irregular hands
+    optional = ("_irregularities", "_floor_rulings", "_table_events")  # written only for irregular hands
     lines = [f"{key} = {_toml(value)}" for key, value in fields if value != {} and not (key in optional and not value)]
     return "\n".join(lines) + "\n"
 

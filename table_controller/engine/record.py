@@ -162,6 +162,22 @@ class ActionModel(_Strict):
         return self
 
 
+class TableEventModel(_Strict):
+    """What happened at the table around the hand's acts, kept with the hand for people (the floor, an
+    auditor) and not replayed: a halt, an alert and its acknowledgement, a device fault and the dealer's
+    answer, a floor ruling (the resume included). ``after_action`` is how many of ``actions`` had been
+    entered when it happened."""
+
+    kind: Literal["halt", "alert", "alert_ack", "ruling", "device_fault", "prompt_answer"]
+    at_ms: NonNeg | None = None  # wall-clock time, milliseconds since the Unix epoch
+    after_action: NonNeg = 0
+    text: str
+    level: Literal["info", "warning", "security"] | None = None
+    seat: Annotated[int, Field(ge=1, le=10)] | None = None
+    by: str | None = None
+    ref: str | None = None  # the alert's or the ruling's id at the table (a1, r2): ties an ack to its alert
+
+
 class HandRecord(_Strict):
     """A hand record, format ``cardtable.hand/1``."""
 
@@ -174,6 +190,7 @@ class HandRecord(_Strict):
     ante_for_all: int | None = None  # 003 False openers 2 (house option): the seat that antes for everyone
     deck: Annotated[list[str], Field(max_length=52)] = Field(default_factory=list)
     actions: list[ActionModel] = Field(default_factory=list)
+    table_events: list[TableEventModel] = Field(default_factory=list)  # not replayed: see TableEventModel
 
     @field_validator("deck")
     @classmethod

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from table_controller.engine.record import HandRecord, parse_record
+from table_controller.engine.books import cite
+from table_controller.engine.errors import EngineError
+from table_controller.engine.record import HandRecord, TableEventModel, apply_action, parse_record, start_hand
 
 _FORCED = {"ante": "antes", "dealer_ante": "antes for everyone (dealer)",
            "ante_for_all": "antes for everyone (false-opener penalty)", "blind": "posts the blind",
@@ -27,7 +29,9 @@ def to_text(record: HandRecord | Mapping[str, Any], result: Mapping[str, Any]) -
     if rec.carried_pot:
         lines.append(f"Carried pot: {rec.carried_pot} (after {rec.passed_deals} passed deal(s))")
     lines += [f"{who(s.seat)}: {s.stack} chips" for s in sorted(rec.seats, key=lambda s: s.seat)]
-    for e in result["events"]:
+    at_event = _table_events_by_event(rec)
+    for index, e in enumerate(result["events"]):
+        lines += [_table_line(t) for t in at_event.pop(index, [])]
         kind = e["event"]
         if kind == "forced":
             lines.append(f"{who(e['seat'])} {_FORCED.get(e['what'], e['what'])} {e['amount']}"
@@ -61,7 +65,7 @@ def to_text(record: HandRecord | Mapping[str, Any], result: Mapping[str, Any]) -
         elif kind == "muck":
             lines.append(f"{who(e['seat'])} concedes")
         elif kind == "openers":
-            lines.append(f"{who(e['seat'])} {'proves' if e['proved'] else 'cannot prove'} openers ({e['rule']})")
+            lines.append(f"{who(e['seat'])} {'proves' if e['proved'] else 'cannot prove'} openers ({cite(e['rule'])})")
         elif kind == "bet_returned":
             lines.append(f"{e['amount']} returned to {who(e['seat'])} ({e['reason']})")
         elif kind == "award":
@@ -73,6 +77,44 @@ def to_text(record: HandRecord | Mapping[str, Any], result: Mapping[str, Any]) -
             lines.append(f"{e['amount']} stays on the table for the next deal: {e['reason']}")
         elif kind == "straddle_declined":
             lines.append(f"{who(e['seat'])} declines to straddle")
+    lines += [_table_line(t) for k in sorted(at_event) for t in at_event[k]]
     lines.append(f"Result: {result['status']}")
     lines += [f"{who(int(s))}: {v} chips" for s, v in result["stacks"].items()]
     return "\n".join(lines) + "\n"
+
+
+_TABLE_KIND = {"halt": "HALT", "alert": "ALERT", "alert_ack": "ACKNOWLEDGED", "ruling": "FLOOR RULING",
+               "device_fault": "DEVICE FAULT", "prompt_answer": "DEALER"}
+
+
+def _table_line(t: TableEventModel) -> str:
+    """One halt, alert, acknowledgement, fault or ruling, with its time, as a line of the history."""
+    when = ""
+    if t.at_ms is not None:  # the time of day, UTC (the record holds milliseconds since the epoch)
+        s = t.at_ms // 1000
+        when = f"{s // 3600 % 24:02d}:{s // 60 % 60:02d}:{s % 60:02d} UTC "
+    what = _TABLE_KIND[t.kind] + (f" ({t.level})" if t.level and t.kind == "alert" else "")
+    by = f" by {t.by}" if t.by and t.kind == "ruling" else ""
+    seat = f" at seat {t.seat}" if t.seat is not None and t.kind == "alert" else ""
+    return f"[{when}{what}{by}{seat}] {cite(t.text)}"
+
+
+def _table_events_by_event(rec: HandRecord) -> dict[int, list[TableEventModel]]:
+    """The record's table events, keyed by the index of the game event they came before: one that happened
+    after k acts comes after the events of those k acts (found by playing the acts one by one)."""
+    if not rec.table_events:
+        return {}
+    ends: list[int] = []  # ends[k]: how many events the hand had after k acts
+    try:
+        hand = start_hand(rec)
+        ends.append(len(hand.events))
+        for action in rec.actions:
+            apply_action(hand, action)
+            ends.append(len(hand.events))
+    except EngineError:
+        pass  # a record that does not replay whole: what is left goes after the last event
+    placed: dict[int, list[TableEventModel]] = {}
+    for t in rec.table_events:
+        key = ends[t.after_action] if t.after_action < len(ends) else 1 << 30
+        placed.setdefault(key, []).append(t)
+    return placed

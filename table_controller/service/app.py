@@ -25,13 +25,15 @@ from urllib.parse import parse_qs
 
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from table_controller.controller.errors import NotAllowedError, NotFoundError, TableError, UnauthorizedError
 from table_controller.controller.table import TableController
 from table_controller.service.guards import RequestGuard, content_security_policy
+from table_controller.engine.books import cite
 from table_controller.service.hub import StreamHub
 from table_controller.service.models import (
     ActRequest,
@@ -195,12 +197,15 @@ def create_app(registry: TableRegistry, *, title: str = "cardtable") -> FastAPI:
         yield
         registry.close()
 
-    app = FastAPI(
+    # /docs and /redoc from assets shipped in a Python package (fastapi-offline), not a CDN: a card room's
+    # network often reaches nothing outside.
+    app = FastAPIOffline(
         title=title,
         summary="A live, dealt Draw Poker table: seats, hands, dealer input, floor rulings and streams per role.",
         version="1",
         lifespan=lifespan,
         responses=_ERRORS,
+        favicon_url="/favicon.svg",
     )
     app.state.registry = registry
     app.add_middleware(RequestGuard, tables=registry.tables.get, role=_scope_role(registry),
@@ -218,7 +223,7 @@ def _error(status: int, code: str, message: str, rule: str | None = None) -> JSO
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
-        return _error(exc.http_status, exc.code, exc.message, exc.rule)
+        return _error(exc.http_status, exc.code, cite(exc.message), cite(exc.rule) if exc.rule else None)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -346,6 +351,20 @@ def _install_routes(app: FastAPI) -> None:
         table.audit_hole_cards(role=role.value, client=_client(request), hand=hand, via="history")
         return record
 
+    @app.get("/api/tables/{table_id}/history/{hand}/text", tags=["history"], response_class=Response,
+             responses={200: {"content": {"text/plain": {}}, "description": "the hand as plain text"}})
+    def hand_story(table: Table, role: FloorRole, hand: int, request: Request) -> PlainTextResponse:
+        """The hand as a plain-text history, hole cards, halts, alerts and rulings included: floor only, journaled."""
+        text = table.hand_story(hand)
+        table.audit_hole_cards(role=role.value, client=_client(request), hand=hand, via="history")
+        return PlainTextResponse(text)
+
+    @app.get("/api/tables/{table_id}/alerts/{alert_id}/frame.jpg", tags=["floor"], response_class=Response)
+    def alert_frame(table: Table, role: FloorRole, alert_id: str) -> Response:
+        """The camera frame that raised a camera alert (JPEG), while it is kept."""
+        return Response(content=table.alert_frame_jpeg(alert_id), media_type="image/jpeg",
+                        headers={"Cache-Control": "no-store"})
+
     # Camera
     @app.get("/api/tables/{table_id}/camera/frame.jpg", tags=["camera"], response_class=Response)
     def camera_frame(table: Table, role: DealerRole) -> Response:
@@ -426,6 +445,11 @@ def _install_screens(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     def start_page() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html")
+
+    @app.get("/favicon.svg", include_in_schema=False)
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(WEB_DIR / "favicon.svg", media_type="image/svg+xml")
 
     for screen in SCREENS:
         _screen_route(app, screen)

@@ -73,7 +73,10 @@ class PublicSeat(_Frozen):
 
 
 class FloorSeat(PublicSeat):
-    hole: tuple[str, ...] = Field(default=(), description='the hole cards ("??" where not read)')
+    hole: tuple[str, ...] = Field(default=(), description='the hole cards ("??" where not known)')
+    candidates: tuple[str, ...] = Field(default=(), description="after a draw entered as a count: the cards the "
+                                        "seat held before it, of which it still holds as many as 'hole' has "
+                                        "\"??\" (the cards served are in 'hole'); empty once that is settled")
 
 
 class PotView(_Frozen):
@@ -171,6 +174,8 @@ class AlertView(_Frozen):
     message: str
     seat: int | None = None
     acknowledged: bool = False
+    frame: bool = Field(default=False, description="the camera frame that raised it can be fetched "
+                        "(GET .../alerts/{id}/frame.jpg, floor)")
 
 
 class RulingView(_Frozen):

@@ -38,9 +38,20 @@ def _public_values(full: FloorView, *, show_draw: bool) -> dict[str, object]:
     return values
 
 
+# What the public screen says while the table is stopped: never the security detail behind it.
+PUBLIC_STOPPED = {"halted": "Floor called, hand paused", "paused": "Hand paused"}
+
+
+def _public_message(full: FloorView) -> str:
+    return PUBLIC_STOPPED.get(full.phase, full.message)
+
+
 def public_view(full: FloorView) -> PublicView:
-    """Stacks, bets, pots, whose turn, shown cards only; draw counts when the house rule allows."""
-    return PublicView(view="public", **_public_values(full, show_draw=full.draw_counts_public))  # type: ignore[arg-type]
+    """Stacks, bets, pots, whose turn, shown cards only; draw counts when the house rule allows. A halted
+    or paused table says so in neutral words."""
+    values = _public_values(full, show_draw=full.draw_counts_public)
+    values["message"] = _public_message(full)
+    return PublicView(view="public", **values)  # type: ignore[arg-type]
 
 
 def dealer_view(full: FloorView) -> DealerView:
@@ -55,6 +66,7 @@ def dealer_view(full: FloorView) -> DealerView:
 def broadcast_view(full: FloorView, *, delay_s: float) -> BroadcastView:
     """The public view with hole cards, for a broadcast that shows them after ``delay_s`` seconds."""
     values = _public_values(full, show_draw=full.draw_counts_public)
+    values["message"] = _public_message(full)
     values["seats"] = full.seats
     values["log"] = full.log
     return BroadcastView(view="broadcast", delay_s=delay_s, **values)  # type: ignore[arg-type]

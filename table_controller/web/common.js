@@ -18,6 +18,33 @@ const CT = (() => {
     return sessionStorage.getItem(key) || "";
   }
 
+  // A screen opened without its token, or with one the table refuses, asks for it (instead of an empty page).
+  // The token is kept for this browser tab like one that came in the link, and the page starts again.
+  function askToken(role, why, roleLabel) {
+    if (document.querySelector("[data-testid=token-form]")) return;
+    const overlay = document.createElement("div");
+    overlay.className = "picker";
+    overlay.dataset.testid = "token-form";
+    overlay.innerHTML = `<form class="stackcol token-form">
+      <div class="who" data-testid="token-why">${escapeHtml(why)}</div>
+      <label for="token-input" class="muted">Enter the ${escapeHtml(roleLabel || role)} token: it is printed when
+        the table starts, and kept in the table's data folder (tokens.json).</label>
+      <input id="token-input" type="password" autocomplete="off" autocapitalize="off" spellcheck="false"
+        aria-label="${escapeHtml(roleLabel || role)} token" data-testid="token-input">
+      <div class="row"><button class="call" type="submit" data-testid="token-ok">Open this screen</button>
+        <a class="btn secondary" href="/">Other screens</a></div>
+    </form>`;
+    overlay.querySelector("form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const value = overlay.querySelector("input").value.trim();
+      if (!value) return;
+      sessionStorage.setItem("cardtable.token." + role, value);
+      location.reload();
+    });
+    document.body.appendChild(overlay);
+    overlay.querySelector("input").focus();
+  }
+
   async function tableId() {
     const named = params.get("table");
     if (named) return named;
@@ -33,7 +60,9 @@ const CT = (() => {
     if (!res.ok) {
       const err = (data && data.error) || { message: res.statusText };
       toast(err.message + (err.rule ? " — " + err.rule : ""));
-      throw new Error(err.message);
+      const failure = new Error(err.message);
+      failure.code = err.code;
+      throw failure;
     }
     return data;
   }
@@ -69,7 +98,12 @@ const CT = (() => {
       };
       ws.onclose = (ev) => {
         setConn(false, ev.code === 4403 ? "token refused" : "reconnecting");
-        if (ev.code === 4403 || ev.code === 4404) return;
+        if (ev.code === 4403) {
+          askToken(view, tok ? `That token does not open this screen: it needs the ${view} token.`
+                             : `This screen needs the ${view} token.`);
+          return;
+        }
+        if (ev.code === 4404) return;
         setTimeout(open, wait);
         wait = Math.min(wait * 2, 5000);
       };
@@ -89,10 +123,10 @@ const CT = (() => {
     el.className = "card";
     if (faceDown) { el.classList.add("back"); el.setAttribute("aria-label", "face-down card"); return el; }
     if (code === "??") { el.classList.add("unknown"); el.textContent = "?"; el.setAttribute("aria-label", "unread card"); return el; }
-    const rank = code[0] === "T" ? "10" : code[0];
     const suit = code[1];
     if (suit === "h" || suit === "d") el.classList.add("red");
-    el.innerHTML = `<span>${rank}</span><span class="s">${SUIT[suit] || "?"}</span>`;
+    const rank = code[0] === "T" ? '<span class="ten">10</span>' : `<span>${escapeHtml(code[0])}</span>`;
+    el.innerHTML = `${rank}<span class="s">${SUIT[suit] || "?"}</span>`;
     el.setAttribute("aria-label", code);
     el.dataset.code = code;
     return el;
@@ -103,6 +137,26 @@ const CT = (() => {
     const box = document.createElement("div");
     box.className = "cards";
     if (withHole && seat.hole && seat.hole.length) {
+      const unknown = seat.hole.filter((c) => c === "??").length;
+      if (unknown && seat.candidates && seat.candidates.length) {
+        // After a draw entered as a count: the cards served are certain; of the cards held before, the seat
+        // keeps `unknown`, nobody knows which until they are shown. The floor sees every one of them.
+        const both = document.createElement("div");
+        both.className = "candidates";
+        for (const c of seat.hole) if (c !== "??") { const el = cardEl(c, false); el.classList.add("served"); box.appendChild(el); }
+        both.appendChild(box);
+        const row = document.createElement("div");
+        row.className = "cards maybe-row";
+        row.dataset.testid = "candidates-" + seat.seat;
+        row.title = `keeps ${unknown} of these ${seat.candidates.length}`;
+        const label = document.createElement("span");
+        label.className = "keeps";
+        label.textContent = `keeps ${unknown} of`;
+        row.appendChild(label);
+        for (const c of seat.candidates) { const el = cardEl(c, false); el.classList.add("maybe"); row.appendChild(el); }
+        both.appendChild(row);
+        return both;
+      }
       for (const c of seat.hole) box.appendChild(cardEl(c, false));
       return box;
     }
@@ -115,11 +169,16 @@ const CT = (() => {
   const PHASES = { waiting: "Waiting for the next hand", shuffling: "Shuffling and verifying the deck",
     dealing: "Dealing", betting: "Betting", drawing: "The draw", showdown: "Showdown", complete: "Hand over",
     paused: "PAUSED", halted: "HALTED — call the floor" };
+  // The oval is for the public and the broadcast: a stopped table says so without the detail.
+  const PUBLIC_PHASES = { ...PHASES, paused: "Hand paused", halted: "Floor called, hand paused" };
 
-  // Seats around an oval, seat 1 at the dealer's left going clockwise.
-  function seatPosition(i, n) {
+  // Seats around an oval, seat 1 at the dealer's left going clockwise. On a portrait screen the oval is
+  // tall and the seats keep in from the sides, so that no seat box crosses the screen's edge.
+  function seatPosition(i, n, portrait) {
     const angle = Math.PI / 2 + (2 * Math.PI * (i + 0.5)) / n;
-    return { left: 50 + 44 * Math.cos(angle), top: 50 + 42 * Math.sin(angle) };
+    const rx = portrait ? 37 : 44;
+    const ry = portrait ? 41 : 42;
+    return { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
   }
 
   function renderOval(root, state, withHole) {
@@ -130,15 +189,18 @@ const CT = (() => {
     const center = document.createElement("div");
     center.className = "center";
     const carried = state.carried_pot ? `<small>carried from earlier deals: ${state.carried_pot}</small>` : "";
-    const awards = (state.awards || []).map((a) => `Seat ${a.seat} wins ${a.amount}${a.hand ? " — " + a.hand : ""}`).join("<br>");
+    const awards = (state.awards || []).map((a) => `Seat ${a.seat} wins ${a.amount}${a.hand ? " — " + escapeHtml(a.hand) : ""}`).join("<br>");
+    const phase = PUBLIC_PHASES[state.phase] || state.phase;
+    const message = state.message === phase ? "" : state.message || "";
     center.innerHTML = `<div class="pot" data-testid="pot">Pot ${state.pot_total}${carried}</div>
-      <div class="phase" data-testid="phase">${state.hand ? "Hand #" + state.hand + " · " : ""}${PHASES[state.phase] || state.phase}</div>
-      <div class="message">${escapeHtml(state.message || "")}</div>
+      <div class="phase" data-testid="phase">${state.hand ? "Hand #" + state.hand + " · " : ""}${escapeHtml(phase)}</div>
+      <div class="message" data-testid="message">${escapeHtml(message)}</div>
       <div class="message" style="color: var(--accent)">${awards}</div>`;
     root.appendChild(center);
     const n = state.seats.length;
+    const portrait = root.clientHeight > root.clientWidth;
     state.seats.forEach((seat, i) => {
-      const pos = seatPosition(i, n);
+      const pos = seatPosition(i, n, portrait);
       const el = document.createElement("div");
       el.className = "seat";
       el.dataset.seat = seat.seat;
@@ -225,5 +287,5 @@ const CT = (() => {
     el.scrollTop = el.scrollHeight;
   }
 
-  return { token, tableId, api, toast, stream, cardEl, seatCards, renderOval, renderGrid, renderLog, escapeHtml, PHASES, params };
+  return { token, askToken, tableId, api, toast, stream, cardEl, seatCards, renderOval, renderGrid, renderLog, escapeHtml, PHASES, params };
 })();

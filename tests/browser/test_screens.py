@@ -151,15 +151,36 @@ def test_dealer_sees_prompts_and_errors(live_server: LiveServer, page: Any) -> N
     assert page.get_by_test_id("prompt").count() == 0
     # An irregularity button shows the rule it applies.
     irr = page.get_by_test_id("irr-exposed_in_deal")
-    assert "000" in irr.inner_text()
+    assert "Draw Poker Rules · Card exposed in the deal" in irr.inner_text()  # the book by its title
     shot(page, "dealer-irregularities")
 
 
-def test_screens_without_a_token_are_refused(live_server: LiveServer, page: Any) -> None:
+def test_screens_without_a_token_ask_for_it(live_server: LiveServer, page: Any) -> None:
+    _seat(live_server, 2)
+    assert live_server.api("POST", "/api/tables/t1/hand").status_code == 201
     page.goto(live_server.base + "/floor")
     page.locator("#conn.down").wait_for()
     page.wait_for_function("document.getElementById('conn').textContent.includes('token refused')")
     assert page.locator(".card[data-code]").count() == 0
+    form = page.get_by_test_id("token-form")
+    form.wait_for(state="visible")
+    assert "needs the floor token" in page.get_by_test_id("token-why").inner_text()
+    shot(page, "token-form")
+    page.get_by_test_id("token-input").fill("dealer-tok")  # a token, but not the floor's
+    page.get_by_test_id("token-ok").click()
+    page.wait_for_function("document.querySelector('[data-testid=token-why]')?.textContent.includes('does not open')")
+    assert page.locator(".card[data-code]").count() == 0
+    page.get_by_test_id("token-input").fill("floor-tok")
+    page.get_by_test_id("token-ok").click()
+    page.locator(".card[data-code]").first.wait_for(state="visible")
+    assert page.locator(".card[data-code]").count() == 10
+    assert page.get_by_test_id("token-form").count() == 0
+
+
+def test_camera_view_without_a_token_asks_for_it(live_server: LiveServer, page: Any) -> None:
+    page.goto(live_server.base + "/camera")
+    page.get_by_test_id("token-form").wait_for(state="visible")
+    assert "floor (or dealer) token" in page.get_by_test_id("token-form").inner_text()
 
 
 def test_camera_view_without_a_camera_says_so(live_server: LiveServer, page: Any) -> None:
@@ -248,4 +269,5 @@ def test_broadcast_screen_shows_hole_cards(live_server: LiveServer, page: Any) -
     page.goto(live_server.base + "/broadcast?token=bcast-tok-browser-1")
     page.locator(".card[data-code]").first.wait_for(state="visible")
     assert page.locator(".card[data-code]").count() == 10
+    assert page.locator("#conn").inner_text() == "live, no delay"  # this test table has no broadcast delay
     shot(page, "broadcast")

@@ -170,7 +170,7 @@ def test_engine_applies_the_books_remedy_and_names_the_rule() -> None:
         await table.report_irregularity("exposed_in_deal", seat=seat, note="flipped on the deal", by="dealer",
                                         details={"card": card})
         view = table.full_view()
-        assert "000" in view.message  # the rule applied, for the dealer
+        assert "Draw Poker Rules · " in view.message and "000" not in view.message  # the rule, by its title
         assert view.alerts[-1].kind == "irregularity"
         assert table.hand is not None  # one exposed card: no misdeal, play goes on
         from table_controller.service.views import public_view

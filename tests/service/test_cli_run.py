@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ def test_demo_hands_summary_and_journal(tmp_path: Path, capsys: pytest.CaptureFi
     assert "Summary: 4 hands played" in out
     assert "chips conserved: yes" in out
     assert "4 decks verified" in out
-    assert "hand 4/4" in out  # progress
+    assert "hand #4 (4/4 of this run)" in out  # progress, numbered as the screens number the hands
     with Journal.open(data_dir=tmp_path) as journal:
         assert journal.verify().ok
         assert len(list(journal.hand_records("t1"))) == 4
@@ -96,24 +97,43 @@ def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tm
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     data = tmp_path / "data"
-    proc = subprocess.Popen([sys.executable, "-m", "table_controller.cli", "run", "--data", str(data), "--port",
-                             str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        banner = []
-        for line in proc.stdout:
-            banner.append(line)
-            if "Ctrl-C stops" in line:
-                break
-        text = "".join(banner)
-        assert "simulated shoe, process" in text and "(started)" in text, text
-        pid = int(json.loads((data / STATE_NAME).read_text())["pid"])
-        assert pid != proc.pid and process_alive(pid)
-        proc.send_signal(stop)
-        assert proc.wait(30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.communicate(timeout=10)  # waits, and closes the pipes
-    assert not process_alive(pid), "Ctrl-C stops the simulator with the controller"
-    assert not (data / STATE_NAME).exists()
+    tokens: list[str] = []
+    for start in range(2):  # started, stopped with Ctrl-C, started again: the screens' tokens stay the same
+        proc = subprocess.Popen([sys.executable, "-m", "table_controller.cli", "run", "--data", str(data), "--port",
+                                 str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            banner = []
+            for line in proc.stdout:
+                banner.append(line)
+                if "Ctrl-C stops" in line:
+                    break
+            text = "".join(banner)
+            assert "simulated shoe, process" in text and "(started)" in text, text
+            tokens.append("".join(line for line in banner if "token" in line and "?token=" in line))
+            pid = int(json.loads((data / STATE_NAME).read_text())["pid"])
+            assert pid != proc.pid and process_alive(pid)
+            proc.send_signal(stop)
+            assert proc.wait(30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.communicate(timeout=10)  # waits, and closes the pipes
+        assert not process_alive(pid), f"Ctrl-C stops the simulator with the controller (start {start + 1})"
+        assert not (data / STATE_NAME).exists()
+    assert tokens[0] and tokens[0] == tokens[1], tokens  # every bookmarked screen link still works
+    assert (data / "tokens.json").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_counted_demo_run_gets_its_own_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CARDTABLE_DATA", raising=False)
+    assert main(["demo", "--hands", "1", "--seed", "7", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    runs = list((tmp_path / "cardtable-data" / "runs").iterdir())
+    assert len(runs) == 1 and runs[0].name.startswith(time.strftime("%Y%m%d", time.gmtime()))
+    assert f"Journal and records: {Path('cardtable-data') / 'runs' / runs[0].name}" in out
+    assert not list((tmp_path / "cardtable-data").glob("*.sqlite*"))  # the live demo's folder is left alone
+    with Journal.open(data_dir=runs[0]) as journal:
+        assert len(list(journal.hand_records("t1"))) == 1
