@@ -32,8 +32,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from table_controller.controller.errors import NotAllowedError, NotFoundError, TableError, UnauthorizedError
 from table_controller.controller.table import TableController
-from table_controller.service.guards import RequestGuard, content_security_policy
 from table_controller.engine.books import cite
+from table_controller.service.guards import RequestGuard, content_security_policy
 from table_controller.service.hub import StreamHub
 from table_controller.service.models import (
     ActRequest,

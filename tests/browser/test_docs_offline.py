@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_docs_render_without_the_internet(live_server: LiveServer, browser: Any) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1366, "height": 768})
     local = urlsplit(live_server.base).netloc
     refused: list[str] = []
 

@@ -82,12 +82,12 @@ def test_a_hand_with_a_draw_to_a_showdown_by_mouse(camera_table: LiveServer, bro
     server = camera_table
     for k, name in enumerate(["Ann", "Bo", "Cy"], start=1):
         assert server.api("POST", f"/api/tables/t1/seats/{k}", json={"name": name, "buy_in": 100}).status_code == 201
-    dealer_ctx = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
+    dealer_ctx = browser.new_context(bypass_csp=True, viewport={"width": 768, "height": 1024}, has_touch=True)
     dealer = dealer_ctx.new_page()
-    dealer.goto(server.base + "/dealer?token=dealer-tok")
-    floor_ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    dealer.goto(server.base + "/dealer?token=dealer-tok-browser-1")
+    floor_ctx = browser.new_context(bypass_csp=True, viewport={"width": 1366, "height": 768})
     floor = floor_ctx.new_page()
-    floor.goto(server.base + "/floor?token=floor-tok")
+    floor.goto(server.base + "/floor?token=floor-tok-browser-1")
     dealer.get_by_test_id("start").click()
     dealer.locator("[data-testid^=act-]").first.wait_for(state="visible")
     floor.locator(".card[data-code]").nth(14).wait_for()
@@ -117,9 +117,10 @@ def test_a_hand_with_a_draw_to_a_showdown_by_mouse(camera_table: LiveServer, bro
                 shot(floor, "walk-floor-showdown")
                 shot_show = True
                 # The floor's supervisor on a portrait tablet: the candidates fit their tiles too.
-                tablet_ctx = browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True)
+                tablet_ctx = browser.new_context(bypass_csp=True, viewport={"width": 768, "height": 1024},
+                                                 has_touch=True)
                 tablet = tablet_ctx.new_page()
-                tablet.goto(server.base + "/floor?token=floor-tok")
+                tablet.goto(server.base + "/floor?token=floor-tok-browser-1")
                 _floor_sees_every_card(server, tablet)
                 width = tablet.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
                 assert width[0] <= width[1], f"the floor view scrolls sideways on a tablet: {width}"

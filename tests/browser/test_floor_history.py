@@ -40,12 +40,12 @@ def test_floor_browses_a_halted_hand(live_server: LiveServer, page: Any) -> None
     assert alert.kind == "camera_mismatch" and alert.frame
     source.extra.clear()
     table.camera = None  # the rest of the hand without the camera
-    assert server.api("POST", f"/api/tables/t1/alerts/{alert.id}/ack", token="floor-tok").status_code == 200
+    assert server.api("POST", f"/api/tables/t1/alerts/{alert.id}/ack", token="floor-tok-browser-1").status_code == 200
     server.call(table.floor_ruling(RulingRequest(kind="resume", by="Flo", reason="foreign card removed")))
     server.call(play_hands(table, SimPlayers(table, rng=random.Random(2)), hands=1))
     assert table.hand is None
 
-    page.goto(server.base + "/floor?token=floor-tok")
+    page.goto(server.base + "/floor?token=floor-tok-browser-1")
     page.get_by_test_id("hand-1").click()
     story = page.get_by_test_id("story")
     story.locator(".table-event").first.wait_for(state="visible")
