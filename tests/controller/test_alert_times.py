@@ -8,7 +8,7 @@ from table_controller.controller.devices import VirtualShoe
 from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.table import TableController
 from table_controller.service.settings import TableSettings
-from tests.controller.conftest import seated
+from tests.controller.helpers import seated
 
 
 class Clock:

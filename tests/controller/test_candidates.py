@@ -13,7 +13,7 @@ from table_controller.controller.errors import NotAllowedError
 from table_controller.controller.hand import EngineHand
 from table_controller.controller.table import TableController
 from table_controller.service.views import dealer_view, public_view
-from tests.controller.conftest import make_table, seated
+from tests.controller.helpers import make_table, seated
 
 FIVE_CARD_DRAW = {"form": "five_card_draw", "betting": "fixed_limit",
                   "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}}

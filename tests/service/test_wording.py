@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from table_controller.service.app import TableRegistry, create_app
 from table_controller.service.roles import RoleTokens
 from table_controller.service.views import broadcast_view, dealer_view, public_view
-from tests.controller.conftest import make_table, seated
+from tests.controller.helpers import make_table, seated
 
 CODE = re.compile(r"\b00[013]\b")
 
