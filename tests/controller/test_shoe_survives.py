@@ -226,6 +226,8 @@ async def _run_wiring_reattaches_to_the_simulator_process_or_voids_with_a_fresh_
         again.journal.close()
 
     os.kill(pid, signal.SIGKILL)  # now the simulator dies too (the machine restarted)
+    if table.sim_process.popen is not None:
+        table.sim_process.popen.wait(10)  # this process started it: reap it, as the dead controller cannot
     for _ in range(200):
         if not process_alive(pid):
             break

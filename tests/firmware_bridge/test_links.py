@@ -160,10 +160,10 @@ def test_through_ser2net_rfc2217(tmp_path: Path) -> None:
         finally:
             proc.terminate()
             try:
-                proc.wait(5)
+                proc.communicate(timeout=5)  # waits, and closes the pipe
             except subprocess.TimeoutExpired:
                 proc.kill()
-                proc.wait(5)
+                proc.communicate(timeout=5)
 
 
 def test_through_spy_url_which_logs_the_traffic(tmp_path: Path) -> None:
