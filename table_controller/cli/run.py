@@ -193,7 +193,6 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
     app = create_app(registry)
     server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
                                            lifespan="on"))
-    _banner(table, tokens, settings)
     table.controller.add_listener(_StopTeller(f"http://{settings.host}:{settings.port}/floor"))
     demo_task: asyncio.Task[Any] | None = None
     camera_task = asyncio.create_task(table.camera.run(table.controller)) if table.camera is not None else None
@@ -211,8 +210,11 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
     # SIGTERM (a service manager stopping the table) ends the server as Ctrl-C does, then the finally below
     # stops the camera, the players and the shoe simulator's process: nothing is left running. (The server
     # re-raises the signal when it has stopped; the handler turns it into an exception here.)
+    # Installed before the banner is printed: a manager that stops the table as soon as it has started is
+    # heard too.
     previous = signal.signal(signal.SIGTERM, _terminated)
     try:
+        _banner(table, tokens, settings)
         await table.controller.resume()
         await server.serve()
     finally:

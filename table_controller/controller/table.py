@@ -785,7 +785,8 @@ class TableController:
         elif act in ("bet", "raise"):
             raise TableRequestError(f"'{act}' needs 'to': the player's total in this betting interval",
                                     code="amount_missing")
-        if act == "show" and not cards:
+        read_by_camera = act == "show" and not cards
+        if read_by_camera:
             cards = self._cards_from_camera(seat)
             if cards is None and self._camera_reads_shows(seat):
                 raise NotAllowedError(f"the camera has not read seat {seat}'s hand yet: lay the five cards face up "
@@ -794,7 +795,9 @@ class TableController:
                                       "and showdown)")
         if act == "show" and cards:
             action["cards"] = list(cards)
-            if await self._halt_on_foreign_show(seat, tuple(cards)):
+            # A card the camera read that the seat cannot hold halts the hand. One the dealer typed is judged by
+            # the engine like any named card: the dealer's answer must not depend on where it lies (secrecy.py).
+            if read_by_camera and await self._halt_on_foreign_show(seat, tuple(cards)):
                 return
         await self._submit(action, role=role)
 

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from table_controller.controller.devices import VirtualShoe
-from table_controller.controller.errors import NotAllowedError
+from table_controller.controller.errors import NotAllowedError, TableError
 from table_controller.controller.hand import EngineHand
 from table_controller.controller.table import TableController
 from table_controller.service.views import dealer_view, public_view
@@ -49,7 +49,7 @@ async def _to_the_draw(seed: int = 3) -> tuple[TableController, VirtualShoe]:
     return table, shoe
 
 
-def test_the_floor_sees_candidates_and_a_foreign_shown_card_halts() -> None:
+def test_the_floor_sees_candidates_and_a_foreign_shown_card_is_refused_or_halts() -> None:
     async def run() -> None:
         table, shoe = await _to_the_draw()
         seat = _drawing(table)
@@ -86,7 +86,15 @@ def test_the_floor_sees_candidates_and_a_foreign_shown_card_halts() -> None:
         held = set(_hand(table).hole(seat)) | set(before)
         foreign = next(c for c in shoe.dealt[::-1] if c not in held) if len(shoe.dealt) > 12 else None
         foreign = foreign or next(c for c in ("As", "Kd", "Qh", "Jc", "Ts") if c not in held)
-        await table.act(seat, "show", cards=(*served, *before[:2], foreign))
+        shown = (*served, *before[:2], foreign)
+        # Typed by the dealer: refused with the one answer any unheld card gets, on record; the hand goes on.
+        refused = table.refused_reports
+        with pytest.raises(TableError) as caught:
+            await table.act(seat, "show", cards=shown)
+        assert caught.value.code == "card_not_in_hand" and table.refused_reports == refused + 1
+        assert table.full_view().phase != "halted"
+        # Read by the camera: the seat showed a card it cannot hold, a security alert that halts the hand.
+        assert await table._halt_on_foreign_show(seat, shown)
         after = table.full_view()
         assert after.phase == "halted"
         alert = after.alerts[-1]
