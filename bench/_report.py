@@ -135,7 +135,7 @@ def to_markdown(rows: Iterable[BenchRow]) -> str:
 
 
 def report(rows: Iterable[BenchRow], *, quick: bool, started: datetime, seconds: float, command: str,
-           load_at_start: float) -> str:
+           load_at_start: float, commit: str) -> str:
     """The whole report: what was run where and when, then the areas' tables."""
     mode = "short runs (`--quick`)" if quick else "full runs"
     load = f"load average (1 min) {load_at_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
@@ -147,7 +147,7 @@ def report(rows: Iterable[BenchRow], *, quick: bool, started: datetime, seconds:
         "",
         f"- Machine: {machine_line()}",
         f"- Date: {started.astimezone(UTC):%Y-%m-%d %H:%M} UTC, {seconds:.0f} s in all, {mode}; {load}",
-        f"- Commit: {commit_line()}",
+        f"- Commit: {commit}",
         "",
     ]
     return "\n".join(head) + to_markdown(rows) + "\n"

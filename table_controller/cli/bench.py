@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from bench._report import BenchRow, report
+    from bench._report import BenchRow, commit_line, report
 
     if args.out:  # refuse before a run of minutes, not after it
         folder = os.path.dirname(os.path.abspath(args.out))
@@ -43,6 +43,7 @@ def _bench(args: argparse.Namespace) -> int:
     started_at = datetime.now(UTC)
     started_all = time.perf_counter()
     load_at_start = os.getloadavg()[0]
+    commit = commit_line()  # the code as it was when the run began
     rows: list[BenchRow] = []
     failed = []
     wanted: tuple[str, ...] = BENCH_MODULES
@@ -67,7 +68,8 @@ def _bench(args: argparse.Namespace) -> int:
         sys.stderr.write(f"bench: {short} took {time.perf_counter() - started:.1f} s\n")
     command = "cardtable bench" + (" --quick" if args.quick else "") + "".join(f" --only {a}" for a in args.only or ())
     text = report(rows, quick=bool(args.quick), started=started_at, seconds=time.perf_counter() - started_all,
-                  command=command + (f" --out {args.out}" if args.out else ""), load_at_start=load_at_start)
+                  command=command + (f" --out {args.out}" if args.out else ""), load_at_start=load_at_start,
+                  commit=commit)
     sys.stdout.write(text)
     if args.out:
         try:
