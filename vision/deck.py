@@ -4,7 +4,8 @@ A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's
 card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `queen_of_spades.png`) or per
 rank (photos labelled by whole-card box and rank, `--labels`). At table time `DeckProfile.sharpen` weighs the
 network's probabilities of the 52 cards by how close each corner is to each card's prototype (a softmax of
-cosine similarity), leaving its "not an index" probability as it was, so a back stays a back.
+cosine similarity), at most doubling any card's probability and leaving "not an index" as it was, so a back
+stays a back.
 
 A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
 (a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
@@ -63,8 +64,12 @@ class DeckProfile:
         z = s.prototype_scale * (card_sim - card_sim.max(axis=1, keepdims=True))
         proto = np.exp(z)
         proto /= proto.sum(axis=1, keepdims=True)
-        cards = r.probs[:, :NONE] * proto
+        model = r.probs[:, :NONE]
+        cards = model * proto
         cards *= (1.0 - r.probs[:, NONE:]) / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
+        # A profile settles a choice the network hesitated over; it never makes a card of a crop the network
+        # thought little of: no card gets more than twice the network's own probability.
+        cards = np.minimum(cards, 2.0 * model)
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
 
     def to_json(self) -> dict[str, Any]:

@@ -45,17 +45,26 @@ class Found:
 
 
 def _masks(small: Image) -> list[Image]:
-    """Card-like paper, and the frame's edges closed into rings (a back, a dark or black card: any outline)."""
+    """Card-like paper; the frame's edges (rings: a back, a dark or black card, any outline); what is far in
+    colour from the table top."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     white = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
     white = cv2.GaussianBlur(white, (5, 5), 0)
     _, paper = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, kernel)
+    # bridge a card's paper where its index or picture runs close to the edge
+    paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     edges = cv2.Canny(gray, 15, 45)
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
-    return [np.asarray(paper, np.uint8), np.asarray(edges, np.uint8)]
+    # not the table: far in colour from the frame's median (the table top), thin lines opened away
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.int16)
+    table = np.median(lab.reshape(-1, 3)[::7], axis=0).astype(np.int16)
+    apart = (np.abs(lab - table).sum(axis=2) > 45).astype(np.uint8) * 255
+    apart = cv2.morphologyEx(apart, cv2.MORPH_OPEN, kernel)
+    apart = cv2.morphologyEx(apart, cv2.MORPH_CLOSE, kernel)
+    return [np.asarray(paper, np.uint8), np.asarray(edges, np.uint8), np.asarray(apart, np.uint8)]
 
 
 def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
@@ -131,8 +140,9 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     quads: list[FloatArray] = []
     blobs: list[npt.NDArray[np.int32]] = []
     for k, mask in enumerate(_masks(small)):
-        # every contour, holes too: the inside of a ring of edges is a card's outline
-        contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        # paper: each blob's outline; edges: every contour, holes too (the inside of a ring of edges)
+        contours, _ = cv2.findContours(mask, cv2.RETR_LIST,
+                                       cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             c = np.asarray(contour, np.int32)
             area = cv2.contourArea(c)

@@ -29,7 +29,16 @@ from vision.deck import DeckProfile
 from vision.detect import find_cards
 from vision.errors import VisionInputError
 from vision.read import NONE, IndexReader, Readings, default_reader
-from vision.rectify import Image, corner_crop_at, corner_crops, corner_frame, quad_iou, side_lengths, warp_card
+from vision.rectify import (
+    Image,
+    corner_crop_at,
+    corner_crops,
+    corner_frame,
+    quad_area,
+    quad_iou,
+    side_lengths,
+    warp_card,
+)
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
@@ -101,16 +110,16 @@ def _squarish(quad: npt.NDArray[np.float32], s: Settings) -> bool:
 
 
 def stands_out(image: Image, quad: npt.NDArray[np.float32], s: Settings) -> bool:
-    """Whether an outline's rim differs from what lies just outside it, as a card's edge does from the table
-    (a line drawn on the felt has felt on both sides)."""
+    """Whether what an outline holds differs in colour from the table just outside it, as a card's face or back
+    does (a rectangle drawn on the felt has felt inside and out)."""
     centre = quad.mean(axis=0)
     grown = (centre + (quad - centre) * 1.2).astype(np.float32)
-    view = cv2.cvtColor(warp_card(image, grown, 48, 67), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    inside = np.zeros(view.shape, bool)
+    view = warp_card(image, grown, 48, 67).astype(np.float32)
+    inside = np.zeros(view.shape[:2], bool)
     inside[6:61, 4:44] = True  # the card itself, 1/1.2 of the view
-    rim = inside.copy()
-    rim[10:57, 7:41] = False
-    return bool(abs(float(view[rim].mean()) - float(view[~inside].mean())) >= s.min_edge_contrast)
+    middle = view[14:53, 10:38].reshape(-1, 3).mean(axis=0)
+    outside = view[~inside].mean(axis=0)
+    return bool(np.linalg.norm(middle - outside) >= s.min_edge_contrast)
 
 
 def open_paper(card: Image) -> float:
@@ -216,8 +225,9 @@ class Recognizer:
         if name is not None:
             return Detection(card=name, face="up", confidence=min(1.0, conf), corners=corners)
         read_any = (ca is not None and pa >= 0.5) or (cb is not None and pb >= 0.5)
-        if not read_any and not stands_out(image, quad, s):
-            return None
+        short, long_ = side_lengths(quad)
+        if not read_any and (long_ > s.max_unread_aspect * short or not stands_out(image, quad, s)):
+            return None  # no card's shape, or nothing but table inside: a line drawn on the felt
         if not read_any and open_paper(card) < s.face_down_paper:
             return Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
                              corners=corners)
@@ -237,6 +247,12 @@ class Recognizer:
                 named[d.card] = d
         out = [d for d in dets if d.card is None or named.get(d.card) is d]
         out.sort(key=lambda d: (d.card is None, -d.confidence))
+        # An unread outline holding a smaller detection's centre is no card (a zone drawn on the felt around it).
+        quads = [np.array(d.corners, np.float32) for d in out]
+        areas = [quad_area(q) for q in quads]
+        out = [d for i, d in enumerate(out) if d.card is not None or not any(
+            areas[j] < 0.7 * areas[i] and cv2.pointPolygonTest(quads[i].reshape(-1, 1, 2), o.center, False) >= 0
+            for j, o in enumerate(out) if j != i)]
         kept: list[Detection] = []
         for d in out:
             q = np.array(d.corners, np.float32)

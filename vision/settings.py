@@ -26,7 +26,8 @@ class Settings:
     pair_bar: float = 0.6  # ... when both index corners of one outline read the same card
     other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named
     rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure
-    min_edge_contrast: float = 12.0  # grey levels between an unread outline's rim and the table beside it
+    max_unread_aspect: float = 1.6  # an outline more elongated than this that reads nothing is no card
+    min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back
     # calibrate ----------------------------------------------------------------------------------------------
     prototype_scale: float = 20.0  # softmax scale of the cosine similarity to a deck profile's prototypes
