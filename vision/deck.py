@@ -51,6 +51,8 @@ class DeckProfile:
             raise VisionInputError(f"deck profile {self.name!r} was made with another model: calibrate the deck again")
 
     def sharpen(self, r: Readings, s: Settings = SETTINGS) -> Readings:
+        if len(r.probs) == 0:
+            return r
         keys = list(self.prototypes)
         protos = np.stack([self.prototypes[k] for k in keys])
         sims = r.embeddings @ protos.T  # N x K

@@ -15,7 +15,7 @@ Outlines of both masks that cover the same card are merged (the paper mask's kep
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -42,6 +42,7 @@ class Corner:
 class Found:
     outlines: list[Outline]
     corners: list[Corner]
+    piles: list[FloatArray] = field(default_factory=list)  # rectangles around blobs of overlapping cards
 
 
 def _masks(small: Image) -> list[Image]:
@@ -138,7 +139,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                        np.uint8) if scale < 1 else image
     frame_area = small.shape[0] * small.shape[1]
     quads: list[FloatArray] = []
-    blobs: list[npt.NDArray[np.int32]] = []
+    blobs: list[tuple[int, npt.NDArray[np.int32]]] = []
     for k, mask in enumerate(_masks(small)):
         # paper: each blob's outline; edges: every contour, holes too (the inside of a ring of edges)
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST,
@@ -151,8 +152,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             quad = _one_card(c, s)
             if quad is not None:
                 quads.append(quad)
-            elif k == 0:  # paper: cards overlapping (edges alone are too many things)
-                blobs.append(c)
+            elif k != 1:  # paper or not-the-table: cards overlapping (edges alone are too many things)
+                blobs.append((k, c))
     quads = _one_per_card(quads)
     if len(quads) >= 3:  # cards in one frame are alike in size: a far bigger "card" is a part of the table
         typical = float(np.median([quad_area(q) for q in quads]))
@@ -169,7 +170,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             if side_lengths(q)[0] < s.strip_width * card_w:
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
-    for blob in sorted(blobs, key=cv2.contourArea, reverse=True):
+    piles: list[FloatArray] = []
+    for k, blob in sorted(blobs, key=lambda kb: -cv2.contourArea(kb[1])):
         if any(_inside(blob, q) for q in quads):
             continue
         if card_width is not None:
@@ -183,6 +185,9 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             widths = (short / CARD_ASPECT, 0.75 * short / CARD_ASPECT)
         if cv2.contourArea(blob) < 0.6 * CARD_ASPECT * widths[0] ** 2:  # smaller than a card: no cards in it
             continue
+        rect = cv2.minAreaRect(blob)
+        if k == 2 and len(piles) < s.max_piles and cv2.contourArea(blob) >= s.pile_fill * rect[1][0] * rect[1][1]:
+            piles.append(order_quad(cv2.boxPoints(rect) / scale))  # straight-edged: cards, not a hand
         for v, u, wv in _corners(blob, widths, s):
             # a ring of edges gives each corner twice (its outer and inner contour)
             if any(float(np.linalg.norm(c.point * scale - v)) < 0.15 * widths[0] and float(c.along_short @ u) > 0.9
@@ -190,8 +195,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 continue
             corners.append(Corner(v / scale, u, wv, tuple(x / scale for x in widths)))
             if len(corners) >= s.max_corners:
-                return Found(outlines, corners)
-    return Found(outlines, corners)
+                return Found(outlines, corners, piles)
+    return Found(outlines, corners, piles)
 
 
 def _one_per_card(quads: list[FloatArray]) -> list[FloatArray]:
@@ -205,7 +210,7 @@ def _one_per_card(quads: list[FloatArray]) -> list[FloatArray]:
         for i, k in enumerate(kept):
             inter = cv2.intersectConvexConvex(q, k)[0]
             if inter > 0.7 * quad_area(k):  # k lies inside q
-                if area > 4.0 * quad_area(k):
+                if area > 3.0 * quad_area(k):
                     drop = True  # q is no card: it holds a whole card and is much bigger
                     break
                 kept[i] = q  # q is the card, k a frame inside it or the same card

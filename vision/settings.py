@@ -20,6 +20,8 @@ class Settings:
     min_fill: float = 0.86  # one card's blob fills this much of its fitted quadrilateral
     corner_angle: tuple[float, float] = (55.0, 125.0)  # a card's corner on a blob's outline, degrees
     strip_width: float = 0.85  # an outline narrower than this share of the frame's typical card is a strip
+    max_piles: int = 12  # blobs of overlapping cards reported as one pile each when nothing in them is read
+    pile_fill: float = 0.8  # ... when its blob fills this much of its bounding rectangle (cards, not a hand)
     max_corners: int = 64  # corner proposals per frame
     # read ---------------------------------------------------------------------------------------------------
     name_bar: float = 0.8  # calibrated probability a corner's card needs to be named
