@@ -148,6 +148,7 @@ class Recognizer:
         self.reader = reader or default_reader()
         if profile is not None:
             profile.check_model(self.reader)
+        self.identify(np.full((96, 128, 3), 128, np.uint8))  # OpenCV sets itself up on a first frame
 
     def __enter__(self) -> Recognizer:
         return self

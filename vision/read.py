@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,12 +72,16 @@ class IndexReader:
             raise VisionInputError(f"{self.path}: OpenCV cannot load this model") from exc
         self.temperature = float(meta["temperature"])
         self.meta = meta
+        self._lock = threading.Lock()  # one network, shared by threads (cameras read in worker threads)
+        self.read([np.full((CROP_H, CROP_W), 200, np.uint8)])  # set the network up outside any frame's time
 
     def read(self, crops: list[Image]) -> Readings:
         if not crops:
             return Readings(np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32))
-        self._net.setInput(to_blob(crops))
-        logits, emb = self._net.forward(["logits", "embedding"])
+        blob = to_blob(crops)
+        with self._lock:
+            self._net.setInput(blob)
+            logits, emb = self._net.forward(["logits", "embedding"])
         emb = np.asarray(emb, np.float32).reshape(len(crops), -1)
         emb /= np.linalg.norm(emb, axis=1, keepdims=True) + 1e-6
         return Readings(softmax(np.asarray(logits, np.float32) / self.temperature), emb)
