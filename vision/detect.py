@@ -210,8 +210,9 @@ def _one_per_card(quads: list[FloatArray]) -> list[FloatArray]:
         for i, k in enumerate(kept):
             inter = cv2.intersectConvexConvex(q, k)[0]
             if inter > 0.7 * quad_area(k):  # k lies inside q
-                if area > 3.0 * quad_area(k):
-                    drop = True  # q is no card: it holds a whole card and is much bigger
+                short, long_ = side_lengths(q)
+                if area > 3.0 * quad_area(k) or long_ > 1.7 * short:
+                    drop = True  # q is no card: it holds a whole card and is much bigger, or is too long for one
                     break
                 kept[i] = q  # q is the card, k a frame inside it or the same card
                 drop = True

@@ -110,19 +110,16 @@ def _squarish(quad: npt.NDArray[np.float32], s: Settings) -> bool:
 
 
 def stands_out(image: Image, quad: npt.NDArray[np.float32], s: Settings) -> bool:
-    """Whether what an outline holds (its middle, or its rim: a back's white border) differs in colour from the
-    table just outside it, as a card does (a rectangle drawn on the felt has felt inside and out)."""
+    """Whether what an outline holds differs in colour from the table just outside it, as a card's face or back
+    does (a rectangle drawn on the felt has felt inside and out)."""
     centre = quad.mean(axis=0)
     grown = (centre + (quad - centre) * 1.2).astype(np.float32)
     view = warp_card(image, grown, 48, 67).astype(np.float32)
     inside = np.zeros(view.shape[:2], bool)
     inside[6:61, 4:44] = True  # the card itself, 1/1.2 of the view
-    rim = inside.copy()
-    rim[10:57, 7:41] = False
-    middle = view[14:53, 10:38].reshape(-1, 3).mean(axis=0)
-    outside = view[~inside].mean(axis=0)
-    return bool(np.linalg.norm(middle - outside) >= s.min_edge_contrast or
-                np.linalg.norm(view[rim].mean(axis=0) - outside) >= s.min_edge_contrast)
+    middle = np.median(view[14:53, 10:38].reshape(-1, 3), axis=0)  # median: a card lying partly on a zone
+    outside = np.median(view[~inside], axis=0)
+    return bool(np.linalg.norm(middle - outside) >= s.min_edge_contrast)
 
 
 def open_paper(card: Image) -> float:

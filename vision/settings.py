@@ -28,7 +28,7 @@ class Settings:
     pair_bar: float = 0.6  # ... when both index corners of one outline read the same card
     other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named
     rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure
-    max_unread_aspect: float = 1.6  # an outline more elongated than this that reads nothing is no card
+    max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back
     # calibrate ----------------------------------------------------------------------------------------------
