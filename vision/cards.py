@@ -15,6 +15,10 @@ ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 RANK_GLYPHS: dict[str, str] = {r: r for r in RANKS} | {"T": "10"}
 
 _FILE_CODE = re.compile(r"^(10|[2-9TJQKAtjqka])([cdhsCDHS])(?![a-zA-Z0-9])")
+_FILE_WORDS = re.compile(r"^(10|[2-9]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace)[_ -]of[_ -]"
+                         r"(club|diamond|heart|spade)s?(?![a-zA-Z])", re.IGNORECASE)
+_RANK_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+               "nine": "9", "ten": "T", "10": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
 def is_card(code: str) -> bool:
@@ -26,8 +30,13 @@ def is_red(code_or_suit: str) -> bool:
 
 
 def card_from_file_name(name: str) -> str:
-    """The card code a calibration image's file name starts with: `Qs.jpg`, `Th_2.png`, `10h-front.png`."""
+    """The card code a calibration image's file name starts with: `Qs.jpg`, `Th_2.png`, `10h-front.png`,
+    `queen_of_spades.png`, `10_of_hearts.jpg`."""
     stem = name.replace("\\", "/").rsplit("/", 1)[-1]
+    words = _FILE_WORDS.match(stem)
+    if words is not None:
+        rank = words.group(1).lower()
+        return _RANK_WORDS.get(rank, rank) + words.group(2)[0].lower()
     match = _FILE_CODE.match(stem)
     if match is None:
         raise VisionInputError(f"{name}: file name must start with a card code such as Qs or Th (got {stem!r})")

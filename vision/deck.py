@@ -1,77 +1,234 @@
-"""Deck calibration: from one image of each card, a deck profile (as card-room readers are set up).
+"""Calibrate: a deck profile from photographs of that deck, which makes the reader surer of it.
 
-Each image shows one face-up card and its file name starts with the card code (`Qs.jpg`,
-`Th_2.png`). The card is found in the image (or, when nothing card-shaped is found, the whole image
-is taken as the card, as for a scan cropped to the card), warped upright, and the rank and suit
-glyphs of both corner indices become templates labelled with the file's code. The built-in default
-templates are kept too, unless `keep_default` is false.
+A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's index corners, averaged per
+card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `queen_of_spades.png`) or per
+rank (photos labelled by whole-card box and rank, `--labels`). At table time `DeckProfile.sharpen` weighs the
+network's probabilities of the 52 cards by how close each corner is to each card's prototype (a softmax of
+cosine similarity), at most doubling any card's probability and leaving "not an index" as it was, so a back
+stays a back.
+
+A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
+(a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
+the model whose embedding it holds, the prototypes), written atomically.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from vision.cards import card_from_file_name
-from vision.detect import find_cards
+from vision.cards import ALL_CARDS, RANKS, card_from_file_name
+from vision.detect import Found, find_cards
 from vision.errors import VisionInputError
-from vision.geometry import CARD_H, CARD_W, order_quad, quad_area, warp_card
-from vision.identify import extract_glyphs, index_corners
-from vision.images import Image, load_image
-from vision.profile import (
-    CALIBRATED_MIN_SCORE,
-    RANK_HEIGHTS,
-    RANK_SHAPE,
-    SUIT_HEIGHTS,
-    SUIT_SHAPE,
-    DeckProfile,
-    TemplateSet,
-    default_profile,
-    with_degraded,
-)
+from vision.images import load_image
+from vision.labels import LabelledCard
+from vision.read import NONE, IndexReader, Readings, default_reader
+from vision.rectify import FloatArray, Image, corner_crops, order_quad, quad_area, warp_card
+from vision.settings import SETTINGS, Settings
+
+PROFILE_FORMAT = "cardtable-deck-profile"
+PROFILE_VERSION = 2
+_JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94),
+           (0.0, 0.0, 1.06))
 
 
-def card_image(image: Image) -> Image:
-    """The single card in a calibration image, upright at the canonical size."""
+@dataclass(frozen=True)
+class DeckProfile:
+    name: str
+    model_sha256: str
+    prototypes: dict[str, FloatArray]  # card code or rank letter -> unit embedding
+
+    def check_model(self, reader: IndexReader) -> None:
+        if self.model_sha256 != reader.meta.get("sha256"):
+            raise VisionInputError(f"deck profile {self.name!r} was made with another model: calibrate the deck again")
+
+    def sharpen(self, r: Readings, s: Settings = SETTINGS) -> Readings:
+        if len(r.probs) == 0:
+            return r
+        keys = list(self.prototypes)
+        protos = np.stack([self.prototypes[k] for k in keys])
+        sims = r.embeddings @ protos.T  # N x K
+        card_sim = np.full((len(r.probs), len(ALL_CARDS)), np.nan, np.float32)
+        for j, key in enumerate(keys):
+            cols = [ALL_CARDS.index(key)] if len(key) == 2 else [i for i, c in enumerate(ALL_CARDS) if c[0] == key]
+            for col in cols:
+                card_sim[:, col] = np.fmax(card_sim[:, col], sims[:, j])
+        floor = np.nanmin(card_sim, axis=1, keepdims=True)
+        card_sim = np.where(np.isnan(card_sim), floor, card_sim)
+        z = s.prototype_scale * (card_sim - card_sim.max(axis=1, keepdims=True))
+        proto = np.exp(z)
+        proto /= proto.sum(axis=1, keepdims=True)
+        model = r.probs[:, :NONE]
+        cards = model * proto
+        cards *= (1.0 - r.probs[:, NONE:]) / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
+        # A profile settles a choice the network hesitated over; it never makes a card of a crop the network
+        # thought little of: no card gets more than twice the network's own probability.
+        cards = np.minimum(cards, 2.0 * model)
+        return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "name": self.name, "model": self.model_sha256,
+                "prototypes": {k: [round(float(v), 5) for v in p] for k, p in sorted(self.prototypes.items())}}
+
+    def save(self, path: str | Path) -> None:
+        """Written to a temporary file beside `path`, then renamed over it: never half a profile."""
+        target = Path(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent if str(target.parent) else ".")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(self.to_json(), fh)
+                fh.write("\n")
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: str | Path) -> DeckProfile:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError as exc:
+            raise VisionInputError(f"{path}: no such profile file") from exc
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise VisionInputError(f"{path}: unreadable profile ({type(exc).__name__})") from exc
+        if not isinstance(data, dict) or data.get("format") != PROFILE_FORMAT:
+            raise VisionInputError(f"{path}: not a {PROFILE_FORMAT} file")
+        if data.get("version") != PROFILE_VERSION:
+            raise VisionInputError(f"{path}: profile version {data.get('version')!r}, this version reads "
+                                   f"{PROFILE_VERSION} (calibrate the deck again)")
+        try:
+            protos = {str(k): np.asarray(v, np.float32) for k, v in dict(data["prototypes"]).items()}
+            name, sha = str(data["name"]), str(data["model"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise VisionInputError(f"{path}: broken profile ({type(exc).__name__})") from exc
+        sizes = {p.shape for p in protos.values()}
+        if not protos or len(sizes) != 1 or len(next(iter(sizes))) != 1 or \
+                not all(k in ALL_CARDS or k in RANKS for k in protos) or \
+                not all(np.all(np.isfinite(p)) for p in protos.values()):
+            raise VisionInputError(f"{path}: broken profile (prototypes)")
+        return cls(name, sha, protos)
+
+
+def _prototypes(labelled: Sequence[tuple[str, FloatArray]]) -> dict[str, FloatArray]:
+    by_key: dict[str, list[FloatArray]] = {}
+    for key, e in labelled:
+        by_key.setdefault(key, []).append(e)
+    out = {}
+    for key, es in by_key.items():
+        m = np.mean(es, axis=0)
+        out[key] = (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32)
+    return out
+
+
+def _views(card: Image) -> list[Image]:
+    """Both index corners of an upright card, from the outline as found and a little off (as at table time)."""
+    h, w = card.shape[:2]
+    crops: list[Image] = []
+    base = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    for dx, dy, k in _JITTER:
+        quad = (base - [w / 2, h / 2]) * k + [w / 2 + dx * w, h / 2 + dy * h]
+        crops.extend(corner_crops(warp_card(card, order_quad(quad.astype(np.float32)), w, h)))
+    return crops
+
+
+def _reads_as_card(r: Readings, s: Settings) -> bool:
+    """Most of the views read some card at the naming bar."""
+    sure = [(c is not None and p >= s.name_bar) for c, p in (r.best(i) for i in range(len(r.probs)))]
+    return sum(sure) >= 0.5 * len(sure)
+
+
+def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings = SETTINGS) -> Readings:
+    """The readings of both index corners of the one card in a calibration photo: of the outlines found, those
+    whose corners read as indices are cards (two of them: an error naming the photo); with none, the whole photo
+    is the card (a scan, or a card filling the photo)."""
     h, w = image.shape[:2]
-    quads = find_cards(image)
-    if quads:
-        best = max(quads, key=quad_area)
-        if quad_area(best) >= 0.1 * h * w:
-            return warp_card(image, best)
     whole = order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
-    return warp_card(image, whole, CARD_W, CARD_H)
+    cards = []
+    for quad in sorted((o.quad for o in find_cards(image).outlines), key=quad_area, reverse=True):
+        r = reader.read(_views(warp_card(image, quad)))
+        if _reads_as_card(r, s):
+            cards.append(r)
+    if len(cards) >= 2:
+        raise VisionInputError(f"{where}: more than one card in the photo (calibrate from one card per photo)")
+    if cards:
+        return cards[0]
+    r = reader.read(_views(warp_card(image, whole)))
+    if _reads_as_card(r, s):
+        return r
+    raise VisionInputError(f"{where}: no card index found in the photo (one face-up card per photo)")
 
 
-def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", keep_default: bool = True) -> DeckProfile:
-    ranks: list[tuple[str, Image]] = []
-    suits: list[tuple[str, Image]] = []
+def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated",
+                   reader: IndexReader | None = None) -> DeckProfile:
+    """A profile from one photo per card, each named by its card."""
+    reader = reader or default_reader()
     if not paths:
         raise VisionInputError("no calibration images")
+    labelled: list[tuple[str, FloatArray]] = []
     for path in paths:
         code = card_from_file_name(str(path))
-        card = card_image(load_image(path, paper_background=True))
-        found = 0
-        for corner in index_corners(card):
-            glyphs = extract_glyphs(corner)
-            if glyphs is None:
+        r = read_single_card(load_image(path, paper_background=True), str(path), reader)
+        labelled.extend((code, r.embeddings[i]) for i in range(len(r.probs)) if float(r.probs[i, NONE]) < 0.5)
+    return DeckProfile(name, str(reader.meta["sha256"]), _prototypes(labelled))
+
+
+@dataclass(frozen=True)
+class RankCalibration:
+    profile: DeckProfile
+    cards: int  # labelled cards
+    found: int  # of them, outlined in their photo
+    crops: int  # index crops learnt
+    missing: str  # ranks without a prototype
+
+
+def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> npt.NDArray[np.float32] | None:
+    x0, y0, x1, y1 = box
+    best, best_iou = None, 0.5
+    for o in found.outlines:
+        qx0, qy0 = o.quad.min(axis=0)
+        qx1, qy1 = o.quad.max(axis=0)
+        iw = max(0.0, min(x1, qx1) - max(x0, qx0))
+        ih = max(0.0, min(y1, qy1) - max(y0, qy0))
+        inter = iw * ih
+        union = (x1 - x0) * (y1 - y0) + (qx1 - qx0) * (qy1 - qy0) - inter
+        if union > 0 and inter / union > best_iou:
+            best, best_iou = o.quad, inter / union
+    return best
+
+
+def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str = "calibrated",
+                    reader: IndexReader | None = None) -> RankCalibration:
+    """A rank-only profile from photographs labelled by whole-card box and rank: each labelled card found as an
+    outline gives its two index corners under its rank."""
+    reader = reader or default_reader()
+    if not photos:
+        raise VisionInputError("no calibration photographs")
+    labelled: list[tuple[str, FloatArray]] = []
+    cards = found_n = 0
+    for path, boxes in photos.items():
+        image = load_image(path)
+        found = find_cards(image)
+        for lc in boxes:
+            cards += 1
+            quad = _matching_outline(found, lc.box)
+            if quad is None:
                 continue
-            ranks.append((code[0], glyphs.rank))
-            suits.append((code[1], glyphs.suit))
-            found += 1
-        if not found:
-            raise VisionInputError(
-                f"{path}: no corner index found (is it one face-up card, filling most of the image?)")
-    base = default_profile()
-    # The camera sees the glyphs much smaller than a calibration image shows them.
-    ranks = with_degraded(ranks, RANK_HEIGHTS)
-    suits = with_degraded(suits, SUIT_HEIGHTS)
-    if keep_default:
-        ranks_set = base.ranks.merged(TemplateSet.build(ranks, RANK_SHAPE))
-        suits_set = base.suits.merged(TemplateSet.build(suits, SUIT_SHAPE))
-    else:
-        ranks_set, suits_set = TemplateSet.build(ranks, RANK_SHAPE), TemplateSet.build(suits, SUIT_SHAPE)
-    return DeckProfile(name=name, ranks=ranks_set, suits=suits_set, min_rank_score=CALIBRATED_MIN_SCORE,
-                       min_suit_score=CALIBRATED_MIN_SCORE, min_margin=base.min_margin)
+            found_n += 1
+            r = reader.read(_views(warp_card(image, quad)))
+            for i in range(len(r.probs)):
+                if float(r.probs[i, NONE]) < 0.5:
+                    labelled.append((lc.rank, r.embeddings[i]))
+    if not labelled:
+        raise VisionInputError("no labelled card was found in its photograph: nothing to learn")
+    protos = _prototypes(labelled)
+    missing = "".join(r for r in RANKS if r not in protos)
+    return RankCalibration(DeckProfile(name, str(reader.meta["sha256"]), protos), cards, found_n, len(labelled),
+                           missing)

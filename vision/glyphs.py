@@ -1,8 +1,8 @@
 """Procedural glyphs: the four suit shapes and the rank characters of a standard corner index.
 
 Suit shapes are built from circles and polygons in a unit box; ranks use OpenCV's Hershey fonts.
-The simulated camera draws its card faces with these, and the built-in default profile is made of
-them, so nothing here is copied artwork.
+The simulated camera draws its card faces with these (and the index reader is trained on them too);
+nothing here is copied artwork.
 """
 
 from __future__ import annotations

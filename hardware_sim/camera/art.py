@@ -125,7 +125,8 @@ _SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 
 
 def load_face_set(folder: str | Path) -> FaceSet:
-    """A face set stored as `<rank>_of_<suit>.png` (rank 2..10, jack, queen, king, ace) plus `back.png`.
+    """A face set stored as `<rank>_of_<suit>.png` (rank 2..10, jack, queen, king, ace) or `<rank><suit>.png`
+    (rank in 23456789TJQKA, suit in cdhs), plus `back.png`.
 
     Transparent pixels become the card's white paper; the art is laid inside a small margin, as
     printed cards have one.
@@ -138,6 +139,8 @@ def load_face_set(folder: str | Path) -> FaceSet:
     for r in RANKS:
         for s in SUITS:
             path = root / f"{_RANK_WORDS[r]}_of_{_SUIT_WORDS[s]}.png"
+            if not path.exists():
+                path = root / f"{r}{s}.png"
             faces[r + s] = _lay_on_paper(_read_rgba(path), margin=(0.05, 0.035))
     back_path = root / "back.png"
     back = _lay_on_paper(_read_rgba(back_path), margin=(0.0, 0.0)) if back_path.exists() else draw_back()

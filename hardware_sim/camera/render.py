@@ -17,7 +17,7 @@ import numpy.typing as npt
 from hardware_sim.camera.art import ART_H, ART_W, FaceSet, card_body_mask, procedural_faces
 from hardware_sim.camera.scene import CARD_MM, PlacedCard, TableScene
 from vision.calibration import TableCalibration
-from vision.geometry import order_quad
+from vision.rectify import order_quad
 
 Image = npt.NDArray[np.uint8]
 Matrix = npt.NDArray[np.float64]
@@ -39,7 +39,7 @@ class RenderOptions:
 class CardTruth:
     card: str
     face_up: bool
-    corners: tuple[tuple[float, float], ...]  # ordered like vision.geometry.order_quad
+    corners: tuple[tuple[float, float], ...]  # ordered like vision.rectify.order_quad
     visible: float  # fraction of the card's area not covered by cards on top or hands
     index_visible: bool  # at least one corner index is at least 95% uncovered
 

@@ -21,15 +21,16 @@ def register(sub: Any) -> None:
     identify.add_argument("images", nargs="+", metavar="IMAGE", help="image files")
     identify.add_argument("--profile", metavar="FILE", help="deck profile from calibrate-deck (default: built-in)")
     identify.add_argument("--workers", type=int, choices=(1, 2), default=1,
-                          help="processes reading each frame's cards: 2 reads half of them in a second "
-                          "process, for the frame time on two cores (default: 1)")
+                          help="accepted for compatibility: the reader runs in one process (default: 1)")
     add_json_flag(identify)
     set_handler(identify, _identify)
     cal = vsub.add_parser("calibrate-deck", help="build a deck profile from one image of each card")
     cal.add_argument("--out", required=True, metavar="PROFILE", help="profile file to write")
     cal.add_argument("images", nargs="+", metavar="IMAGE", help="one face-up card per image, named like Qs.jpg")
     cal.add_argument("--name", default="calibrated", help="the deck's name, stored in the profile")
-    cal.add_argument("--no-default", action="store_true", help="keep only this deck's templates")
+    cal.add_argument("--no-default", action="store_true",
+                     help="accepted for compatibility: a profile holds only this deck's prototypes, and the "
+                          "built-in reader still reads what they do not cover")
     cal.add_argument("--labels", metavar="FILE",
                      help="rank-only calibration: the images are photographs labelled by card box and rank in "
                           "this CSV or Pascal VOC XML file (or folder of XML files); see docs/vision.md")
@@ -39,8 +40,7 @@ def register(sub: Any) -> None:
     watch.add_argument("source", metavar="SOURCE", help="device index, video file, stream URL or 'sim'")
     watch.add_argument("--profile", metavar="FILE", help="deck profile (default: built-in)")
     watch.add_argument("--workers", type=int, choices=(1, 2), default=1,
-                       help="processes reading each frame's cards: 2 reads half of them in a second "
-                       "process, for the frame time on two cores (default: 1)")
+                       help="accepted for compatibility: the reader runs in one process (default: 1)")
     watch.add_argument("--calibration", metavar="FILE", help="table calibration JSON (the simulator knows its own)")
     watch.add_argument("--frames", type=int, metavar="N", help="stop after N frames")
     watch.add_argument("--window", type=int, default=5, metavar="N", help="frames per vote (default: 5)")
@@ -58,23 +58,29 @@ def _vision_error(exc: Exception) -> CliError:
 
 
 def _load_profile(path: str | None) -> Any:
+    from vision.deck import DeckProfile
     from vision.errors import VisionError
-    from vision.profile import DeckProfile, default_profile
 
     if path is None:
-        return default_profile()
+        return None
     try:
         return DeckProfile.load(path)
     except VisionError as exc:
         raise _vision_error(exc) from exc
 
 
-def _identify(args: argparse.Namespace) -> int:
+def _recognizer(profile_path: str | None, workers: int) -> Recognizer:
+    from vision.errors import VisionError
     from vision.pipeline import Recognizer
 
-    with Recognizer(_load_profile(args.profile), workers=args.workers) as recognizer:
-        if args.workers == 2:
-            recognizer.start_workers()  # once, before the first image is timed (about a second)
+    try:
+        return Recognizer(_load_profile(profile_path), workers=workers)
+    except VisionError as exc:
+        raise _vision_error(exc) from exc
+
+
+def _identify(args: argparse.Namespace) -> int:
+    with _recognizer(args.profile, args.workers) as recognizer:
         return _identify_each(args, recognizer)
 
 
@@ -104,6 +110,13 @@ def _identify_each(args: argparse.Namespace, recognizer: Recognizer) -> int:
     return status
 
 
+def _write_profile(profile: Any, out: str) -> None:
+    try:
+        profile.save(out)
+    except OSError as exc:
+        raise CliError(f"{out}: cannot write profile ({exc.strerror})") from exc
+
+
 def _calibrate_deck(args: argparse.Namespace) -> int:
     from vision.deck import calibrate_deck
     from vision.errors import VisionError
@@ -111,58 +124,44 @@ def _calibrate_deck(args: argparse.Namespace) -> int:
     if args.labels is not None:
         return _calibrate_ranks(args)
     try:
-        profile = calibrate_deck(args.images, name=args.name, keep_default=not args.no_default)
-        profile.save(args.out)
+        profile = calibrate_deck(args.images, name=args.name)
     except VisionError as exc:
         raise _vision_error(exc) from exc
-    except OSError as exc:
-        raise CliError(f"{args.out}: cannot write profile ({exc.strerror})") from exc
-    cards = sorted(set(profile.ranks.labels))
+    _write_profile(profile, args.out)
+    cards = sorted(profile.prototypes)
     if args.json:
-        print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(profile.ranks.labels),
-                    "suit_templates": len(profile.suits.labels)})
+        print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(cards),
+                    "suit_templates": len(cards), "cards": cards})
     else:
-        sys.stdout.write(f"wrote {args.out}: {len(args.images)} image(s), ranks {''.join(cards)}\n")
+        sys.stdout.write(f"wrote {args.out}: {len(args.images)} image(s), {len(cards)} card(s) learnt\n")
     return EXIT_OK
 
 
 def _calibrate_ranks(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from vision.deck import calibrate_ranks
     from vision.errors import VisionError
-    from vision.labelled import calibrate_ranks, read_labels
+    from vision.labels import read_labels
 
-    if args.no_default:
-        raise CliError("--no-default does not apply to --labels: the suits still come from the built-in profile")
     try:
         labels = read_labels(args.labels)
         unlabelled = [p for p in args.images if Path(p).name not in labels]
         if unlabelled:
             raise CliError(f"{unlabelled[0]}: no labels for this image in {args.labels}")
         cal = calibrate_ranks({p: labels[Path(p).name] for p in args.images}, name=args.name)
-        cal.profile.save(args.out)
     except VisionError as exc:
         raise _vision_error(exc) from exc
-    except OSError as exc:
-        raise CliError(f"{args.out}: cannot write profile ({exc.strerror})") from exc
-    p = cal.profile
+    _write_profile(cal.profile, args.out)
     if args.json:
-        print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(p.ranks.labels),
-                    "suit_templates": len(p.suits.labels), "glyphs": cal.glyphs, "kept": cal.kept,
-                    "min_rank_score": p.min_rank_score, "min_rank_margin": p.rank_margin,
-                    "min_pair_score": p.pair_rank_score,
-                    "cross_validation": {"cards": cal.cv_cards, "read": cal.cv_read, "right": cal.cv_right,
-                                         "wrong": cal.cv_wrong},
-                    "ranks_not_learnt": cal.missing})
+        print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(cal.profile.prototypes),
+                    "suit_templates": 0, "glyphs": cal.crops, "kept": cal.crops, "cards": cal.cards,
+                    "found": cal.found, "ranks_not_learnt": cal.missing})
     else:
-        sys.stdout.write(f"wrote {args.out}: {len(args.images)} photo(s), {cal.kept} of {cal.glyphs} rank glyphs "
-                         f"kept; reject below rank score {p.min_rank_score:.2f} ({p.pair_rank_score:.2f} for two "
-                         f"agreeing corners) or margin {p.rank_margin:.2f} "
-                         f"(cross-validated: {cal.cv_right} right, {cal.cv_wrong} wrong of {cal.cv_cards} cards "
-                         f"found)\n")
+        sys.stdout.write(f"wrote {args.out}: {len(args.images)} photo(s), {cal.found} of {cal.cards} labelled cards "
+                         f"found, {cal.crops} index corners learnt\n")
         if cal.missing:
-            sys.stdout.write(f"warning: no glyph learnt for the ranks {cal.missing}: they are not read, and may be "
-                             f"taken for a learnt rank that looks alike; add photos of them\n")
+            sys.stdout.write(f"warning: no corner learnt for the ranks {cal.missing}: add photos of them\n")
     return EXIT_OK
 
 
@@ -171,7 +170,6 @@ def _watch(args: argparse.Namespace) -> int:
 
     from vision.calibration import TableCalibration
     from vision.errors import VisionError
-    from vision.pipeline import Recognizer
     from vision.sources import open_source
     from vision.watch import annotated_frames
 
@@ -182,7 +180,7 @@ def _watch(args: argparse.Namespace) -> int:
         source = open_source(args.source, frames=args.frames)
     except VisionError as exc:
         raise _vision_error(exc) from exc
-    recognizer = Recognizer(_load_profile(args.profile), workers=args.workers)
+    recognizer = _recognizer(args.profile, args.workers)
     count = 0
     last = None
     try:

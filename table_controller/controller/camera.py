@@ -121,7 +121,7 @@ class TableCamera:
                  period_s: float = 1.0, label: str | None = None) -> None:
         self.source = source
         self.calibration = calibration
-        self.recognizer = recognizer or Recognizer()
+        self.recognizer = recognizer or Recognizer(card_size=calibration.card_size_px())
         self.tracker = SeatTracker(calibration, window=4, votes=2)
         self.period_s = period_s
         self.label: str = label or str(getattr(source, "name", "camera"))

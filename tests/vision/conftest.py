@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from hardware_sim.camera import RenderedFrame, RenderOptions, random_scene, render_with_truth
 from vision.pipeline import Detection, Recognizer
@@ -65,15 +63,3 @@ def tally_scenes(recognizer: Recognizer, seeds: range, options: RenderOptions, *
             assert all(d.rank is None for d in detections), seed
         match(frame, detections, tally)
     return tally
-
-
-def finds(frame: np.ndarray, *quads: npt.NDArray[np.float32]) -> Callable[..., list[npt.NDArray[np.float32]]]:
-    """A stand-in for `detect.find_cards` that finds `quads` (outlines in `frame`) in `frame` or in the frame
-    resized, scaled with it, as the detector finds a card in a photograph read again smaller
-    (`pipeline.SECOND_LOOK`)."""
-    height, width = frame.shape[:2]
-
-    def find_cards(image: np.ndarray, card_size: object = None) -> list[npt.NDArray[np.float32]]:
-        scale = np.array([image.shape[1] / width, image.shape[0] / height], np.float32)
-        return [np.asarray(quad, np.float32) * scale for quad in quads]
-    return find_cards

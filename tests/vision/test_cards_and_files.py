@@ -62,7 +62,7 @@ def test_missing_and_directory_inputs(tmp_path: Path) -> None:
                                    np.zeros((100, 100, 5), np.uint8), "frame"])
 def test_malformed_frames_are_typed_errors(frame: object) -> None:
     with pytest.raises(VisionInputError):
-        Recognizer().identify(frame)  # type: ignore[arg-type]
+        Recognizer().identify(frame)
 
 
 def test_blank_and_noise_frames_have_no_named_cards() -> None:

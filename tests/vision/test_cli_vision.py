@@ -8,9 +8,9 @@ from pathlib import Path
 import cv2
 import pytest
 
-from hardware_sim.camera import PlacedCard, RenderOptions, TableScene, procedural_faces, render
+from hardware_sim.camera import PlacedCard, RenderOptions, TableScene, render
 from table_controller.cli import main
-from vision.profile import DeckProfile
+from vision.deck import DeckProfile
 
 
 def _scene_image(tmp_path: Path) -> Path:
@@ -31,7 +31,7 @@ def test_identify_json_one_line_per_image(tmp_path: Path, capsys: pytest.Capture
     first, second = (json.loads(x) for x in lines)
     assert first["image"] == str(good) and first["ms"] >= 0
     faces = sorted((c["face"], c["card"]) for c in first["cards"])
-    assert faces in ([("down", None), ("up", "7d")], [("down", None), ("up", None)])
+    assert faces == [("down", None), ("up", "7d")]
     assert all(len(c["corners"]) == 4 and 0 <= c["confidence"] <= 1 for c in first["cards"])
     assert second["image"] == str(bad) and "error" in second
 
@@ -45,35 +45,55 @@ def test_identify_garbled_is_one_line_exit_2(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_identify_with_broken_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    prof = tmp_path / "p.npz"
-    prof.write_bytes(b"PK\x03\x04 broken")
-    assert main(["vision", "identify", str(_scene_image(tmp_path)), "--profile", str(prof)]) == 2
-    assert "deck profile" in capsys.readouterr().err
+    image = str(_scene_image(tmp_path))
+    prof = tmp_path / "p.json"
+    for content in (b"PK\x03\x04 broken", b'{"format": "cardtable-deck-profile", "version": 1}',
+                    b'{"format": "cardtable-deck-profile", "version": 2, "name": "x", "model": "0", '
+                    b'"prototypes": {"As": [1.0]}}'):
+        prof.write_bytes(content)
+        assert main(["vision", "identify", image, "--profile", str(prof)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and ("p.json" in err[0] or "another model" in err[0]), err
+    assert main(["vision", "identify", image, "--profile", str(tmp_path / "none.json")]) == 2
+    assert "none.json: no such profile file" in capsys.readouterr().err
+
+
+def _table_photo(path: Path, *cards: str, seed: int = 0) -> str:
+    """A table camera's photo: the cards lying apart on the felt, small in a 960 x 540 frame."""
+    placed = tuple(PlacedCard(card=c, x=300 + 200 * i, y=220, angle=15.0 + 30 * i) for i, c in enumerate(cards))
+    cv2.imwrite(str(path), render(TableScene(cards=placed), seed, RenderOptions(width=960, height=540, glare=0.0)))
+    return str(path)
 
 
 def test_calibrate_deck_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    faces = procedural_faces(1)
-    paths = []
-    for code in ("As", "Td", "7c", "Qh"):
-        p = tmp_path / f"{code}_1.png"
-        cv2.imwrite(str(p), faces.face(code))
-        paths.append(str(p))
-    out = tmp_path / "deck.npz"
-    assert main(["vision", "calibrate-deck", "--out", str(out), "--no-default", *paths]) == 0
+    paths = [_table_photo(tmp_path / name, code, seed=i) for i, (name, code) in enumerate(
+        (("As.png", "As"), ("10_of_diamonds.png", "Td"), ("7c.jpg", "7c"), ("queen_of_hearts.png", "Qh")))]
+    out = tmp_path / "deck.json"
+    assert main(["vision", "calibrate-deck", "--out", str(out), *paths, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cards"] == ["7c", "As", "Qh", "Td"]
     profile = DeckProfile.load(out)
-    assert sorted(set(profile.ranks.labels)) == ["7", "A", "Q", "T"]
-    assert sorted(set(profile.suits.labels)) == ["c", "d", "h", "s"]
-    capsys.readouterr()
+    assert sorted(profile.prototypes) == ["7c", "As", "Qh", "Td"]
+    table = _table_photo(tmp_path / "table.png", "Qh", "7c", seed=9)
+    assert main(["vision", "identify", table, "--profile", str(out), "--json"]) == 0
+    cards = sorted(c["card"] for c in json.loads(capsys.readouterr().out)["cards"] if c["card"])
+    assert cards == ["7c", "Qh"]
 
 
-def test_calibrate_deck_rejects_unnamed_and_blank_images(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    blank = tmp_path / "As.png"
-    cv2.imwrite(str(blank), procedural_faces(0).face("As")[:, :, :] * 0 + 240)
-    assert main(["vision", "calibrate-deck", "--out", str(tmp_path / "d.npz"), str(blank)]) == 2
-    named = tmp_path / "card.png"
-    cv2.imwrite(str(named), procedural_faces(0).face("As"))
-    assert main(["vision", "calibrate-deck", "--out", str(tmp_path / "d.npz"), str(named)]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 2
+def test_calibrate_deck_rejects_bad_photos(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "d.json"
+    out.write_text("kept\n")
+    felt = tmp_path / "As.png"
+    cv2.imwrite(str(felt), render(TableScene(cards=()), 3, RenderOptions(width=960, height=540, glare=0.0)))
+    two = _table_photo(tmp_path / "Kd.png", "Kd", "2s")
+    unnamed = _table_photo(tmp_path / "card.png", "As")
+    for photo, says in ((str(felt), "no card"), (two, "more than one card"), (unnamed, "card code")):
+        assert main(["vision", "calibrate-deck", "--out", str(out), photo]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and says in err[0] and Path(photo).name in err[0], err
+    assert out.read_text() == "kept\n"  # nothing written half-way, nothing overwritten
+    assert main(["vision", "calibrate-deck", "--out", str(tmp_path / "no" / "such" / "dir.json"),
+                 _table_photo(tmp_path / "9c.jpg", "9c")]) == 2
+    assert "cannot write profile" in capsys.readouterr().err
 
 
 def test_watch_sim_prints_events(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,7 +20,7 @@ def test_accuracy_floor_on_rendered_scenes(recognizer: Recognizer) -> None:
         frame = render_with_truth(random_scene(seed, cards=10, face_down=0.2), seed)
         match(frame, recognizer.identify(frame.image), tally)
     assert tally.faces >= 80
-    assert tally.missed <= 2
+    assert tally.missed <= 6
     assert tally.right >= 0.85 * tally.faces, tally
     assert tally.wrong <= 0.02 * tally.faces, tally
     assert tally.backs_named == 0
@@ -42,5 +42,5 @@ def test_a_lone_card_reads_at_any_rotation(recognizer: Recognizer) -> None:
         card = PlacedCard(card="Qh", x=400, y=225, angle=angle)
         scene = TableScene(cards=(card,), surface="wood" if i % 2 else "felt")
         found = recognizer.identify(render_with_truth(scene, 300 + i, RenderOptions(glare=0.0)).image)
-        assert [d.card for d in found] in (["Qh"], [None]), angle
+        assert [d.card for d in found] == ["Qh"], angle
         assert found[0].face == "up"

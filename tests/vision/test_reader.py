@@ -1,0 +1,77 @@
+"""The trained index reader: the committed model loads and runs in OpenCV's dnn module, reads the corners of
+rendered cards, never names a back's corner, and a missing, corrupt or foreign model file is refused."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware_sim.camera.art import draw_back, procedural_faces
+from vision.cards import ALL_CARDS
+from vision.errors import VisionInputError
+from vision.read import CLASSES, DEFAULT_MODEL, IndexReader, default_reader
+from vision.rectify import CROP_H, CROP_W, corner_crops, order_quad, warp_card
+
+
+def test_model_is_small_and_described() -> None:
+    assert DEFAULT_MODEL.stat().st_size <= 5_000_000
+    meta = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    assert meta["classes"] == list(CLASSES) and meta["crop"] == [CROP_W, CROP_H]
+    assert 0.2 < meta["temperature"] < 5
+
+
+def test_model_runs_in_opencv_dnn() -> None:
+    net = cv2.dnn.readNetFromONNX(str(DEFAULT_MODEL))
+    net.setInput(np.zeros((3, 1, CROP_H, CROP_W), np.float32))
+    logits, emb = net.forward(["logits", "embedding"])
+    assert logits.shape == (3, 53) and emb.shape[0] == 3
+
+
+def _upright(img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    return warp_card(img, order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)))
+
+
+@pytest.mark.parametrize("style", [0, 1, 2, 3])
+def test_simulator_cards_read_right_at_both_corners(style: int) -> None:
+    faces = procedural_faces(style)
+    crops = [c for code in ALL_CARDS for c in corner_crops(_upright(faces.face(code)))]
+    readings = default_reader().read(crops)
+    names = [readings.best(i) for i in range(len(crops))]
+    right = sum(1 for i, (name, p) in enumerate(names) if name == ALL_CARDS[i // 2] and p >= 0.8)
+    wrong = sum(1 for i, (name, p) in enumerate(names) if name not in (None, ALL_CARDS[i // 2]) and p >= 0.8)
+    assert wrong == 0
+    assert right >= 0.97 * len(crops)
+
+
+def test_backs_corners_are_not_an_index() -> None:
+    crops: list[np.ndarray] = []
+    for colour in ((140, 40, 30), (35, 35, 160), (50, 110, 40), (20, 20, 20)):
+        crops.extend(corner_crops(_upright(draw_back(colour))))
+    readings = default_reader().read(crops)
+    assert all(readings.best(i)[0] is None for i in range(len(crops)))
+
+
+def test_bad_model_files_are_refused(tmp_path: Path) -> None:
+    model = tmp_path / "m.onnx"
+    with pytest.raises(VisionInputError, match=r"m\.onnx: no such model file"):
+        IndexReader(model)
+    shutil.copy(DEFAULT_MODEL, model)
+    with pytest.raises(VisionInputError, match=r"m\.json: no such model file"):
+        IndexReader(model)
+    meta = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    model.with_suffix(".json").write_text(json.dumps({**meta, "format": "something-else"}))
+    with pytest.raises(VisionInputError, match="not a cardtable-index-reader"):
+        IndexReader(model)
+    model.with_suffix(".json").write_text(json.dumps(meta))
+    assert IndexReader(model).read([np.full((CROP_H, CROP_W), 200, np.uint8)]).probs.shape == (1, 53)
+    data = bytearray(model.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    model.write_bytes(bytes(data))
+    with pytest.raises(VisionInputError, match="does not match its metadata"):
+        IndexReader(model)

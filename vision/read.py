@@ -1,0 +1,97 @@
+"""Read: the trained index reader, run by OpenCV's dnn module (no torch at table time).
+
+`IndexReader.read(crops)` gives, for each `CROP_W` x `CROP_H` index window (`vision.rectify`), the calibrated
+probabilities of the 52 cards and of "not an index", and the network's embedding of it (what a deck profile's
+prototypes are made of, `vision.deck`). The model file is `vision/model/index-reader.onnx` beside its
+metadata (`.json`: format, classes, crop size, softmax temperature, the SHA-256 of the model); a model whose
+metadata is missing, of another format or whose bytes do not match is refused with a `VisionInputError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import ALL_CARDS
+from vision.errors import VisionInputError
+from vision.rectify import CROP_H, CROP_W, to_blob
+
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float32]
+
+MODEL_FORMAT = "cardtable-index-reader-1"
+DEFAULT_MODEL = Path(__file__).resolve().parent / "model" / "index-reader.onnx"
+CLASSES: tuple[str, ...] = (*ALL_CARDS, "none")
+NONE = len(ALL_CARDS)
+
+
+@dataclass(frozen=True)
+class Readings:
+    probs: FloatArray  # N x 53, calibrated
+    embeddings: FloatArray  # N x E, unit length
+
+    def best(self, i: int) -> tuple[str | None, float]:
+        """The card crop `i` shows and its probability (None: not an index)."""
+        k = int(self.probs[i].argmax())
+        return (CLASSES[k] if k != NONE else None), float(self.probs[i, k])
+
+
+def softmax(logits: FloatArray) -> FloatArray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
+
+
+class IndexReader:
+    def __init__(self, path: str | Path = DEFAULT_MODEL) -> None:
+        self.path = Path(path)
+        meta_path = self.path.with_suffix(".json")
+        try:
+            data = self.path.read_bytes()
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except FileNotFoundError as exc:
+            raise VisionInputError(f"{exc.filename}: no such model file") from exc
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise VisionInputError(f"{meta_path}: unreadable model metadata ({type(exc).__name__})") from exc
+        if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
+            raise VisionInputError(f"{meta_path}: not a {MODEL_FORMAT} model description")
+        if meta.get("sha256") != hashlib.sha256(data).hexdigest():
+            raise VisionInputError(f"{self.path}: model file does not match its metadata (corrupt or replaced)")
+        if list(meta.get("classes", [])) != list(CLASSES) or list(meta.get("crop", [])) != [CROP_W, CROP_H]:
+            raise VisionInputError(f"{meta_path}: model classes or crop size differ from this version's")
+        try:
+            self._net = cv2.dnn.readNetFromONNX(str(self.path))
+        except cv2.error as exc:
+            raise VisionInputError(f"{self.path}: OpenCV cannot load this model") from exc
+        self.temperature = float(meta["temperature"])
+        self.meta = meta
+        self._lock = threading.Lock()  # one network, shared by threads (cameras read in worker threads)
+        self.read([np.full((CROP_H, CROP_W), 200, np.uint8)])  # set the network up outside any frame's time
+
+    def read(self, crops: list[Image]) -> Readings:
+        if not crops:
+            return Readings(np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32))
+        blob = to_blob(crops)
+        with self._lock:
+            self._net.setInput(blob)
+            logits, emb = self._net.forward(["logits", "embedding"])
+        emb = np.asarray(emb, np.float32).reshape(len(crops), -1)
+        emb /= np.linalg.norm(emb, axis=1, keepdims=True) + 1e-6
+        return Readings(softmax(np.asarray(logits, np.float32) / self.temperature), emb)
+
+
+_DEFAULT: IndexReader | None = None
+
+
+def default_reader() -> IndexReader:
+    global _DEFAULT  # noqa: PLW0603 - one loaded network per process
+    if _DEFAULT is None:
+        _DEFAULT = IndexReader()
+    return _DEFAULT

@@ -1,0 +1,141 @@
+"""Rectify: a card's outline (or one corner of it) in a frame becomes the upright corner crops the reader reads.
+
+A card seen under a quadrilateral is warped to the canonical upright card (`CARD_W` x `CARD_H`). A standard
+index sits in its top-left corner and, turned 180 degrees, in its bottom-right one, so both corners are cut
+out as the same upright window (`corner_crops`). A card known only by one visible corner (a fanned hand, a
+pile) is cut out straight from that corner's two edges (`corner_crop_at`). Every crop is `CROP_W` x `CROP_H`
+grey levels; `to_blob` normalises a batch of them for the network, which was trained on exactly this framing
+(vision.trainset uses these functions).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float32]
+Image = npt.NDArray[np.uint8]
+
+# Canonical upright card in pixels (poker size 63 x 88 mm is 1 : 1.397).
+CARD_W = 120
+CARD_H = 168
+CARD_ASPECT = CARD_H / CARD_W
+# The corner window holding a standard index, as fractions of the card's width and height (jumbo indices too).
+CORNER_W = 0.30
+CORNER_H = 0.34
+CROP_W = 32
+CROP_H = 48
+
+
+def order_quad(quad: npt.ArrayLike) -> FloatArray:
+    """Order 4 points clockwise (in image coordinates) so that the first edge is a short side.
+
+    The warp from the result is then the card upright or turned 180 degrees, never mirrored, and in
+    both cases a standard corner index lands at the top-left and bottom-right.
+    """
+    pts = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    center = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - center[1], pts[:, 0] - center[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen (y grows downwards)
+    e0 = float(np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2]))
+    e1 = float(np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3]))
+    if e0 > e1:
+        pts = np.roll(pts, -1, axis=0)
+    # Start from the top-most of the two candidates for a stable output.
+    if pts[2, 1] + pts[2, 0] * 0.01 < pts[0, 1] + pts[0, 0] * 0.01:
+        pts = np.roll(pts, 2, axis=0)
+    return np.ascontiguousarray(pts, dtype=np.float32)
+
+
+def canonical_corners(width: int = CARD_W, height: int = CARD_H) -> FloatArray:
+    return np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], dtype=np.float32)
+
+
+def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int = CARD_H) -> Image:
+    """The card under `quad` (ordered by `order_quad`) as an upright `width` x `height` image."""
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical_corners(width, height))
+    out = cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_AREA if _shrinks(quad, width) else
+                              cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, dtype=np.uint8)
+
+
+def _shrinks(quad: FloatArray, width: int) -> bool:
+    return float(np.linalg.norm(quad[1] - quad[0])) > 1.5 * width
+
+
+def quad_area(quad: FloatArray) -> float:
+    return float(abs(cv2.contourArea(quad.astype(np.float32))))
+
+
+def quad_iou(a: FloatArray, b: FloatArray) -> float:
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = quad_area(a) + quad_area(b) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def side_lengths(quad: FloatArray) -> tuple[float, float]:
+    """(short, long): mean lengths of the two pairs of opposite sides."""
+    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    a = (float(np.linalg.norm(q[1] - q[0])) + float(np.linalg.norm(q[3] - q[2]))) / 2
+    b = (float(np.linalg.norm(q[2] - q[1])) + float(np.linalg.norm(q[0] - q[3]))) / 2
+    return min(a, b), max(a, b)
+
+
+def gray(image: Image) -> Image:
+    return image if image.ndim == 2 else np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+
+
+def corner_crops(card: Image) -> tuple[Image, Image]:
+    """The top-left and (turned upright) bottom-right index windows of an upright card image."""
+    g = gray(card)
+    h, w = g.shape[:2]
+    cw, ch = round(w * CORNER_W), round(h * CORNER_H)
+    top_left = g[:ch, :cw]
+    bottom_right = cv2.rotate(g[h - ch:, w - cw:], cv2.ROTATE_180)
+    size = (CROP_W, CROP_H)
+    return (np.asarray(cv2.resize(top_left, size, interpolation=cv2.INTER_AREA), dtype=np.uint8),
+            np.asarray(cv2.resize(bottom_right, size, interpolation=cv2.INTER_AREA), dtype=np.uint8))
+
+
+def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatArray,
+                 card_width: float) -> FloatArray:
+    """The card quad (ordered like `order_quad`, starting at `corner`) of a card of `card_width` whose corner
+    is at `corner`, its short side running along the unit vector `along_short` and its long side along
+    `along_long`."""
+    w = card_width
+    h = card_width * CARD_ASPECT
+    c = np.asarray(corner, np.float32)
+    return np.array([c, c + along_short * w, c + along_short * w + along_long * h, c + along_long * h], np.float32)
+
+
+def corner_crop_at(image: Image, quad: FloatArray) -> Image:
+    """The index window at the first corner of the card `quad` (which may run outside the frame)."""
+    w = float(np.linalg.norm(quad[1] - quad[0]))
+    h = float(np.linalg.norm(quad[3] - quad[0]))
+    u = (quad[1] - quad[0]) / max(w, 1e-6)
+    v = (quad[3] - quad[0]) / max(h, 1e-6)
+    sx, sy = w * CORNER_W / CROP_W, h * CORNER_H / CROP_H
+    # crop pixel (x, y) -> image point corner + x*sx*u + y*sy*v
+    m = np.array([[u[0] * sx, v[0] * sy, quad[0][0]], [u[1] * sx, v[1] * sy, quad[0][1]]], np.float32)
+    g = gray(image)
+    if sx > 1.5:  # shrinking: smooth first so the crop is not aliased
+        g = np.asarray(cv2.GaussianBlur(g, (0, 0), 0.45 * sx), np.uint8)
+    out = cv2.warpAffine(g, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                         borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out, dtype=np.uint8)
+
+
+def canonical_polarity(crop: Image) -> Image:
+    """Dark ink on light paper: a light-on-dark index (a black deck) is inverted. An index window is mostly
+    paper, so its median is the paper's level; ink brighter than the paper means the minority is light."""
+    return np.asarray(255 - crop, dtype=np.uint8) if float(np.median(crop)) < float(crop.mean()) else crop
+
+
+def to_blob(crops: list[Image]) -> FloatArray:
+    """N x 1 x CROP_H x CROP_W float input: each crop in dark-on-light polarity, zero mean, unit contrast."""
+    out = np.empty((len(crops), 1, CROP_H, CROP_W), np.float32)
+    for i, crop in enumerate(crops):
+        c = canonical_polarity(crop).astype(np.float32)
+        out[i, 0] = (c - c.mean()) / (c.std() + 8.0)
+    return out

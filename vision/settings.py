@@ -1,0 +1,38 @@
+"""Every threshold of the vision pipeline, in one frozen settings object (`Settings`, default `SETTINGS`).
+
+The reader's bars were set on the validation split (docs/vision-model.md), never on a test split.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    # detect -------------------------------------------------------------------------------------------------
+    detect_width: int = 800  # frames wider than this are looked at scaled down to it (outlines only)
+    min_card_area: float = 0.0012  # of the frame: smaller blobs are no card
+    max_card_area: float = 0.7
+    min_aspect: float = 1.0  # long / short side of one card's outline (photos stretched to a square included)
+    squarish: float = 1.3  # an outline less elongated than this is read both ways round
+    max_aspect: float = 1.95
+    min_fill: float = 0.86  # one card's blob fills this much of its fitted quadrilateral
+    corner_angle: tuple[float, float] = (55.0, 125.0)  # a card's corner on a blob's outline, degrees
+    strip_width: float = 0.85  # an outline narrower than this share of the frame's typical card is a strip
+    max_piles: int = 12  # blobs of overlapping cards reported as one pile each when nothing in them is read
+    pile_fill: float = 0.8  # ... when its blob fills this much of its bounding rectangle (cards, not a hand)
+    max_corners: int = 64  # corner proposals per frame
+    # read ---------------------------------------------------------------------------------------------------
+    name_bar: float = 0.8  # calibrated probability a corner's card needs to be named
+    pair_bar: float = 0.6  # ... when both index corners of one outline read the same card
+    other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named
+    rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure
+    max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
+    min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
+    face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back
+    # calibrate ----------------------------------------------------------------------------------------------
+    prototype_scale: float = 20.0  # softmax scale of the cosine similarity to a deck profile's prototypes
+
+
+SETTINGS = Settings()

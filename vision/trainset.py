@@ -1,0 +1,413 @@
+"""Training and validation crops for the index reader, made from deck designs, fonts and labelled photographs.
+
+Every sample is a `CROP_W` x `CROP_H` grey crop framed exactly as `vision.rectify` frames a card's corner at
+table time, with a label: a card code's class (0-51, `CLASSES`) or `NONE` (not an index: a back, a pip, a
+picture, the felt, half an index). Sources:
+
+- deck designs: one PNG per card in a folder (`<rank><suit>.png` or `<rank>_of_<suit>.png`), each face laid on
+  a table surface, seen by a camera (perspective, the outline found a little off, 40-400 px wide), degraded
+  (blur, noise, JPEG, uneven light, colour cast) and rectified; upright or turned 180 degrees;
+- the simulator's own procedural faces (Hershey-font indices), which the demo's camera draws;
+- indices set in the DejaVu fonts (Debian's fonts-dejavu) at random size and place, two and four colours;
+- real corner indices boxed in photographs (a CSV of `filename, card, xmin, ymin, xmax, ymax`), turned upright
+  from the pair of boxes of one card (an index box lies up-left of its twin on an upright card);
+- negatives: corners of backs, patches of a face away from its index, an index window shifted off its
+  index, the table surface.
+
+Nothing here needs torch: the benchmark's leave-one-deck-out mode and the tests use it too.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import ALL_CARDS, RANKS
+from vision.rectify import CARD_ASPECT, CROP_H, CROP_W, corner_crop_at, gray
+
+Image = npt.NDArray[np.uint8]
+Rng = np.random.Generator
+
+CLASSES: tuple[str, ...] = ALL_CARDS  # class i is ALL_CARDS[i]; class NONE is "not an index"
+NONE = len(CLASSES)
+_WORDS = {"2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "T": "10",
+          "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+_SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+FACE_W = 240  # deck faces are kept at this width (a camera never sees more of an index)
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    faces: dict[str, Image]  # card -> BGRA face, FACE_W wide
+    backs: tuple[Image, ...]
+
+
+def _read_bgra(path: Path) -> Image:
+    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise FileNotFoundError(path)
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA)
+    elif img.shape[2] == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    h, w = img.shape[:2]
+    return np.asarray(cv2.resize(img, (FACE_W, round(h * FACE_W / w)), interpolation=cv2.INTER_AREA), np.uint8)
+
+
+def face_path(folder: Path, card: str) -> Path | None:
+    for name in (f"{card}.png", f"{_WORDS[card[0]]}_of_{_SUIT_WORDS[card[1]]}.png"):
+        if (folder / name).exists():
+            return folder / name
+    return None
+
+
+def load_deck(folder: str | Path) -> Deck:
+    root = Path(folder)
+    faces: dict[str, Image] = {}
+    for card in ALL_CARDS:
+        p = face_path(root, card)
+        if p is None:
+            raise FileNotFoundError(f"{root}: no face for {card}")
+        faces[card] = _read_bgra(p)
+    backs = tuple(_read_bgra(p) for p in sorted(root.glob("back*.png")))
+    return Deck(root.name, faces, backs)
+
+
+def deck_folders(datasets: Path) -> list[Path]:
+    """The complete deck designs under a data-set folder (any folder with a face for every card)."""
+    found = []
+    for folder in sorted(p for p in datasets.rglob("*") if p.is_dir()):
+        if "source" in folder.parts:
+            continue
+        if all(face_path(folder, c) is not None for c in ALL_CARDS):
+            found.append(folder)
+    return found
+
+
+def procedural_decks() -> list[Deck]:
+    """The simulator's own faces: its four Hershey index fonts."""
+    from hardware_sim.camera.art import card_body_mask, draw_back, procedural_faces
+
+    decks = []
+    mask = card_body_mask()
+    for style in range(4):
+        fs = procedural_faces(style)
+        faces = {c: _with_alpha(img, mask) for c, img in fs.faces.items()}
+        backs = (_with_alpha(fs.back, mask), _with_alpha(draw_back((30, 30, 30 + 40 * style)), mask))
+        decks.append(Deck(fs.name, faces, backs))
+    return decks
+
+
+def _with_alpha(bgr: Image, mask: Image) -> Image:
+    bgra = np.dstack([bgr, mask])
+    h, w = bgra.shape[:2]
+    return np.asarray(cv2.resize(bgra, (FACE_W, round(h * FACE_W / w)), interpolation=cv2.INTER_AREA), np.uint8)
+
+
+# Table surfaces ------------------------------------------------------------------------------------------------
+
+def surface(rng: Rng, w: int, h: int) -> Image:
+    """A felt, wood, cloth or plain table top."""
+    kind = rng.integers(0, 4)
+    base = rng.uniform(20, 200, 3)
+    if kind == 0:  # felt
+        base = np.array([rng.uniform(20, 90), rng.uniform(60, 150), rng.uniform(10, 70)])[rng.permutation(3)]
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    if kind == 1:  # wood grain
+        x = np.arange(w, dtype=np.float32)[None, :] + rng.uniform(0, 100)
+        y = np.arange(h, dtype=np.float32)[:, None]
+        grain = np.sin((x + 6 * np.sin(y / rng.uniform(15, 60))) / rng.uniform(2, 9))
+        img += grain[:, :, None] * rng.uniform(5, 30)
+    img += rng.normal(0, rng.uniform(2, 14), (h, w, 1 if rng.uniform() < 0.5 else 3))
+    return np.asarray(np.clip(img, 0, 255), np.uint8)
+
+
+# The camera ------------------------------------------------------------------------------------------------------
+
+def _degrade(img: Image, rng: Rng) -> Image:
+    """What a table camera does to an image: uneven light, colour cast, blur, noise, JPEG."""
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    if rng.uniform() < 0.6:
+        gx, gy = rng.uniform(-1, 1, 2)
+        ramp = 1 + rng.uniform(0.1, 0.5) * (gx * np.linspace(-1, 1, w)[None, :] + gy * np.linspace(-1, 1, h)[:, None])
+        f *= ramp[:, :, None]
+    f *= rng.uniform(0.55, 1.2) * rng.uniform(0.8, 1.2, 3)
+    f += rng.uniform(-30, 20)
+    if rng.uniform() < 0.6:
+        f = np.asarray(cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.4)), np.float32)
+    f += rng.normal(0, rng.uniform(0, 9), f.shape)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.uniform() < 0.15:
+        out = np.asarray(cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), np.uint8)
+    if rng.uniform() < 0.5:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 95))])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = np.asarray(decoded, np.uint8)
+    return np.asarray(out, np.uint8)
+
+
+def camera_crop(face: Image, rng: Rng, *, turned: bool, window: tuple[float, float] = (0.0, 0.0)) -> Image:
+    """`face` (BGRA) laid on a surface, filmed small, its outline found slightly off, then the index window at
+    the card's first corner cut out (`window` shifts it, in window sizes, for negatives)."""
+    if turned:
+        face = np.asarray(cv2.rotate(face, cv2.ROTATE_180), np.uint8)
+    fh, fw = face.shape[:2]
+    width = float(math.exp(rng.uniform(math.log(40), math.log(400))))
+    scale = width / fw
+    cw, ch = fw * scale * 1.5, fh * scale * 1.5
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    persp = rng.normal(0, 0.04 * width, (4, 2)).astype(np.float32)
+    angle = rng.uniform(-0.25, 0.25)
+    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
+    centre = np.array([cw / 2, ch / 2], np.float32)
+    dst = ((src * scale - np.array([fw * scale / 2, fh * scale / 2], np.float32)) @ rot.T + centre + persp)
+    # The outline the detector would find: the true corners, a little off.
+    quad = (dst + rng.normal(0, 0.015 * width, (4, 2))).astype(np.float32)
+    if rng.uniform() < 0.3:  # a stretched photograph or a card of other proportions
+        quad[2:] = quad[1:3][::-1] + (quad[2:] - quad[1:3][::-1]) * rng.uniform(0.9, 1.1)
+    sx, sy = window
+    u, v = quad[1] - quad[0], quad[3] - quad[0]
+    quad = quad + (sx * 0.3 * u + sy * 0.34 * v)
+    # Only the part of the scene around the index window is rendered.
+    win = np.array([quad[0], quad[0] + 0.3 * u, quad[0] + 0.3 * u + 0.34 * v, quad[0] + 0.34 * v])
+    x0, y0 = np.floor(win.min(axis=0)) - 6
+    x1, y1 = np.ceil(win.max(axis=0)) + 6
+    sw, sh = int(x1 - x0), int(y1 - y0)
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    m = shift @ cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    bgra = cv2.warpPerspective(face, m, (sw, sh), flags=cv2.INTER_AREA, borderValue=(0, 0, 0, 0))
+    a = bgra[:, :, 3:4].astype(np.float32) / 255.0
+    scene = (bgra[:, :, :3] * a + surface(rng, sw, sh) * (1 - a)).astype(np.uint8)
+    scene = _degrade(scene, rng)
+    quad = quad - np.array([x0, y0], np.float32)
+    return corner_crop_at(scene, quad)
+
+
+# Indices set in fonts -------------------------------------------------------------------------------------------
+
+_FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSerif-Bold.ttf",
+          "DejaVuSerif.ttf", "DejaVuSerifCondensed-Bold.ttf", "DejaVuSansMono-Bold.ttf", "DejaVuSansCondensed.ttf")
+_SUIT_CHARS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+_RANK_TEXT = {r: r for r in RANKS} | {"T": "10"}
+
+
+def font_face(card: str, rng: Rng) -> Image | None:
+    """A plain card (BGRA) whose only print is a corner index of `card` set in a DejaVu font, or None when
+    the fonts (or Pillow, in the `train` extra) are not installed."""
+    try:
+        from PIL import Image as PILImage
+        from PIL import ImageDraw, ImageFont
+    except ImportError:
+        return None
+    fonts = [p for p in (_FONT_DIR / f for f in _FONTS) if p.exists()]
+    if not fonts:
+        return None
+    w, h = FACE_W, round(FACE_W * CARD_ASPECT)
+    colours = {"s": (20, 20, 20), "c": (20, 20, 20), "h": (200, 25, 30), "d": (200, 25, 30)}
+    if rng.uniform() < 0.25:
+        colours |= {"c": (20, 120, 40), "d": (30, 60, 200)}
+    colour = tuple(int(max(0, min(255, c + rng.normal(0, 15)))) for c in colours[card[1]])
+    paper = tuple(int(v) for v in rng.uniform(225, 255, 3))
+    img = PILImage.new("RGB", (w, h), paper)
+    draw = ImageDraw.Draw(img)
+    size = int(h * rng.uniform(0.07, 0.15))
+    font = ImageFont.truetype(str(fonts[int(rng.integers(0, len(fonts)))]), size)
+    text = _RANK_TEXT[card[0]]
+    x0, y0 = w * rng.uniform(0.03, 0.09), h * rng.uniform(0.02, 0.06)
+    box = draw.textbbox((0, 0), text, font=font)
+    tw = box[2] - box[0]
+    if text == "10" and tw > w * 0.22:
+        font = ImageFont.truetype(font.path, int(size * w * 0.22 / tw))
+        box = draw.textbbox((0, 0), text, font=font)
+        tw = box[2] - box[0]
+    draw.text((x0 - box[0], y0 - box[1]), text, fill=colour, font=font)
+    suit_size = int(size * rng.uniform(0.7, 1.1))
+    sfont = ImageFont.truetype(str(_FONT_DIR / "DejaVuSans.ttf"), suit_size)
+    sbox = draw.textbbox((0, 0), _SUIT_CHARS[card[1]], font=sfont)
+    sx = x0 + tw / 2 - (sbox[2] - sbox[0]) / 2
+    sy = y0 + (box[3] - box[1]) + h * rng.uniform(0.005, 0.025)
+    draw.text((sx - sbox[0], sy - sbox[1]), _SUIT_CHARS[card[1]], fill=colour, font=sfont)
+    # Something in the middle of the card: a big pip.
+    big = ImageFont.truetype(str(_FONT_DIR / "DejaVuSans.ttf"), int(h * 0.3))
+    draw.text((w * 0.35, h * 0.32), _SUIT_CHARS[card[1]], fill=colour, font=big)
+    rgb = np.asarray(img, np.uint8)[:, :, ::-1]
+    half = rgb.copy()
+    out = np.ascontiguousarray(rgb)
+    out[h // 2:] = cv2.rotate(half, cv2.ROTATE_180)[h // 2:]
+    from hardware_sim.camera.art import card_body_mask
+
+    mask = cv2.resize(card_body_mask(), (w, h), interpolation=cv2.INTER_NEAREST)
+    return np.asarray(np.dstack([out, mask]), np.uint8)
+
+
+# Real corner indices boxed in photographs -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class IndexBox:
+    image: Path
+    card: str
+    box: tuple[float, float, float, float]
+    angle: float  # degrees the index is turned from upright (counter-clockwise turns it upright)
+
+
+def index_boxes(labels_csv: Path, *, keep: Callable[[dict[str, str]], bool]) -> list[IndexBox]:
+    """Upright-able index boxes of the rows `keep` accepts: each card's pair of boxes in an image gives both
+    their turns (the index of an upright card lies up-left of its twin); a lone box only when it is a tight
+    crop of one index (box_kind "crop")."""
+    rows = [r for r in csv.DictReader(labels_csv.open(encoding="utf-8")) if keep(r)]
+    by_card: dict[tuple[str, str], list[dict[str, str]]] = {}
+    for r in rows:
+        if r.get("suspect") == "1" or r["card"] not in CLASSES:
+            continue
+        by_card.setdefault((r["filename"], r["card"]), []).append(r)
+    folder = labels_csv.parent / "images"
+    out = []
+    for (name, card), group in by_card.items():
+        boxes = [(float(r["xmin"]), float(r["ymin"]), float(r["xmax"]), float(r["ymax"])) for r in group]
+        if len(group) == 1 and group[0].get("box_kind") == "crop":
+            out.append(IndexBox(folder / name, card, boxes[0], 0.0))
+        elif len(group) == 2:
+            (a, b) = boxes
+            ca = ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2)
+            cb = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+            turn = math.degrees(math.atan2(cb[1] - ca[1], cb[0] - ca[0])) - math.degrees(math.atan2(CARD_ASPECT, 1))
+            out.append(IndexBox(folder / name, card, a, turn))
+            out.append(IndexBox(folder / name, card, b, turn + 180.0))
+    return out
+
+
+class PhotoCache:
+    def __init__(self) -> None:
+        self._images: dict[Path, Image] = {}
+
+    def get(self, path: Path) -> Image:
+        if path not in self._images:
+            img = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+            if img is None:
+                raise FileNotFoundError(path)
+            self._images[path] = np.asarray(img, np.uint8)
+        return self._images[path]
+
+
+def photo_crop(photos: PhotoCache, ib: IndexBox, rng: Rng) -> Image:
+    """The index window around a boxed index, turned upright, framed as at table time (the index up-left,
+    open paper right of and below it), with small jitter."""
+    img = photos.get(ib.image)
+    x0, y0, x1, y1 = ib.box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    bw, bh = x1 - x0, y1 - y0
+    t = math.radians(ib.angle)
+    # the box is axis-aligned around a turned index: its upright size, roughly
+    c, s = abs(math.cos(t)), abs(math.sin(t))
+    denom = max(c * c - s * s, 0.35)
+    iw = max((bw * c - bh * s) / denom, 0.45 * max(bw, bh)) if denom > 0.35 else 0.6 * min(bw, bh)
+    ih = max((bh * c - bw * s) / denom, 0.7 * max(bw, bh)) if denom > 0.35 else 0.95 * max(bw, bh)
+    # the window: the index occupies its top-left, as on a card
+    win_w = iw * rng.uniform(1.35, 2.1)
+    win_h = win_w * (CROP_H / CROP_W) * rng.uniform(0.9, 1.15)
+    left = iw * rng.uniform(0.08, 0.45)
+    top = ih * rng.uniform(0.05, 0.3)
+    # window corner in the index's upright frame, relative to the index centre
+    ox, oy = -iw / 2 - left, -ih / 2 - top
+    u = np.array([math.cos(t), math.sin(t)], np.float32)  # upright x axis in the image
+    v = np.array([-math.sin(t), math.cos(t)], np.float32)  # upright y axis in the image
+    origin = np.array([cx, cy], np.float32) + ox * u + oy * v
+    quad = np.array([origin, origin + u * win_w, origin + u * win_w + v * win_h, origin + v * win_h], np.float32)
+    # corner_crop_at frames CORNER_W x CORNER_H of the quad: give it the card that has this window
+    card = quad.copy()
+    card[1] = quad[0] + (quad[1] - quad[0]) / 0.30
+    card[3] = quad[0] + (quad[3] - quad[0]) / 0.34
+    card[2] = card[1] + card[3] - card[0]
+    crop = corner_crop_at(img, card)
+    if rng.uniform() < 0.5:
+        f = cv2.GaussianBlur(crop.astype(np.float32), (0, 0), rng.uniform(0.3, 1.0))
+        f = f * rng.uniform(0.7, 1.2) + rng.normal(0, rng.uniform(0, 6), f.shape)
+        crop = np.clip(f, 0, 255).astype(np.uint8)
+    return crop
+
+
+# The mix -----------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sources:
+    decks: list[Deck]
+    photo_boxes: list[IndexBox]
+    back_boxes: list[IndexBox]
+    fonts: bool = True
+
+
+def samples(src: Sources, n: int, seed: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """`n` crops and labels, reproducible from `seed`."""
+    rng = np.random.default_rng(seed)
+    photos = PhotoCache()
+    xs = np.empty((n, CROP_H, CROP_W), np.uint8)
+    ys = np.empty(n, np.int64)
+    for i, (crop, label) in enumerate(_stream(src, rng, photos)):
+        if i >= n:
+            break
+        xs[i], ys[i] = crop, label
+    return xs, ys
+
+
+def _stream(src: Sources, rng: Rng, photos: PhotoCache) -> Iterator[tuple[Image, int]]:
+    backs = [b for d in src.decks for b in d.backs]
+    while True:
+        r = rng.uniform()
+        card = CLASSES[int(rng.integers(0, len(CLASSES)))]
+        label = CLASSES.index(card)
+        if r < 0.45:
+            deck = src.decks[int(rng.integers(0, len(src.decks)))]
+            yield camera_crop(deck.faces[card], rng, turned=bool(rng.uniform() < 0.5)), label
+        elif r < 0.58 and src.fonts:
+            face = font_face(card, rng)
+            if face is not None:
+                yield camera_crop(face, rng, turned=bool(rng.uniform() < 0.5)), label
+        elif r < 0.75 and src.photo_boxes:
+            ib = src.photo_boxes[int(rng.integers(0, len(src.photo_boxes)))]
+            yield photo_crop(photos, ib, rng), CLASSES.index(ib.card)
+        else:
+            yield _negative(src, backs, photos, rng), NONE
+
+
+def _negative(src: Sources, backs: list[Image], photos: PhotoCache, rng: Rng) -> Image:
+    kind = rng.uniform()
+    deck = src.decks[int(rng.integers(0, len(src.decks)))]
+    face = deck.faces[CLASSES[int(rng.integers(0, len(CLASSES)))]]
+    if kind < 0.3 and backs:
+        return camera_crop(backs[int(rng.integers(0, len(backs)))], rng, turned=bool(rng.uniform() < 0.5),
+                           window=(rng.uniform(0, 2.3), rng.uniform(0, 2.0)))
+    if kind < 0.4 and src.back_boxes:
+        ib = src.back_boxes[int(rng.integers(0, len(src.back_boxes)))]
+        img = photos.get(ib.image)
+        x0, y0, x1, y1 = (int(v) for v in ib.box)
+        patch = img[y0:y1, x0:x1]
+        if patch.size > 400:
+            ph, pw = patch.shape
+            cw = int(pw * rng.uniform(0.2, 0.5))
+            chh = min(ph, int(cw * CROP_H / CROP_W))
+            px, py = int(rng.integers(0, max(1, pw - cw))), int(rng.integers(0, max(1, ph - chh)))
+            return np.asarray(cv2.resize(patch[py:py + chh, px:px + cw], (CROP_W, CROP_H)), np.uint8)
+    if kind < 0.75:  # a window away from the index: pips, the picture, the other corners
+        sx, sy = rng.uniform(0.6, 2.4), rng.uniform(0.0, 2.0)
+        if rng.uniform() < 0.5:
+            sx, sy = rng.uniform(0.0, 2.4), rng.uniform(0.8, 2.0)
+        return camera_crop(face, rng, turned=bool(rng.uniform() < 0.5), window=(sx, sy))
+    if kind < 0.85:  # half an index: the window shifted half off it
+        sx, sy = rng.choice([-0.55, 0.55]) * rng.uniform(0.9, 1.3), rng.uniform(-0.3, 0.3)
+        if rng.uniform() < 0.5:
+            sx, sy = rng.uniform(-0.2, 0.2), rng.choice([-0.5, 0.5]) * rng.uniform(0.9, 1.3)
+        return camera_crop(face, rng, turned=bool(rng.uniform() < 0.5), window=(sx, sy))
+    table = _degrade(surface(rng, CROP_W * 2, CROP_H * 2), rng)
+    return np.asarray(cv2.resize(gray(table), (CROP_W, CROP_H), interpolation=cv2.INTER_AREA), np.uint8)
