@@ -24,7 +24,12 @@ from table_controller.engine.events import (
     OpenersJudged,
     PotCarried,
 )
-from table_controller.engine.irregular_openers import ask_for_a_new_opener, before_the_draw, false_opener_uncalled
+from table_controller.engine.irregular_openers import (
+    ask_for_a_new_opener,
+    before_the_draw,
+    false_opener_uncalled,
+    return_bets,
+)
 from table_controller.engine.irregular_options import (
     DrawCountInfo,
 )
@@ -630,16 +635,7 @@ def _require_live(hand: Hand, i: int, rule: str) -> None:
 def _void(hand: Hand, report: Report, *, antes_back: bool, status: str, rule: str) -> None:
     """The deal is void: bets (and, if so, antes) go back; the cards are gathered for a new shuffle."""
     h = hand
-    for j in range(h._n):
-        back = h._contrib[j] if antes_back else h._contrib[j] - h._ante_paid[j]
-        if back <= 0:
-            continue
-        from_bet = min(back, h._bet[j])
-        h._bet[j] -= from_bet
-        h._pot -= back - from_bet
-        h._contrib[j] -= back
-        h._stack[j] += back
-        h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=rule))
+    return_bets(h, antes_back=antes_back, reason=rule)
     if antes_back and h._dead:
         b = h._dead_payer
         h._stack[b] += h._dead

@@ -33,6 +33,21 @@ R_FALSE3 = "003 False openers 3"
 R_FALSE_000 = "000 False openers"
 
 
+
+def return_bets(h: Hand, *, antes_back: bool, reason: str, keep: int | None = None) -> None:
+    """Every player's chips in the pot go back to him (his ante too when ``antes_back``), except the player at
+    index ``keep``: what is still in front of him comes off his bet, the rest out of the pot."""
+    for j in range(h._n):
+        back = h._contrib[j] if antes_back else h._contrib[j] - h._ante_paid[j]
+        if j == keep or back <= 0:
+            continue
+        from_bet = min(back, h._bet[j])
+        h._bet[j] -= from_bet
+        h._pot -= back - from_bet
+        h._contrib[j] -= back
+        h._stack[j] += back
+        h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=reason))
+
 def before_the_draw(hand: Hand) -> bool:
     """The first betting interval, or the draw before any card of it is served or thrown (003 False openers 2)."""
     if hand.phase is Phase.FIRST_BETTING:
@@ -83,17 +98,7 @@ def no_new_opener(h: Hand, trigger: str) -> None:
     or, once the interval has closed, his chips already in the pot); the antes and the false opener's chips stay
     for the next deal."""
     h.to_act = None
-    opener = h._opener
-    for j in range(h._n):
-        back = h._contrib[j] - h._ante_paid[j]
-        if j == opener or back <= 0:
-            continue
-        from_bet = min(back, h._bet[j])
-        h._bet[j] -= from_bet
-        h._pot -= back - from_bet
-        h._contrib[j] -= back
-        h._stack[j] += back
-        h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=R_FALSE2))
+    return_bets(h, antes_back=False, reason=R_FALSE2, keep=h._opener)
     h._collect()
     h._move(Phase.PASSED_OUT, trigger)
     h.status = "passed_out"
