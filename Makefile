@@ -9,8 +9,9 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-# No .pyc files at install: Python writes them for the modules it imports, and the venv stays small.
-PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile
+# The venv has no pip of its own (7 MB the table never uses): the machine's pip (22.3 or newer) installs
+# into it with --python. No .pyc files at install: Python writes them for the modules it imports.
+PIP    := $(PYTHON) -m pip --python $(BIN)/python install --quiet --disable-pip-version-check --no-compile
 RUNTIME_STAMP := $(VENV)/.installed-runtime
 DEV_STAMP     := $(VENV)/.installed-dev
 # pytest workers (pytest-xdist): the suite's files are shared between them, each file on one worker, so
@@ -20,12 +21,12 @@ PYTEST_WORKERS ?= 2
 # data-set and exhaustive runs); see docs/testing.md.
 CHECK_MARKERS ?= not slow
 
-.PHONY: demo test check lint typecheck pytest install clean bench lock
+.PHONY: demo test check lint typecheck pytest install clean bench lock train-env
 
-# Python 3.11's venv comes with a setuptools that nothing here uses (the dev lock brings its own for mypyc).
+# Without pip, the venv also has none of the setuptools that nothing here uses (the dev lock brings its own
+# for mypyc).
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip uninstall --quiet --yes setuptools
+	$(PYTHON) -m venv --without-pip $(VENV)
 
 # The project itself goes in last and editable, without dependencies, built by the locked hatchling.
 $(RUNTIME_STAMP): requirements/runtime.txt pyproject.toml | $(BIN)/python
@@ -56,6 +57,10 @@ typecheck: $(DEV_STAMP)
 
 pytest: $(DEV_STAMP)
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+
+# `python -m vision.train` needs the train extra: the CPU build of torch, onnx and pillow.
+train-env: $(DEV_STAMP)
+	$(PIP) --no-build-isolation -e '.[train]'
 
 bench: $(DEV_STAMP)
 	$(BIN)/cardtable bench $(ARGS)
