@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer
+from tests.browser.helpers import LiveServer
 
 pytestmark = pytest.mark.browser
 

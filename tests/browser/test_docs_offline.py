@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser.conftest import LiveServer, shot
+from tests.browser.helpers import LiveServer, shot
 
 pytestmark = pytest.mark.browser
 

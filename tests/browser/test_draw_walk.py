@@ -14,8 +14,7 @@ import pytest
 
 from table_controller.controller.camera import SimTableSource, TableCamera
 from table_controller.controller.devices import VirtualShoe
-from tests.browser.conftest import LiveServer, _serve, shot
-from tests.browser.test_screens import _decision, _taken
+from tests.browser.helpers import LiveServer, decision, serve, shot, taken
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +28,7 @@ _FLOOR = """() => [...document.querySelectorAll('.tile')].map((t) => ({
 @pytest.fixture
 def camera_table() -> Iterator[LiveServer]:
     shoe = VirtualShoe(seed=11)
-    for server in _serve(shoe, game={"form": "five_card_draw", "betting": "fixed_limit",
+    for server in serve(shoe, game={"form": "five_card_draw", "betting": "fixed_limit",
                                      "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}}):
         source = SimTableSource(server.table, seed=1, truth=lambda: list(shoe.dealt))
         camera = TableCamera(source, calibration=source.calibration(), period_s=0.25)
@@ -96,7 +95,7 @@ def test_a_hand_with_a_draw_to_a_showdown_by_mouse(camera_table: LiveServer, bro
     shown = picked = read_by_camera = 0
     for _ in range(60):
         _floor_sees_every_card(server, floor)
-        view = _decision(dealer, server)
+        view = decision(dealer, server)
         if view is None:
             break
         secrets = {c for s in view.seats for c in (*s.hole, *s.candidates) if c != "??"}
@@ -142,13 +141,13 @@ def test_a_hand_with_a_draw_to_a_showdown_by_mouse(camera_table: LiveServer, bro
                 dealer.get_by_test_id("picker-ok").click()
             else:
                 read_by_camera += 1
-            _taken(server, view)
+            taken(server, view)
             shown += 1
             continue
         else:
             tid = "act-check" if any(a.act == "check" for a in view.legal) else "act-call"
             dealer.get_by_test_id(tid).click()
-        _taken(server, view)
+        taken(server, view)
         if view.draw is not None and not shot_draw and server.view().draw is None:
             shot(floor, "walk-floor-after-the-draw")
             shot_draw = True

@@ -12,7 +12,7 @@ from table_controller.controller.camera import SimTableSource, TableCamera
 from table_controller.controller.demo import play_hands
 from table_controller.controller.players import SimPlayers
 from table_controller.service.models import RulingRequest
-from tests.browser.conftest import LiveServer, shot
+from tests.browser.helpers import LiveServer, shot
 
 pytestmark = pytest.mark.browser
 

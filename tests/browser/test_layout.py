@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import LiveServer, shot
+from tests.browser.helpers import LiveServer, shot
 
 pytestmark = pytest.mark.browser
 

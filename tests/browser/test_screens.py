@@ -3,13 +3,11 @@ and the floor view; screenshots are kept under test-artifacts/browser/."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
-from table_controller.service.models import FloorView
-from tests.browser.conftest import LiveServer, shot
+from tests.browser.helpers import LiveServer, decision, shot, taken
 
 pytestmark = pytest.mark.browser
 
@@ -27,50 +25,6 @@ def test_start_page_links_every_screen(live_server: LiveServer, page: Any) -> No
         assert link.get_attribute("href") == f"/{screen}"
     page.wait_for_function("document.getElementById('tables').textContent.includes('Table 1')")
     shot(page, "start-page")
-
-
-# What the console shows of a decision: who, the act buttons, the draw buttons (JS, read in one go).
-_SHOWN = """() => [document.getElementById('who').textContent,
-  [...document.querySelectorAll('#actions button')].map((b) => b.dataset.testid).join(','),
-  document.getElementById('draw').classList.contains('hidden') ? ''
-    : [...document.querySelectorAll('#draw-buttons button')].map((b) => b.dataset.testid).join(',')]"""
-
-
-def _decision(page: Any, server: LiveServer, timeout: float = 10.0) -> FloorView | None:
-    """Wait until the console shows the decision the table waits for, and return the table's view of it.
-
-    Cards are served from the shoe after a tap, so a screen can show a decision already taken; a test
-    that acts on it taps a button the next update takes away. None when no hand is in play."""
-    deadline = time.monotonic() + timeout
-    while True:
-        view = server.view()
-        if server.table.hand is None:
-            return None
-        want: list[str] | None = None
-        if view.draw is not None:
-            want = [f"seat {view.draw.seat} draws", "",
-                    ",".join(f"draw-{k}" for k in range(view.draw.max_discard + 1))]
-        elif view.legal and view.to_act is not None:
-            want = [f"seat {view.to_act} to act", ",".join("act-" + a.act for a in view.legal), ""]
-        if want is not None:
-            who, acts, draws = page.evaluate(_SHOWN)
-            if want[0] in who and [acts, draws] == want[1:]:
-                return view
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the console never showed the table's decision: {view.message!r}")
-        time.sleep(0.02)
-
-
-def _taken(server: LiveServer, before: FloorView, timeout: float = 10.0) -> None:
-    """Wait until the table has taken the tap (its view changes: a log line, or cards being served)."""
-    def key(v: FloorView) -> tuple[object, ...]:
-        return v.to_act, v.legal, v.draw, v.log
-
-    deadline = time.monotonic() + timeout
-    while key(server.view()) == key(before):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the table did not take the tap: {before.message!r}")
-        time.sleep(0.02)
 
 
 def _click_first(page: Any, testids: list[str]) -> str | None:
@@ -113,7 +67,7 @@ def test_dealer_console_plays_a_whole_hand(live_server: LiveServer, page: Any, b
             page.get_by_test_id("start").click()
             page.locator("[data-testid^=act-]").first.wait_for(state="visible")
         for _ in range(80):
-            view = _decision(page, live_server)
+            view = decision(page, live_server)
             if view is None:
                 break
             if view.draw is not None:
@@ -124,7 +78,7 @@ def test_dealer_console_plays_a_whole_hand(live_server: LiveServer, page: Any, b
             else:
                 clicked = _click_first(page, ["act-bet", "act-call", "act-check", "act-show", "act-raise"])
                 assert clicked is not None, page.content()[:2000]
-            _taken(live_server, view)
+            taken(live_server, view)
         assert live_server.table.hand is None
         page.get_by_test_id("start").wait_for(state="visible")
         if drew:
@@ -217,7 +171,7 @@ def test_no_reader_draw_counts_and_naming_shown_cards(live_server_no_reader: Liv
     page.locator("[data-testid^=act-]").first.wait_for(state="visible")
     picked = False
     for _ in range(40):
-        view = _decision(page, server)
+        view = decision(page, server)
         hand = server.table.hand
         if view is None or hand is None:
             break
@@ -239,7 +193,7 @@ def test_no_reader_draw_counts_and_naming_shown_cards(live_server_no_reader: Liv
             page.get_by_test_id("picker-ok").click()
         else:
             assert _click_first(page, ["act-check", "act-call"]) is not None
-        _taken(server, view)
+        taken(server, view)
     assert server.table.hand is None and picked
     record = server.table.hand_record(1)
     assert next(a for a in record["actions"] if a["act"] == "show")["cards"]
