@@ -68,6 +68,8 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
     if recovered and process is not None and process.fresh and controller.in_play():
         await controller.void_in_play("the shoe simulator was not running at this start (it was stopped or the "
                                       "machine restarted), so a fresh one holds a new deck")
+    if isinstance(shoe, ShoeLink):
+        shoe.listen_returns(controller.returns.take)  # a shoe that scans returned cards (returns.py)
     table_camera = None
     if camera:
         try:

@@ -42,6 +42,7 @@ from table_controller.controller.errors import (
 )
 from table_controller.controller.hand import IRREGULARITIES, EngineHand, game_config
 from table_controller.controller.journal_port import JournalPort, MemoryJournal, PortEntry
+from table_controller.controller.returns import RETURNED, ReturnedCards
 from table_controller.controller.secrecy import (
     ALERT_EVERY,
     conceal,
@@ -209,6 +210,7 @@ class TableController:
         # seat -> the cards it held before a draw entered as a count: it keeps some of them, nobody knows which
         # until they are shown (the floor sees them all as candidates; a shown card must be one of them).
         self._candidates: dict[int, tuple[str, ...]] = {}
+        self.returns = ReturnedCards(self)  # cards a scanning shoe reads coming back (returns.py)
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -618,6 +620,7 @@ class TableController:
         self.last_awards = ()
         self._start_stacks = {n: stack for n, _, stack in seats}
         self._deck_mark = None
+        self.returns.new_hand()
         self._hand_cards = []
         self._refused_in_hand = 0
         self._hand_events = []
@@ -1365,6 +1368,7 @@ class TableController:
             "void": self._apply_void,
             "refused": self._apply_refused,
             "request.answer": self._apply_answer,
+            RETURNED: self.returns.apply,
         }
         self._replaying = True
         try:
