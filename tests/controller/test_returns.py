@@ -185,3 +185,52 @@ def test_a_shoe_without_the_scanner_changes_nothing() -> None:
         assert table.returns.cards == []
 
     asyncio.run(run())
+
+
+def test_the_simulated_shoe_reads_the_discards_and_the_floor_settles() -> None:
+    """End to end over the protocol: the simulator on a pty, the bridge's client, the shoe link's listener."""
+    from table_controller.controller.runtime import close_table, open_table
+    from table_controller.service.settings import TableSettings
+
+    async def run() -> None:
+        settings = TableSettings(pace_s=0, broadcast_delay_s=0, game=FIVE_CARD_DRAW)  # type: ignore[arg-type]
+        opened = await open_table(settings, seed=4, fast=True, memory_journal=True, camera=False)
+        try:
+            table = opened.controller
+            assert opened.simulator is not None and getattr(opened.shoe, "scans_returns", False)
+            await seated(table, 2)
+            await table.start_hand()
+            for _ in range(4):
+                if table.full_view().draw is not None:
+                    break
+                await table.act(_acting(table), "check")
+            seat = _drawing(table)
+            before = _hand(table).hole(seat)
+            await table.draw(seat, count=2)
+            opened.simulator.control.return_cards([before[1], before[4]])
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 10
+            while len(table.returns.cards) < 2 and loop.time() < end:
+                await asyncio.sleep(0.01)
+            assert table.returns.cards == [before[1], before[4]]
+            view = table.full_view()
+            assert view.seats[seat - 1].candidates == (before[0], before[2], before[3])
+            assert view.phase != "halted"
+            # The last hand's muck loaded back between hands: no alarm, and the next shuffle waits for it.
+            await table.void_in_play("test over", by="floor")
+            out = [c for c in (opened.simulator.control.cards_out()) if c.face is not None]
+            from firmware_bridge.cards import card_code
+
+            opened.simulator.control.return_cards([card_code(c.face) for c in out[:3]])
+            await table.start_hand()
+            assert table.full_view().phase == "betting"
+            end = loop.time() + 10
+            while len(table.full_view().alerts) == 0 and loop.time() < end and len(
+                    [e for e in table.full_view().log if "coming back" in e.text]) < 5:
+                await asyncio.sleep(0.01)
+            assert not [a for a in table.full_view().alerts if a.kind == "returned_card"]
+            assert len([e for e in table.full_view().log if "coming back" in e.text]) == 5
+        finally:
+            await close_table(opened)
+
+    asyncio.run(run())
