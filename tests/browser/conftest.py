@@ -13,7 +13,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,12 +63,13 @@ class LiveServer:
         return view
 
 
-def _serve(shoe: VirtualShoe, **settings: Any) -> Iterator[LiveServer]:
+def _serve(shoe: VirtualShoe, *, table: TableController | None = None, **settings: Any) -> Iterator[LiveServer]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    table = TableController(TableSettings(pace_s=0, broadcast_delay_s=0, **settings), shoe=shoe,
-                            journal=MemoryJournal())
+    if table is None:
+        table = TableController(TableSettings(pace_s=0, broadcast_delay_s=0, **settings), shoe=shoe,
+                                journal=MemoryJournal())
     registry = TableRegistry([table], tokens=TOKENS, broadcast_delay_s=0)
     server = uvicorn.Server(uvicorn.Config(create_app(registry), host="127.0.0.1", port=port, log_level="warning"))
     loop = asyncio.new_event_loop()
@@ -94,6 +95,21 @@ def live_server_no_reader() -> Iterator[LiveServer]:
     yield from _serve(VirtualShoe(seed=5, has_reader=False), card_reader=False,
                       game={"form": "five_card_draw", "betting": "fixed_limit",
                             "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}})
+
+
+@pytest.fixture
+def serve_table() -> Iterator[Callable[[TableController, VirtualShoe], LiveServer]]:
+    """Serve a table the test built (a restarted one, say); each server stops when the test ends."""
+    running: list[Iterator[LiveServer]] = []
+
+    def start(table: TableController, shoe: VirtualShoe) -> LiveServer:
+        served = _serve(shoe, table=table)
+        running.append(served)
+        return next(served)
+
+    yield start
+    for served in running:
+        next(served, None)  # past the yield: the server stops
 
 
 # Module scope, not session: Playwright's sync API keeps an event loop running in this thread while it is
