@@ -12,13 +12,15 @@ what the table knows (:func:`judge`):
 
 A card returned between hands is judged against the hand just over (no hand is live any more); one scanned
 before this hand's deck check (the last hand's muck, scanned before the shuffle gathered it) against the
-last deck's cards. Every returned card is journaled (``shoe.returned``), and
-replaying the entry through :meth:`ReturnedCards.apply` rebuilds the same state; one returned in a hand goes
-on the hand's record with its table events. Hole cards stay secret: the floor's log and alerts name the
-card; the dealer's and the public's screens never do (the halt's reason names none).
+last deck's cards. Every returned card is journaled (``shoe.returned``), and replaying the entry through
+:meth:`ReturnedCards.apply` rebuilds the same state. One returned in a hand goes on the hand's record with
+its table events; one returned after the hand (its muck) is added to the record kept for the floor and to
+the exports (``cardtable history export`` folds the journaled entry in). Hole cards stay secret: the
+floor's log and alerts name the card; the dealer's and the public's screens never do (the halt's reason
+names none).
 
 The module uses the controller's journal, alert and halt primitives; the controller calls :meth:`new_hand`
-when a hand starts, :meth:`apply` when replaying, and shows :attr:`cards` on the floor view.
+when a hand starts and :meth:`apply` when replaying; the shoe link calls :meth:`take`.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from table_controller.engine.cards import UNKNOWN_CODE, parse_card
 if TYPE_CHECKING:
     from table_controller.controller.table import TableController
 
-__all__ = ["RETURNED", "Knowledge", "ReturnedCards", "Verdict", "judge"]
+__all__ = ["RETURNED", "THIS_DECK", "Knowledge", "ReturnedCards", "Verdict", "judge", "with_late_return"]
 
 RETURNED = "shoe.returned"  # the journal entry's kind
 THIS_DECK = "this"
@@ -167,8 +169,30 @@ class ReturnedCards:
             held = f"it holds {' '.join(left)} and the cards it was served" if kept == len(left) else \
                 f"it keeps {kept} of {' '.join(left)}"
             text += f": seat {seat} threw it; {held}"
-        t._table_event("returned", text, at_ms=e.get("at_ms"), card=code, seat=seat)
+        if t.in_play():
+            t._table_event("returned", text, at_ms=e.get("at_ms"), card=code, seat=seat)
+        else:
+            record = t._records.get(t.hand_no)  # the hand just over: its muck coming back is on its record
+            if record is not None:
+                t._records[t.hand_no] = with_late_return(record, e)
+            text = f"after hand #{t.hand_no}, {text}"
         t.log(text[0].upper() + text[1:], secret=True)
+
+
+def late_return_event(e: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    """The table event of a card that came back after its hand's record was stored (a journaled entry)."""
+    event: dict[str, Any] = {"kind": "returned", "text": f"after the hand, the shoe read {e['code']} coming back",
+                             "after_action": len(record.get("actions", ())), "card": e["code"]}
+    if e.get("at_ms") is not None:
+        event["at_ms"] = e["at_ms"]
+    if e.get("seat") is not None:
+        event["seat"] = e["seat"]
+    return event
+
+
+def with_late_return(record: dict[str, Any], e: dict[str, Any]) -> dict[str, Any]:
+    """The hand's record with a card that came back after it was stored, among its table events."""
+    return {**record, "table_events": [*record.get("table_events", ()), late_return_event(e, record)]}
 
 
 def _unknown_count(table: TableController, seat: int) -> int:

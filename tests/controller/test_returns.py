@@ -6,14 +6,18 @@ dealer's and the public's screens never name one."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
+from table_controller.cli import main
 from table_controller.controller.devices import VirtualShoe
+from table_controller.controller.durable import DurableJournal
 from table_controller.controller.hand import EngineHand
 from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.returns import RETURNED, Knowledge, judge
 from table_controller.controller.table import TableController
+from table_controller.service.settings import TableSettings
 from table_controller.service.views import broadcast_view, dealer_view, public_view
-from tests.controller.helpers import make_table, seated
+from tests.controller.helpers import make_table, play, seated
 
 FIVE_CARD_DRAW = {"form": "five_card_draw", "betting": "fixed_limit",
                   "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}}
@@ -234,3 +238,41 @@ def test_the_simulated_shoe_reads_the_discards_and_the_floor_settles() -> None:
             await close_table(opened)
 
     asyncio.run(run())
+
+
+def test_the_muck_coming_back_after_the_hand_is_on_its_record_and_its_export(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    dealt: list[str] = []
+
+    async def run() -> None:
+        journal = DurableJournal.open("t1", data_dir=data)
+        try:
+            shoe = VirtualShoe(seed=3)
+            table = TableController(TableSettings(pace_s=0, game=FIVE_CARD_DRAW),  # type: ignore[arg-type]
+                                    shoe=shoe, journal=journal)
+            await seated(table, 3)
+            await play(table, 1)
+            assert table.hand is None and table.hand_no == 1
+            dealt.extend(shoe.dealt)
+            for code in dealt[:2]:
+                await table.returns.take(code, None)
+            assert not table.halted and not [a for a in table.full_view().alerts if a.kind == "returned_card"]
+            late = [e for e in table.hand_record(1)["table_events"] if e["kind"] == "returned"]
+            assert [e["card"] for e in late] == dealt[:2] and all("after the hand" in e["text"] for e in late)
+            assert f"RETURNED TO THE SHOE] after the hand, the shoe read {dealt[0]}" in table.hand_story(1)
+            # A card of no deck of this table coming back between hands: alert, but no hand to halt.
+            stranger = next(c for c in ("As", "Kd", "Qh", "Jc", "Ts", "9s", "8s", "7s") if c not in dealt)
+            await table.returns.take(stranger, None)
+            assert table.full_view().alerts[-1].kind == "returned_card" and not table.halted
+            again = TableController(table.settings, shoe=VirtualShoe(seed=3), journal=journal)
+            again.recover()
+            assert again.hand_record(1) == table.hand_record(1)
+        finally:
+            journal.close()
+
+    asyncio.run(run())
+    out = tmp_path / "text"
+    assert main(["history", "export", "--data", str(data), "--format", "text", "--out", str(out)]) == 0
+    (story,) = [p.read_text() for p in out.iterdir()]
+    assert f"after the hand, the shoe read {dealt[0]} coming back" in story
+    assert f"after the hand, the shoe read {dealt[1]} coming back" in story
