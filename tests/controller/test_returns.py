@@ -276,3 +276,40 @@ def test_the_muck_coming_back_after_the_hand_is_on_its_record_and_its_export(tmp
     (story,) = [p.read_text() for p in out.iterdir()]
     assert f"after the hand, the shoe read {dealt[0]} coming back" in story
     assert f"after the hand, the shoe read {dealt[1]} coming back" in story
+
+
+def test_the_shoe_link_passes_each_returned_card_on_and_outlives_a_failing_listener() -> None:
+    from firmware_bridge.driver import ShoeClient
+    from hardware_sim.shoe import MemoryLink, ShoeSimulator, SimTimings
+    from hardware_sim.virtual_clock import run_virtual
+    from table_controller.controller.shoe_link import ShoeLink
+
+    heard: list[tuple[str | None, int]] = []
+
+    async def listener(code: str | None, number: int) -> None:
+        heard.append((code, number))
+        if len(heard) == 1:
+            raise RuntimeError("the journal is full")
+
+    async def run(scan: bool) -> tuple[bool, list[str], list[str]]:
+        sim = ShoeSimulator(seed=2, timings=SimTimings.fast(), scan_returns=scan)
+        link = ShoeLink(ShoeClient(lambda: MemoryLink(sim)))
+        await link.connect()
+        try:
+            link.listen_returns(listener)
+            await link.shuffle()
+            await link.verify()
+            dealt = [(await link.deal()).code for _ in range(3)]
+            sim.control.return_cards(dealt[:2])
+            await asyncio.sleep(0.2)
+            return link.scans_returns, dealt, list(link.listener_errors)
+        finally:
+            await link.close()
+
+    scans, dealt, errors = run_virtual(run(True), timeout=30)
+    assert scans and [code for code, _ in heard] == dealt[:2]
+    assert errors == ["RuntimeError: the journal is full"]  # kept, and the next card was still heard
+    assert heard[0][1] < heard[1][1]  # the shoe's event numbers, in order
+    heard.clear()
+    scans, _, _ = run_virtual(run(False), timeout=30)
+    assert not scans and heard == []

@@ -116,6 +116,18 @@ def test_each_returned_card_is_reported_on_the_virtual_clock_and_a_shuffle_waits
     assert len(dev.shoe) == 52 and not dev.returned and not dev.out and dev.conserved()
 
 
+def test_the_scanner_waits_while_the_shoe_deals() -> None:
+    sim = _sim()
+    dev = sim.device
+    dealt = _dealt(sim, 2)
+    assert dev.handle(70, CommandBody(command=Command.DEAL_ONE)).result is Result.IN_PROGRESS
+    sim.control.return_cards(dealt[:1])
+    sim.process(0.01)
+    assert dev.state is DeviceState.DEALING and _returned(sim) == []  # the card path is busy: not scanned yet
+    _run_until(sim, lambda: bool(_returned(sim)))
+    assert dev.op is None and [e.code for e in _returned(sim)] == dealt[:1]
+
+
 def test_a_card_from_elsewhere_is_reported_as_read_and_still_conserved() -> None:
     sim = _sim()
     dealt = _dealt(sim, 2)
