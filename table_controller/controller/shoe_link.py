@@ -70,8 +70,9 @@ class ShoeLink:
     async def connect(self) -> None:
         info = await self._guard(self.client.connect)
         self._state = "ready"
-        self._detail = f"{info.model} {info.serial}, firmware {info.firmware}" + (f" on {self.label}" if self.label
-                                                                                   else "")
+        self._detail = (f"{info.model} {info.serial}, firmware {info.firmware}"
+                        + (", scans returned cards" if info.scans_returns else "")
+                        + (f" on {self.label}" if self.label else ""))
 
     async def _guard(self, call: Callable[[], Awaitable[T]]) -> T:
         try:

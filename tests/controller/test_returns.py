@@ -202,6 +202,7 @@ def test_the_simulated_shoe_reads_the_discards_and_the_floor_settles() -> None:
         try:
             table = opened.controller
             assert opened.simulator is not None and getattr(opened.shoe, "scans_returns", False)
+            assert "scans returned cards" in table.full_view().device.shoe_detail
             await seated(table, 2)
             await table.start_hand()
             for _ in range(4):
