@@ -39,6 +39,7 @@ from firmware_bridge.errors import (
 from firmware_bridge.frames import PROTOCOL_VERSION
 from firmware_bridge.host import Alive, Delivered, Garbled, Handshake, HostEndpoint, Inbound, NeedHello, Reply
 from firmware_bridge.messages import (
+    CAP_RETURNS,
     CardDealt,
     Cleared,
     Command,
@@ -86,6 +87,11 @@ class DeviceInfo:
     version: int
     capabilities: int
     session: int
+
+    @property
+    def scans_returns(self) -> bool:
+        """The shoe reports each card loaded back into its return slot (CARD_RETURNED in `events()`)."""
+        return bool(self.capabilities & CAP_RETURNS)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -29,6 +29,7 @@ from firmware_bridge.messages import (
     Ack,
     Body,
     CardDealt,
+    CardReturned,
     Cleared,
     Command,
     CommandBody,
@@ -65,10 +66,11 @@ def corpus() -> list[Frame]:
                          duplicate=frozenset({7}), extra=(4, 4, 30)),
               Jam(number=10, cmd=4, recovering=True), Door(number=11, open=True), Empty(number=12),
               PowerRestored(number=13, cmd=5, cause=RestartCause.POWER_LOSS, was=DeviceState.DEALING),
-              Fault(number=14, cmd=6, fault=FailCode.JAM), Cleared(number=15, fault=FailCode.DOOR)]
+              Fault(number=14, cmd=6, fault=FailCode.JAM), Cleared(number=15, fault=FailCode.DOOR),
+              CardReturned(number=16, card=12, held=1), CardReturned(number=17, card=None, held=2)]
     bodies: list[Body] = [
         Hello(version=1),
-        HelloReply(version=1, state=DeviceState.IDLE, capabilities=15, first_unacked=3, last_event=9,
+        HelloReply(version=1, state=DeviceState.IDLE, capabilities=31, first_unacked=3, last_event=9,
                    model="CT-SHOE-1", serial="SN-42", firmware="1.2.3"),
         CommandBody(command=Command.DEAL_ONE),
         CommandBody(command=Command.SET_CONFIG, key=ConfigKey.DEAL_SPEED, value=7),

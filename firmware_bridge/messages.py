@@ -86,6 +86,7 @@ class EventKind(IntEnum):
     POWER_RESTORED = 7
     FAULT = 8
     CLEARED = 9
+    CARD_RETURNED = 10  # only from a shoe announcing CAP_RETURNS
 
 
 class ConfigKey(IntEnum):
@@ -111,7 +112,10 @@ CAP_BURN = 1 << 0
 CAP_VERIFY = 1 << 1
 CAP_LOG = 1 << 2
 CAP_CONFIG = 1 << 3
-CAP_ALL = CAP_BURN | CAP_VERIFY | CAP_LOG | CAP_CONFIG
+# The shoe scans the cards a dealer loads back into its return slot (the muck, the discards) and reports each
+# one (CARD_RETURNED). Optional: a host must work with a shoe that lacks it (no such event ever comes).
+CAP_RETURNS = 1 << 4
+CAP_ALL = CAP_BURN | CAP_VERIFY | CAP_LOG | CAP_CONFIG | CAP_RETURNS
 
 
 _E = TypeVar("_E", bound=IntEnum)
@@ -222,6 +226,28 @@ class CardDealt(ShoeEvent):
         if self.card is not None and not 0 <= self.card < DECK_SIZE:
             raise UsageError(f"card {self.card} is not 0..51")
         _check_u(self.left, 8, "left")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardReturned(ShoeEvent):
+    """A card the dealer loaded back into the return slot, as the scanner read it on its way into the return
+    bin (held apart from the stub until the next shuffle). Only a shoe with CAP_RETURNS sends it; `cmd` is 0
+    (a person's act, not a command). Returned cards are cards already dealt: their order leaks nothing."""
+
+    card: int | None  # 0..51, None when the scanner could not read it
+    held: int  # cards in the return bin, this one included
+
+    @property
+    def code(self) -> str | None:
+        return None if self.card is None else card_code(self.card)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.card is not None and not 0 <= self.card < DECK_SIZE:
+            raise UsageError(f"card {self.card} is not 0..51")
+        _check_u(self.held, 8, "held")
+        if self.held == 0:
+            raise UsageError("a returned card is in the bin: held is at least 1")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -375,7 +401,7 @@ def _text(value: str) -> bytes:
 _EVENT_KIND: dict[type[ShoeEvent], EventKind] = {
     CardDealt: EventKind.CARD_DEALT, ShuffleDone: EventKind.SHUFFLE_DONE, DeckResult: EventKind.DECK_RESULT,
     Jam: EventKind.JAM, Door: EventKind.DOOR, Empty: EventKind.EMPTY, PowerRestored: EventKind.POWER_RESTORED,
-    Fault: EventKind.FAULT, Cleared: EventKind.CLEARED,
+    Fault: EventKind.FAULT, Cleared: EventKind.CLEARED, CardReturned: EventKind.CARD_RETURNED,
 }
 
 
@@ -392,6 +418,8 @@ def encode_event(event: ShoeEvent) -> bytes:
     if isinstance(event, CardDealt):
         card = UNREADABLE if event.card is None else event.card
         return head + bytes([card, event.left, int(event.burn)])
+    if isinstance(event, CardReturned):
+        return head + bytes([UNREADABLE if event.card is None else event.card, event.held])
     if isinstance(event, ShuffleDone):
         return head + bytes([event.count])
     if isinstance(event, DeckResult):
@@ -416,17 +444,23 @@ def _flag(value: int) -> bool:
     return bool(value)
 
 
+def _card_byte(r: _Reader) -> int | None:
+    card = r.u8()
+    if card != UNREADABLE and card >= DECK_SIZE:
+        raise PayloadError(f"card byte {card:#x} is neither 0..51 nor 0xFF")
+    return None if card == UNREADABLE else card
+
+
 def _decode_event_fields(r: _Reader, number: int) -> ShoeEvent:
     kind = _enum(EventKind, r.u8(), "event kind")
     cmd = r.u32()
     event: ShoeEvent
     try:
         if kind is EventKind.CARD_DEALT:
-            card = r.u8()
-            if card != UNREADABLE and card >= DECK_SIZE:
-                raise PayloadError(f"card byte {card:#x} is neither 0..51 nor 0xFF")
-            event = CardDealt(number=number, cmd=cmd, card=None if card == UNREADABLE else card, left=r.u8(),
-                              burn=_flag(r.u8()))
+            card = _card_byte(r)
+            event = CardDealt(number=number, cmd=cmd, card=card, left=r.u8(), burn=_flag(r.u8()))
+        elif kind is EventKind.CARD_RETURNED:
+            event = CardReturned(number=number, cmd=cmd, card=_card_byte(r), held=r.u8())
         elif kind is EventKind.SHUFFLE_DONE:
             event = ShuffleDone(number=number, cmd=cmd, count=r.u8())
         elif kind is EventKind.DECK_RESULT:

@@ -47,6 +47,7 @@ class Trigger(IntEnum):
     CLEAR_FAULT = 17
     POWER_LOSS = 18
     DECK_LOADED = 19  # a person put a new deck in: whatever order it had is unknown, shuffle again
+    CARD_RETURNED = 20  # the scanner read one card from the return slot into the return bin (CAP_RETURNS)
 
 
 S = DeviceState
@@ -77,6 +78,10 @@ TRANSITIONS: dict[tuple[DeviceState, Trigger], DeviceState] = {
     (S.IDLE, T.DECK_LOADED): S.IDLE,
     (S.READY, T.DECK_LOADED): S.IDLE,
     (S.EMPTY, T.DECK_LOADED): S.IDLE,
+    # Returned cards are scanned only while the shoe rests (the card path is free); a shuffle waits for them.
+    (S.IDLE, T.CARD_RETURNED): S.IDLE,
+    (S.READY, T.CARD_RETURNED): S.READY,
+    (S.EMPTY, T.CARD_RETURNED): S.EMPTY,
 }
 for _state in (S.IDLE, S.SHUFFLING, S.VERIFYING, S.READY, S.DEALING, S.JAMMED, S.EMPTY, S.FAULT):
     TRANSITIONS[(_state, T.DOOR_OPENED)] = S.FAULT

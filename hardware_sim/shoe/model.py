@@ -25,9 +25,11 @@ from firmware_bridge.messages import (
     CAP_BURN,
     CAP_CONFIG,
     CAP_LOG,
+    CAP_RETURNS,
     CAP_VERIFY,
     CONFIG_RANGES,
     CardDealt,
+    CardReturned,
     Cleared,
     Command,
     CommandBody,
@@ -91,12 +93,13 @@ class SimTimings:
     jam_recover: float = 1.0
     jam_give_up: float = 3.0
     event_resend: float = 0.2
+    return_scan: float = 0.08  # one returned card through the return slot's scanner
 
     @classmethod
     def fast(cls) -> SimTimings:
         """Near-instant mechanics, for tests and benchmarks."""
         return cls(boot=0.002, self_test=0.002, shuffle=0.005, verify=0.005, deal=0.002, jam_recover=0.01,
-                   jam_give_up=0.02, event_resend=0.02)
+                   jam_give_up=0.02, event_resend=0.02, return_scan=0.001)
 
 
 _COMMAND_TRIGGER = {
@@ -106,6 +109,8 @@ _COMMAND_TRIGGER = {
 _COMMAND_CAPABILITY = {Command.BURN: CAP_BURN, Command.VERIFY_DECK: CAP_VERIFY, Command.GET_LOG: CAP_LOG,
                        Command.SET_CONFIG: CAP_CONFIG}
 LOG_PAGE = 16
+# Where the return slot's scanner works: the shoe at rest (the card path is free), as the state table says.
+_SCANS_IN = frozenset(state for state in DeviceState if next_state(state, Trigger.CARD_RETURNED) is state)
 
 
 @dataclass(kw_only=True)
@@ -138,6 +143,9 @@ class ShoeDevice:
         self.shoe: list[PhysicalCard] = standard_deck()
         self.out: list[PhysicalCard] = []
         self.loaded: Counter[PhysicalCard] = Counter(self.shoe)  # what the dealer put in: conserved
+        self.slot: list[PhysicalCard] = []  # cards the dealer loaded back, waiting for the scanner
+        self.returned: list[PhysicalCard] = []  # the return bin: scanned, kept apart until the next shuffle
+        self._scan_left = self.timings.return_scan
         self.door_open = False
         # non-volatile memory
         self.memory = DeviceMemory()
@@ -173,7 +181,11 @@ class ShoeDevice:
 
     def conserved(self) -> bool:
         """Every card the dealer loaded is in the shoe or out of it, once: none lost, none made up."""
-        return Counter(self.shoe) + Counter(self.out) == self.loaded
+        return Counter(self.shoe) + Counter(self.out) + Counter(self.slot) + Counter(self.returned) == self.loaded
+
+    @property
+    def scans_returns(self) -> bool:
+        return bool(self.identity.capabilities & CAP_RETURNS)
 
     def status(self) -> StatusInfo:
         return StatusInfo(state=self.state, fault=self.latched, cards_in_shoe=len(self.shoe),
@@ -194,6 +206,8 @@ class ShoeDevice:
             raise Refusal(Result.BUSY)
         if self.door_open:
             raise Refusal(Result.DENIED, FailCode.DOOR_OPEN)
+        if self.slot and command in (Command.SHUFFLE, Command.VERIFY_DECK):
+            raise Refusal(Result.BUSY)  # returned cards still wait for the scanner: none is shuffled unreported
         if next_state(self.state, _COMMAND_TRIGGER[command]) is None:
             if self.state in BUSY_STATES:
                 raise Refusal(Result.BUSY)
@@ -278,7 +292,19 @@ class ShoeDevice:
             self.op.remaining -= dt
             if self.op.remaining <= 0:
                 self._step_operation(self.op)
+        elif self.slot and self.state in _SCANS_IN:
+            self._scan_left -= dt
+            if self._scan_left <= 0:
+                self._scan_returned()
         self.endpoint.poll(self.now)
+
+    def _scan_returned(self) -> None:
+        """One card from the return slot past the scanner into the return bin, reported as it reads."""
+        card = self.slot.pop(0)
+        self._fire(Trigger.CARD_RETURNED)
+        self.returned.append(card)
+        self._scan_left = self.timings.return_scan
+        self._emit(CardReturned(number=0, card=card.scan(), held=min(255, len(self.returned))))
 
     def _resume(self) -> None:
         if self.door_open or self.latched is not FailCode.NONE or self.plans.self_test_fails:
@@ -341,8 +367,10 @@ class ShoeDevice:
 
     def _gather_and_shuffle(self) -> None:
         """The dealer loads every card back; the shuffle uses the OS CSPRNG unless a seed was given."""
-        self.shoe.extend(self.out)
+        self.shoe.extend(self.out + self.returned + self.slot)
         self.out.clear()
+        self.returned.clear()
+        self.slot.clear()
         self.rng.shuffle(self.shoe)
         self.rest_state = DeviceState.READY
         self.shuffles += 1
@@ -404,10 +432,26 @@ class ShoeDevice:
         else:
             self._emit(event)
 
+    def return_cards(self, cards: list[PhysicalCard]) -> None:
+        """The dealer loads cards back into the return slot (the muck, the discards). A card that never left
+        the shoe (one from another deck, or palmed from an earlier deal) is one the dealer brought in: it
+        is counted as loaded, so conservation still holds. A shoe that does not scan returns (capability
+        off) takes them straight into its bin, unreported."""
+        for card in cards:
+            if card in self.out:
+                self.out.remove(card)
+            else:
+                self.loaded[card] += 1
+            (self.slot if self.scans_returns else self.returned).append(card)
+        if len(self.slot) == len(cards):
+            self._scan_left = self.timings.return_scan
+
     def load(self, cards: list[PhysicalCard]) -> None:
         """The dealer replaces the whole deck (for faults of the deck itself)."""
         self.shoe = list(cards)
         self.out = []
+        self.slot = []
+        self.returned = []
         self.loaded = Counter(self.shoe)
         if next_state(self.state, Trigger.DECK_LOADED) is not None:
             self._fire(Trigger.DECK_LOADED)

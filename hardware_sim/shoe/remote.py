@@ -67,11 +67,14 @@ CALLS: dict[str, Call] = {
     "flood": _none(ShoeControl.flood),
     "vanish": _none(ShoeControl.vanish),
     "reappear": _none(ShoeControl.reappear),
+    "return_cards": _none(ShoeControl.return_cards),
+    "scan_returns": _none(ShoeControl.scan_returns),
     # what a test may read
     "state": lambda c, a: c.state(**a).name,
     "door_open": lambda c, a: bool(c.device.door_open),
     "cards_in_shoe": lambda c, a: c.cards_in_shoe(**a),
     "cards_out": lambda c, a: [card_code(p.face) for p in c.cards_out(**a)],
+    "cards_returned": lambda c, a: [card_code(p.face) for p in c.cards_returned(**a)],
 }
 
 

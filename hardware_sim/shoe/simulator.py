@@ -10,20 +10,26 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 
+from firmware_bridge.cards import card_number
 from firmware_bridge.device import Identity
+from firmware_bridge.errors import UsageError
 from firmware_bridge.frames import PROTOCOL_VERSION, raw_frame_bytes
-from firmware_bridge.messages import CAP_ALL, Cleared, FailCode, FrameType, Jam, RestartCause
+from firmware_bridge.messages import CAP_ALL, CAP_RETURNS, Cleared, FailCode, FrameType, Jam, RestartCause
 from firmware_bridge.states import DeviceState
 from hardware_sim.shoe.line import ByteFaults, Line, LineFaults
 from hardware_sim.shoe.model import PhysicalCard, ShoeDevice, SimTimings
 
 
 class ShoeSimulator:
+    """``scan_returns``: the shoe scans the cards loaded back into its return slot (capability RETURNS); on
+    by default, off to stand for a shoe without that scanner. An explicit ``identity`` decides instead."""
+
     def __init__(self, *, seed: int | None = None, timings: SimTimings | None = None,
-                 identity: Identity | None = None, version: int = PROTOCOL_VERSION) -> None:
-        self.device = ShoeDevice(seed=seed, timings=timings, identity=identity or Identity(capabilities=CAP_ALL),
-                                 version=version)
+                 identity: Identity | None = None, version: int = PROTOCOL_VERSION, scan_returns: bool = True) -> None:
+        default = Identity(capabilities=CAP_ALL if scan_returns else CAP_ALL & ~CAP_RETURNS)
+        self.device = ShoeDevice(seed=seed, timings=timings, identity=identity or default, version=version)
         self.line = Line(random.Random(None if seed is None else seed + 1))
         self.lock = threading.RLock()
         self.port_present = True
@@ -189,6 +195,35 @@ class ShoeControl:
         with self._sim.lock:
             self.device.load(cards)
 
+    def return_cards(self, codes: list[str]) -> None:
+        """The dealer loads these cards ("Kh", ...) back into the return slot, in this order. Each is taken from
+        the cards dealt; a code no dealt card has stands for a card brought in from elsewhere."""
+        with self._sim.lock:
+            device = self.device
+            out = list(device.out)
+            cards: list[PhysicalCard] = []
+            for code in codes:
+                try:
+                    face = card_number(code)
+                except UsageError as exc:
+                    raise ValueError(str(exc)) from None
+                match = next((c for c in out if c.face == face), None)
+                if match is not None:
+                    out.remove(match)
+                cards.append(match if match is not None else PhysicalCard(face=face, foreign=True))
+            device.return_cards(cards)
+
+    def scan_returns(self, on: bool = True) -> None:
+        """Switch the return slot's scanner (capability RETURNS) on or off; a host learns it at its next HELLO."""
+        with self._sim.lock:
+            device = self.device
+            caps = device.identity.capabilities
+            device.identity = replace(device.identity, capabilities=caps | CAP_RETURNS if on else caps & ~CAP_RETURNS)
+            device.endpoint.identity = device.identity
+            if not on:
+                device.returned.extend(device.slot)
+                device.slot.clear()
+
     def flood(self, pairs: int) -> None:
         """A chattering card-path sensor: `pairs` JAM-and-CLEARED pairs as fast as the device can log them."""
         with self._sim.lock:
@@ -222,6 +257,11 @@ class ShoeControl:
     def cards_in_shoe(self) -> int:
         with self._sim.lock:
             return len(self.device.shoe)
+
+    def cards_returned(self) -> list[PhysicalCard]:
+        """The return bin, in the order the cards went in (already dealt, so public to the simulator's user)."""
+        with self._sim.lock:
+            return list(self.device.returned)
 
 
 def _check_direction(direction: str, allowed: tuple[str, ...]) -> None:

@@ -130,7 +130,7 @@ def _export(args: argparse.Namespace) -> int:
             raise CliError(f"cannot create --out {out}: {exc.strerror or exc}") from exc
         written: list[str] = []
         try:
-            hands = list(journal.hand_records(args.table))
+            hands = _with_late_returns(journal, list(journal.hand_records(args.table)))
             there = sorted(name for name in (_file_name(hand, args.format) for hand in hands) if (out / name).exists())
             if there and not args.force:
                 raise CliError(f"--out {out} already holds {len(there)} of these files ({there[0]}...): nothing "
@@ -154,6 +154,23 @@ def _export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(f"wrote {len(written)} {args.format} file(s) to {out}\n")
     return EXIT_OK
+
+
+def _with_late_returns(journal: Journal, hands: list[HandRecordEntry]) -> list[HandRecordEntry]:
+    """Each hand's record with the cards a scanning shoe read coming back after the record was stored (its
+    muck, fed back between hands), as the live table shows them (controller/returns.py)."""
+    from table_controller.controller.returns import RETURNED, THIS_DECK, with_late_return
+
+    out = {(h.table_id, h.hand_number): h for h in hands}
+    for table in sorted({h.table_id for h in hands}):
+        for entry in journal.read_all(table):
+            if entry.kind != RETURNED or entry.payload.get("deck") != THIS_DECK:
+                continue
+            hand = out.get((table, entry.hand_number))
+            if hand is not None and entry.seq > hand.seq:
+                out[(table, entry.hand_number)] = hand.model_copy(
+                    update={"record": with_late_return(hand.record, dict(entry.payload))})
+    return [out[(h.table_id, h.hand_number)] for h in hands]
 
 
 def _file_name(hand: HandRecordEntry, fmt: str) -> str:

@@ -24,6 +24,9 @@ def register(sub: Any) -> None:
     shoe.add_argument("--control", type=int, metavar="PORT",
                       help="also serve the fault control on 127.0.0.1:PORT (0: any free port); the second line "
                       "printed is its address, tcp://127.0.0.1:PORT (docs/protocol.md, 'Simulator control')")
+    shoe.add_argument("--no-scan-returns", action="store_true",
+                      help="a shoe without the return slot's scanner (capability RETURNS off): returned cards are "
+                      "taken in unreported")
     set_handler(shoe, _serve)
 
 
@@ -35,7 +38,8 @@ def _serve(args: argparse.Namespace) -> int:
     for flag, port in (("--tcp", args.tcp), ("--control", args.control)):
         if port is not None and not 0 <= port <= 65535:
             raise CliError(f"{flag} {port} is not a TCP port", exit_code=EXIT_USAGE)
-    sim = ShoeSimulator(seed=args.seed, timings=SimTimings.fast() if args.fast else None)
+    sim = ShoeSimulator(seed=args.seed, timings=SimTimings.fast() if args.fast else None,
+                        scan_returns=not args.no_scan_returns)
     try:
         if args.pty:
             running: Any = start_pty(sim, speed=args.speed, link_path=args.link)

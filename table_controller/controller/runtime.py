@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.driver import ShoeClient
+from table_controller.controller.alert_frames import FOLDER_NAME, AlertFrames
 from table_controller.controller.devices import ShoePort, VirtualShoe
 from table_controller.controller.durable import DurableJournal
 from table_controller.controller.journal_port import JournalPort, MemoryJournal
@@ -62,12 +63,16 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
         journal.close()
         raise
     controller = TableController(settings, shoe=shoe, journal=journal)
+    if not memory_journal:  # the frames behind camera alerts are kept beside the journal, for after a restart
+        controller.alert_frames = AlertFrames(Path(settings.data) / FOLDER_NAME)
     recovered = controller.recover()
     if recovered and simulator is not None and controller.in_play():
         await controller.void_in_play("the simulated shoe restarted with a new deck")
     if recovered and process is not None and process.fresh and controller.in_play():
         await controller.void_in_play("the shoe simulator was not running at this start (it was stopped or the "
                                       "machine restarted), so a fresh one holds a new deck")
+    if isinstance(shoe, ShoeLink):
+        shoe.listen_returns(controller.returns.take)  # a shoe that scans returned cards (returns.py)
     table_camera = None
     if camera:
         try:

@@ -18,7 +18,7 @@ from typing import TypeVar
 from firmware_bridge.cards import card_code
 from firmware_bridge.driver import ShoeClient
 from firmware_bridge.errors import BridgeError, CommandRefusedError, DeviceFaultError, LinkDownError
-from firmware_bridge.messages import CardDealt, DeckResult, FailCode, PowerRestored, ShuffleDone
+from firmware_bridge.messages import CardDealt, CardReturned, DeckResult, FailCode, PowerRestored, ShuffleDone
 from firmware_bridge.states import BUSY_STATES, DeviceState
 from table_controller.controller.devices import UNKNOWN, DealtCard, DeckCheck, DeviceStatus
 from table_controller.controller.errors import DeviceError
@@ -26,6 +26,8 @@ from table_controller.controller.errors import DeviceError
 __all__ = ["ShoeLink"]
 
 T = TypeVar("T")
+# Told of each card the shoe's return slot read: its code (None unread) and the shoe's event number.
+ReturnListener = Callable[[str | None, int], Awaitable[None]]
 
 
 class ShoeLink:
@@ -40,12 +42,37 @@ class ShoeLink:
         # The true faces dealt since the last deck check, as the shoe's scanner read them ("??" unread),
         # kept even when ``has_reader`` is off: simulated players at a simulated shoe see their own cards.
         self.faces: list[str] = []
+        self._events: asyncio.Task[None] | None = None
+        self.listener_errors: list[str] = []
+
+    @property
+    def scans_returns(self) -> bool:
+        """The shoe reads the cards loaded back into its return slot (capability RETURNS)."""
+        info = self.client.info
+        return info is not None and info.scans_returns
+
+    def listen_returns(self, listener: ReturnListener) -> None:
+        """Pass every card the return slot reads to ``listener``, in the shoe's order, from now on (the events
+        that came before are in the client's queue: none is lost). A shoe without the scanner sends none."""
+        if self._events is None:
+            self._events = asyncio.get_running_loop().create_task(self._pump(listener))
+
+    async def _pump(self, listener: ReturnListener) -> None:
+        async for event in self.client.events():
+            if not isinstance(event, CardReturned):
+                continue
+            try:
+                await listener(event.code, event.number)
+            except Exception as exc:  # one bad card must not stop the next being heard; the error is kept
+                self.listener_errors.append(f"{type(exc).__name__}: {exc}")
+                del self.listener_errors[:-20]
 
     async def connect(self) -> None:
         info = await self._guard(self.client.connect)
         self._state = "ready"
-        self._detail = f"{info.model} {info.serial}, firmware {info.firmware}" + (f" on {self.label}" if self.label
-                                                                                   else "")
+        self._detail = (f"{info.model} {info.serial}, firmware {info.firmware}"
+                        + (", scans returned cards" if info.scans_returns else "")
+                        + (f" on {self.label}" if self.label else ""))
 
     async def _guard(self, call: Callable[[], Awaitable[T]]) -> T:
         try:
@@ -166,3 +193,7 @@ class ShoeLink:
     async def close(self) -> None:
         with contextlib.suppress(BridgeError):
             await self.client.close()
+        if self._events is not None:
+            self._events.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._events

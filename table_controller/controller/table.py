@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from table_controller.controller.alert_frames import AlertFrames
 from table_controller.controller.devices import ShoePort
 from table_controller.controller.errors import (
     DeviceError,
@@ -42,6 +43,7 @@ from table_controller.controller.errors import (
 )
 from table_controller.controller.hand import IRREGULARITIES, EngineHand, game_config
 from table_controller.controller.journal_port import JournalPort, MemoryJournal, PortEntry
+from table_controller.controller.returns import RETURNED, ReturnedCards
 from table_controller.controller.secrecy import (
     ALERT_EVERY,
     conceal,
@@ -82,7 +84,6 @@ HAND_SIZE = 5
 R_FAULT = "device fault: the hand pauses; the dealer retries the device or voids the hand (misdeal, 000)"
 R_VOID = "a void hand: every bet and ante goes back to the player who put it in"
 CAMERA_ALERTS = frozenset({"camera_mismatch", "exposed_card"})  # alerts the camera raises from a frame
-ALERT_FRAMES_KEPT = 50  # the frames behind the latest camera alerts, kept in memory for the floor
 
 
 @dataclass
@@ -205,10 +206,11 @@ class TableController:
         self._answers: dict[str, tuple[str, int, str]] = {}  # Idempotency-Key -> (fingerprint, status, body)
         self._refused_in_hand = 0
         self._hand_events: list[dict[str, Any]] = []  # this hand's halts, alerts, faults, rulings (its record)
-        self._alert_frames: dict[str, bytes] = {}  # alert id -> the JPEG frame the camera raised it on
+        self.alert_frames = AlertFrames()  # the frames camera alerts were raised on (the runtime's: on disk)
         # seat -> the cards it held before a draw entered as a count: it keeps some of them, nobody knows which
         # until they are shown (the floor sees them all as candidates; a shown card must be one of them).
         self._candidates: dict[int, tuple[str, ...]] = {}
+        self.returns = ReturnedCards(self)  # cards a scanning shoe reads coming back (returns.py)
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -346,10 +348,11 @@ class TableController:
         return record
 
     def alert_frame_jpeg(self, alert_id: str) -> bytes:
-        """The camera frame a camera alert was raised on (kept in memory for the latest alerts)."""
-        frame = self._alert_frames.get(alert_id)
+        """The camera frame a camera alert was raised on (alert_frames.py keeps those of the latest alerts)."""
+        alert = next((a for a in self._alerts if a.id == alert_id), None)
+        frame = self.alert_frames.get(alert_id, round(alert.at * 1000)) if alert is not None else None
         if frame is None:
-            known = any(a.id == alert_id for a in self._alerts)
+            known = alert is not None
             raise NotFoundError(f"no camera frame kept for alert {alert_id!r}" if known else f"no alert {alert_id!r}",
                                 code="no_frame")
         return frame
@@ -453,13 +456,13 @@ class TableController:
 
     def _apply_alert(self, e: dict[str, Any]) -> None:
         alert_id = f"a{next(self._alert_ids)}"
-        frame = None
-        if not self._replaying and self.camera is not None and e["kind"] in CAMERA_ALERTS:
-            frame = self.camera.frame_jpeg()  # the frame the camera raised it on, for the floor's review
-            if frame:
-                self._alert_frames[alert_id] = frame
-                while len(self._alert_frames) > ALERT_FRAMES_KEPT:
-                    self._alert_frames.pop(next(iter(self._alert_frames)))
+        frame = False
+        if e["kind"] in CAMERA_ALERTS:
+            if not self._replaying and self.camera is not None:
+                jpeg = self.camera.frame_jpeg()  # the frame the camera raised it on, for the floor's review
+                if jpeg:
+                    self.alert_frames.put(alert_id, e["at_ms"], jpeg)
+            frame = self.alert_frames.has(alert_id, e["at_ms"])  # kept from before a restart, or just now
         alert = AlertView(id=alert_id, at=e["at_ms"] / 1000, level=e["level"], kind=e["kind"],
                           message=cite(e["message"]), seat=e["seat"], frame=bool(frame))
         self._alerts.append(alert)
@@ -618,6 +621,7 @@ class TableController:
         self.last_awards = ()
         self._start_stacks = {n: stack for n, _, stack in seats}
         self._deck_mark = None
+        self.returns.new_hand()
         self._hand_cards = []
         self._refused_in_hand = 0
         self._hand_events = []
@@ -1365,6 +1369,7 @@ class TableController:
             "void": self._apply_void,
             "refused": self._apply_refused,
             "request.answer": self._apply_answer,
+            RETURNED: self.returns.apply,
         }
         self._replaying = True
         try:

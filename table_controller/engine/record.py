@@ -165,10 +165,10 @@ class ActionModel(_Strict):
 class TableEventModel(_Strict):
     """What happened at the table around the hand's acts, kept with the hand for people (the floor, an
     auditor) and not replayed: a halt, an alert and its acknowledgement, a device fault and the dealer's
-    answer, a floor ruling (the resume included). ``after_action`` is how many of ``actions`` had been
-    entered when it happened."""
+    answer, a floor ruling (the resume included), a card the shoe read coming back (``returned``, with its
+    ``card``). ``after_action`` is how many of ``actions`` had been entered when it happened."""
 
-    kind: Literal["halt", "alert", "alert_ack", "ruling", "device_fault", "prompt_answer"]
+    kind: Literal["halt", "alert", "alert_ack", "ruling", "device_fault", "prompt_answer", "returned"]
     at_ms: NonNeg | None = None  # wall-clock time, milliseconds since the Unix epoch
     after_action: NonNeg = 0
     text: str
@@ -176,6 +176,7 @@ class TableEventModel(_Strict):
     seat: Annotated[int, Field(ge=1, le=10)] | None = None
     by: str | None = None
     ref: str | None = None  # the alert's or the ruling's id at the table (a1, r2): ties an ack to its alert
+    card: Annotated[str, Field(pattern=r"^([2-9TJQKA][cdhs]|\?\?)$")] | None = None  # a returned card
 
 
 class HandRecord(_Strict):

@@ -84,7 +84,7 @@ def to_text(record: HandRecord | Mapping[str, Any], result: Mapping[str, Any]) -
 
 
 _TABLE_KIND = {"halt": "HALT", "alert": "ALERT", "alert_ack": "ACKNOWLEDGED", "ruling": "FLOOR RULING",
-               "device_fault": "DEVICE FAULT", "prompt_answer": "DEALER"}
+               "device_fault": "DEVICE FAULT", "prompt_answer": "DEALER", "returned": "RETURNED TO THE SHOE"}
 
 
 def _table_line(t: TableEventModel) -> str:

@@ -76,7 +76,8 @@ class FloorSeat(PublicSeat):
     hole: tuple[str, ...] = Field(default=(), description='the hole cards ("??" where not known)')
     candidates: tuple[str, ...] = Field(default=(), description="after a draw entered as a count: the cards the "
                                         "seat held before it, of which it still holds as many as 'hole' has "
-                                        "\"??\" (the cards served are in 'hole'); empty once that is settled")
+                                        "\"??\" (the cards served are in 'hole'); narrowed as a shoe that scans "
+                                        "returned cards names the seat's discards (as many left as '??': settled)")
 
 
 class PotView(_Frozen):

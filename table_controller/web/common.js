@@ -148,12 +148,15 @@ const CT = (() => {
         const row = document.createElement("div");
         row.className = "cards maybe-row";
         row.dataset.testid = "candidates-" + seat.seat;
-        row.title = `keeps ${unknown} of these ${seat.candidates.length}`;
+        // Settled (the shoe read the other ones coming back as discards): the cards left are the ones he holds.
+        const settled = seat.candidates.length === unknown;
+        row.title = settled ? "holds these (the rest came back to the shoe)" : `keeps ${unknown} of these ${seat.candidates.length}`;
+        row.dataset.settled = settled ? "yes" : "no";
         const label = document.createElement("span");
         label.className = "keeps";
-        label.textContent = `keeps ${unknown} of`;
+        label.textContent = settled ? "holds" : `keeps ${unknown} of`;
         row.appendChild(label);
-        for (const c of seat.candidates) { const el = cardEl(c, false); el.classList.add("maybe"); row.appendChild(el); }
+        for (const c of seat.candidates) { const el = cardEl(c, false); if (!settled) el.classList.add("maybe"); row.appendChild(el); }
         both.appendChild(row);
         return both;
       }

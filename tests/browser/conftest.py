@@ -9,12 +9,13 @@ policy enforced and asserts the pages themselves break none of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from table_controller.controller.devices import VirtualShoe
+from table_controller.controller.table import TableController
 from tests.browser.helpers import ARGS, ARTIFACTS, CHROMIUM, LiveServer, serve
 
 
@@ -28,6 +29,21 @@ def live_server_no_reader() -> Iterator[LiveServer]:
     yield from serve(VirtualShoe(seed=5, has_reader=False), card_reader=False,
                       game={"form": "five_card_draw", "betting": "fixed_limit",
                             "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}})
+
+
+@pytest.fixture
+def serve_table() -> Iterator[Callable[[TableController, VirtualShoe], LiveServer]]:
+    """Serve a table the test built (a restarted one, say); each server stops when the test ends."""
+    running: list[Iterator[LiveServer]] = []
+
+    def start(table: TableController, shoe: VirtualShoe) -> LiveServer:
+        served = serve(shoe, table=table)
+        running.append(served)
+        return next(served)
+
+    yield start
+    for served in running:
+        next(served, None)  # past the yield: the server stops
 
 
 # Module scope, not session: Playwright's sync API keeps an event loop running in this thread while it is

@@ -56,12 +56,13 @@ class LiveServer:
         return view
 
 
-def serve(shoe: VirtualShoe, **settings: Any) -> Iterator[LiveServer]:
+def serve(shoe: VirtualShoe, *, table: TableController | None = None, **settings: Any) -> Iterator[LiveServer]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    table = TableController(TableSettings(pace_s=0, broadcast_delay_s=0, **settings), shoe=shoe,
-                            journal=MemoryJournal())
+    if table is None:
+        table = TableController(TableSettings(pace_s=0, broadcast_delay_s=0, **settings), shoe=shoe,
+                                journal=MemoryJournal())
     registry = TableRegistry([table], tokens=TOKENS, broadcast_delay_s=0)
     server = uvicorn.Server(uvicorn.Config(create_app(registry), host="127.0.0.1", port=port, log_level="warning"))
     loop = asyncio.new_event_loop()
