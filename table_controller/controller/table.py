@@ -33,8 +33,32 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from table_controller.controller.devices import ShoePort
+from table_controller.controller.entries import (
+    ActEntry,
+    AlertAckEntry,
+    AlertEntry,
+    CardEntry,
+    DealEntry,
+    DeckCheckEntry,
+    DeviceFaultEntry,
+    Entry,
+    HaltEntry,
+    HandStartEntry,
+    PromptAnswerEntry,
+    RefusedEntry,
+    RequestAnswerEntry,
+    RulingEntry,
+    SeatBuyInEntry,
+    SeatRebuyEntry,
+    SeatSitEntry,
+    SeatStandEntry,
+    StartSeat,
+    VoidEntry,
+    parse_entry,
+)
 from table_controller.controller.errors import (
     DeviceError,
+    JournalEntryError,
     NotAllowedError,
     NotFoundError,
     TableError,
@@ -80,7 +104,6 @@ ANSWERS_KEPT = 5000  # idempotent requests' answers kept for retries (the journa
 SNAPSHOTS_KEPT = 2000
 HAND_SIZE = 5
 R_FAULT = "device fault: the hand pauses; the dealer retries the device or voids the hand (misdeal, 000)"
-R_VOID = "a void hand: every bet and ante goes back to the player who put it in"
 CAMERA_ALERTS = frozenset({"camera_mismatch", "exposed_card"})  # alerts the camera raises from a frame
 ALERT_FRAMES_KEPT = 50  # the frames behind the latest camera alerts, kept in memory for the floor
 
@@ -402,12 +425,12 @@ class TableController:
 
     def remember_answer(self, key: str, fingerprint: str, status: int, body: str) -> None:
         """Journal the answer to a keyed request, so a retry after a restart gets it too."""
-        entry = {"key": key, "fingerprint": fingerprint, "status": status, "body": body}
-        self.journal.append("request.answer", entry, hand=self.hand_no or None)
+        entry = RequestAnswerEntry(key=key, fingerprint=fingerprint, status=status, body=body)
+        self._write(entry, hand=self.hand_no or None)
         self._apply_answer(entry)
 
-    def _apply_answer(self, e: dict[str, Any]) -> None:
-        self._answers[e["key"]] = (e["fingerprint"], e["status"], e["body"])
+    def _apply_answer(self, e: RequestAnswerEntry) -> None:
+        self._answers[e.key] = (e.fingerprint, e.status, e.body)
         while len(self._answers) > ANSWERS_KEPT:
             del self._answers[next(iter(self._answers))]
 
@@ -416,15 +439,21 @@ class TableController:
     def _now_ms(self) -> int:
         return int(self.clock() * 1000)
 
+    def _write(self, entry: Entry, *, hand: int | None) -> None:
+        """Journal one input durably (before it is applied)."""
+        self.journal.append(entry.KIND, entry.to_json(), hand=hand)
+
     def acknowledge_alert(self, alert_id: str) -> None:
         if not any(a.id == alert_id for a in self._alerts):
             raise NotFoundError(f"no alert {alert_id!r}")
         at_ms = self._now_ms()
-        self.journal.append("alert.ack", {"id": alert_id, "at_ms": at_ms}, hand=self.hand_no)
-        self._apply_alert_ack(alert_id, at_ms)
+        entry = AlertAckEntry(id=alert_id, at_ms=at_ms)
+        self._write(entry, hand=self.hand_no)
+        self._apply_alert_ack(entry)
         self.notify()
 
-    def _apply_alert_ack(self, alert_id: str, at_ms: int | None = None) -> None:
+    def _apply_alert_ack(self, e: AlertAckEntry) -> None:
+        alert_id, at_ms = e.id, e.at_ms
         for i, alert in enumerate(self._alerts):
             if alert.id == alert_id:
                 self._alerts[i] = alert.model_copy(update={"acknowledged": True})
@@ -446,25 +475,25 @@ class TableController:
     def _alert(self, kind: str, message: str, *, level: str = "security", seat: int | None = None,
                at_ms: int | None = None) -> None:
         """Journal and raise a floor alert (called from async paths only; replay uses _apply_alert)."""
-        entry = {"kind": kind, "message": message, "level": level, "seat": seat,
-                 "at_ms": at_ms if at_ms is not None else self._now_ms()}
-        self.journal.append("alert", entry, hand=self.hand_no)
+        entry = AlertEntry(kind=kind, message=message, level=level, seat=seat,
+                           at_ms=at_ms if at_ms is not None else self._now_ms())
+        self._write(entry, hand=self.hand_no)
         self._apply_alert(entry)
 
-    def _apply_alert(self, e: dict[str, Any]) -> None:
+    def _apply_alert(self, e: AlertEntry) -> None:
         alert_id = f"a{next(self._alert_ids)}"
         frame = None
-        if not self._replaying and self.camera is not None and e["kind"] in CAMERA_ALERTS:
+        if not self._replaying and self.camera is not None and e.kind in CAMERA_ALERTS:
             frame = self.camera.frame_jpeg()  # the frame the camera raised it on, for the floor's review
             if frame:
                 self._alert_frames[alert_id] = frame
                 while len(self._alert_frames) > ALERT_FRAMES_KEPT:
                     self._alert_frames.pop(next(iter(self._alert_frames)))
-        alert = AlertView(id=alert_id, at=e["at_ms"] / 1000, level=e["level"], kind=e["kind"],
-                          message=cite(e["message"]), seat=e["seat"], frame=bool(frame))
+        alert = AlertView(id=alert_id, at=e.at_ms / 1000, level=e.level, kind=e.kind,  # type: ignore[arg-type]
+                          message=cite(e.message), seat=e.seat, frame=bool(frame))
         self._alerts.append(alert)
-        self._table_event("alert", e["message"], at_ms=e["at_ms"], level=e["level"], seat=e["seat"], ref=alert.id)
-        self.log(f"ALERT ({e['level']}): {e['message']}", secret=True)
+        self._table_event("alert", e.message, at_ms=e.at_ms, level=e.level, seat=e.seat, ref=alert.id)
+        self.log(f"ALERT ({e.level}): {e.message}", secret=True)
 
     def _prompt(self, kind: str, message: str, options: tuple[str, ...], rule: str | None = None) -> None:
         p = _Prompt(id=f"p{next(self._prompt_ids)}", kind=kind, message=message, options=options, rule=rule)
@@ -490,8 +519,8 @@ class TableController:
         async with self._lock:
             if not self._in_play():
                 return
-            entry = {"reason": reason, "by": by}
-            self.journal.append("void", entry, hand=self.hand_no)
+            entry = VoidEntry(reason=reason, by=by)
+            self._write(entry, hand=self.hand_no)
             self._apply_void(entry)
         self.notify()
 
@@ -521,14 +550,15 @@ class TableController:
                 raise TableRequestError("a player needs a name", code="bad_name")
             if buy_in:
                 self._check_buy(buy_in, stack=0)
-            self.journal.append("seat.sit", {"seat": seat, "name": name, "buy_in": buy_in})
-            self._apply_sit(seat, name, buy_in)
+            entry = SeatSitEntry(seat=seat, name=name, buy_in=buy_in)
+            self._write(entry, hand=None)
+            self._apply_sit(entry)
         self.notify()
 
-    def _apply_sit(self, seat: int, name: str, buy_in: int) -> None:
-        self.seats[seat] = SeatState(name=name, stack=buy_in)
-        self.chips_in += buy_in
-        self.log(f"{name} sits in seat {seat}" + (f" with {buy_in}" if buy_in else ""))
+    def _apply_sit(self, e: SeatSitEntry) -> None:
+        self.seats[e.seat] = SeatState(name=e.name, stack=e.buy_in)
+        self.chips_in += e.buy_in
+        self.log(f"{e.name} sits in seat {e.seat}" + (f" with {e.buy_in}" if e.buy_in else ""))
 
     def _seated(self, seat: int) -> SeatState:
         self._seat_no(seat)
@@ -553,28 +583,30 @@ class TableController:
             if kind == "rebuy" and st.stack == 0:
                 raise NotAllowedError(f"seat {seat} has not bought in yet: use buy-in", code="not_bought_in")
             self._check_buy(amount, stack=st.stack)
-            self.journal.append(f"seat.{kind}", {"seat": seat, "amount": amount})
-            self._apply_chips(seat, amount, kind)
+            entry = (SeatBuyInEntry if kind == "buy_in" else SeatRebuyEntry)(seat=seat, amount=amount)
+            self._write(entry, hand=None)
+            self._apply_chips(entry)
         self.notify()
 
-    def _apply_chips(self, seat: int, amount: int, kind: str) -> None:
-        st = self.seats[seat]
-        st.stack += amount
-        self.chips_in += amount
-        self.log(f"{st.name} {'buys in' if kind == 'buy_in' else 'rebuys'} for {amount}")
+    def _apply_chips(self, e: SeatBuyInEntry | SeatRebuyEntry) -> None:
+        st = self.seats[e.seat]
+        st.stack += e.amount
+        self.chips_in += e.amount
+        self.log(f"{st.name} {'buys in' if isinstance(e, SeatBuyInEntry) else 'rebuys'} for {e.amount}")
 
     async def stand_up(self, seat: int) -> None:
         async with self._lock:
             self._seated(seat)
             self._between_hands("standing up")
-            self.journal.append("seat.stand", {"seat": seat})
-            self._apply_stand(seat)
+            entry = SeatStandEntry(seat=seat)
+            self._write(entry, hand=None)
+            self._apply_stand(entry)
         self.notify()
 
-    def _apply_stand(self, seat: int) -> None:
-        st = self.seats.pop(seat)
+    def _apply_stand(self, e: SeatStandEntry) -> None:
+        st = self.seats.pop(e.seat)
         self.chips_in -= st.stack
-        self.log(f"{st.name} leaves seat {seat} with {st.stack}")
+        self.log(f"{st.name} leaves seat {e.seat} with {st.stack}")
 
     # -- the hand: start, shuffle, verify, deal ----------------------------------------------------------------
 
@@ -600,20 +632,20 @@ class TableController:
             if len(players) < 2:
                 raise NotAllowedError("a deal needs at least two seated players with chips", code="not_enough_players")
             button = self._next_button([n for n, _, _ in players])
-            entry = {"hand": self.hand_no + 1, "button": button,
-                     "seats": [{"seat": n, "name": name, "stack": stack} for n, name, stack in players],
-                     "carried_pot": self.carried_pot, "passed_deals": self.passed_deals}
-            if self.ante_for_all in {n for n, _, _ in players}:
-                entry["ante_for_all"] = self.ante_for_all
-            self.journal.append("hand.start", entry, hand=self.hand_no + 1)
+            ante_for_all = self.ante_for_all if self.ante_for_all in {n for n, _, _ in players} else None
+            entry = HandStartEntry(hand=self.hand_no + 1, button=button,
+                                   seats=tuple(StartSeat(seat=n, name=name, stack=stack) for n, name, stack in players),
+                                   carried_pot=self.carried_pot, passed_deals=self.passed_deals,
+                                   ante_for_all=ante_for_all)
+            self._write(entry, hand=self.hand_no + 1)
             self._apply_hand_start(entry)
         self.notify()
         await self._run_shoe()
 
-    def _apply_hand_start(self, e: dict[str, Any]) -> None:
-        seats = [(s["seat"], s["name"], s["stack"]) for s in e["seats"]]
-        self.hand_no = e["hand"]
-        self.button = e["button"]
+    def _apply_hand_start(self, e: HandStartEntry) -> None:
+        seats = [(s.seat, s.name, s.stack) for s in e.seats]
+        self.hand_no = e.hand
+        self.button = e.button
         self.finished = None
         self.last_awards = ()
         self._start_stacks = {n: stack for n, _, stack in seats}
@@ -622,9 +654,9 @@ class TableController:
         self._refused_in_hand = 0
         self._hand_events = []
         self._candidates = {}
-        order = EngineHand.deal_order([n for n, _, _ in seats], e["button"])
-        self._deal = _Deal(seats=seats, button=e["button"], carried_pot=e["carried_pot"],
-                           passed_deals=e["passed_deals"], order=order, ante_for_all=e.get("ante_for_all"))
+        order = EngineHand.deal_order([n for n, _, _ in seats], e.button)
+        self._deal = _Deal(seats=seats, button=e.button, carried_pot=e.carried_pot,
+                           passed_deals=e.passed_deals, order=order, ante_for_all=e.ante_for_all)
         self.phase = "shuffling"
         self.message = f"Hand #{self.hand_no}: the shoe shuffles and verifies the deck."
         self.log(f"Hand #{self.hand_no} begins; button at seat {self.button}")
@@ -639,11 +671,9 @@ class TableController:
                 if deal is not None and not deal.verified and not self.halted and not self.paused:
                     await self.shoe.shuffle()
                     check = await self.shoe.verify()
-                    entry = {"ok": check.ok, "count": check.count, "missing": list(check.missing),
-                             "duplicates": list(check.duplicates), "text": check.describe()}
-                    if check.mark is not None:
-                        entry["mark"] = check.mark
-                    self.journal.append("deck.check", entry, hand=self.hand_no)
+                    entry = DeckCheckEntry(ok=check.ok, count=check.count, missing=check.missing,
+                                           duplicates=check.duplicates, text=check.describe(), mark=check.mark)
+                    self._write(entry, hand=self.hand_no)
                     self._apply_deck_check(entry)
                     if not check.ok:
                         self._alert("deck_check", f"hand #{self.hand_no}: {check.describe()}")
@@ -655,20 +685,18 @@ class TableController:
                     if kind is None:
                         break
                     dealt = await (self.shoe.burn() if kind == "burn" else self.shoe.deal())
-                    entry = {"kind": kind, "code": dealt.code}
-                    self.journal.append("card", entry, hand=self.hand_no)
-                    self._apply_card(entry)
+                    card = CardEntry(kind=kind, code=dealt.code)
+                    self._write(card, hand=self.hand_no)
+                    self._apply_card(card)
                     self.notify()
             except DeviceError as exc:
-                entry = {"code": exc.code, "message": exc.message, "at_ms": self._now_ms()}
-                self.journal.append("device.fault", entry, hand=self.hand_no)
-                self._apply_fault(entry)
+                fault = DeviceFaultEntry(code=exc.code, message=exc.message, at_ms=self._now_ms())
+                self._write(fault, hand=self.hand_no)
+                self._apply_fault(fault)
             except TableError as exc:
                 # The engine refused what the shoe delivered (a card twice: the deck is not what it was).
                 self._alert("shoe_mismatch", f"hand #{self.hand_no}: {exc.message}")
-                halt = {"reason": exc.message, "at_ms": self._now_ms()}
-                self.journal.append("halt", halt, hand=self.hand_no)
-                self._apply_halt(halt)
+                self._halt(exc.message)
         self.notify()
 
     async def _deal_round(self) -> None:
@@ -682,13 +710,13 @@ class TableController:
                 codes.append(dealt.code)
         finally:
             if codes:
-                entry = {"codes": codes}
-                self.journal.append("deal", entry, hand=self.hand_no)
+                entry = DealEntry(codes=tuple(codes))
+                self._write(entry, hand=self.hand_no)
                 self._apply_deal(entry)
 
-    def _apply_deal(self, e: dict[str, Any]) -> None:
-        for code in e["codes"]:
-            self._apply_card({"kind": "deal", "code": code})
+    def _apply_deal(self, e: DealEntry) -> None:
+        for code in e.codes:
+            self._apply_card(CardEntry(kind="deal", code=code))
 
     def _owed(self) -> str | None:
         if self._deal is not None:
@@ -697,27 +725,33 @@ class TableController:
             return self._pending.kinds[len(self._pending.cards)]
         return None
 
-    def _apply_deck_check(self, e: dict[str, Any]) -> None:
+    def _apply_deck_check(self, e: DeckCheckEntry) -> None:
         assert self._deal is not None
-        if e["ok"]:
-            self._deck_mark = e.get("mark")
+        if e.ok:
+            self._deck_mark = e.mark
             self._deal.verified = True
             self.decks_verified += 1
             self.phase = "dealing"
-            self.message = f"Hand #{self.hand_no}: {e['text']}. Dealing."
-            self.log(e["text"])
+            self.message = f"Hand #{self.hand_no}: {e.text}. Dealing."
+            self.log(e.text)
         else:
-            self._apply_halt({"reason": e["text"]})
+            self._apply_halt(HaltEntry(reason=e.text))
 
-    def _apply_halt(self, e: dict[str, Any]) -> None:
-        self._table_event("halt", f"the table halted: {e['reason']}", at_ms=e.get("at_ms"))
+    def _halt(self, reason: str) -> None:
+        """Journal and apply a halt (the floor must rule)."""
+        halt = HaltEntry(reason=reason, at_ms=self._now_ms())
+        self._write(halt, hand=self.hand_no)
+        self._apply_halt(halt)
+
+    def _apply_halt(self, e: HaltEntry) -> None:
+        self._table_event("halt", f"the table halted: {e.reason}", at_ms=e.at_ms)
         self.halted = True
-        self.message = f"HALTED: {e['reason']}. The floor must rule (resume or void the hand)."
-        self.log(f"Table halted: {e['reason']}", secret=True)  # the public hears only that the floor was called
+        self.message = f"HALTED: {e.reason}. The floor must rule (resume or void the hand)."
+        self.log(f"Table halted: {e.reason}", secret=True)  # the public hears only that the floor was called
         self.log("Floor called, hand paused")
 
-    def _apply_card(self, e: dict[str, Any]) -> None:
-        code = e["code"]
+    def _apply_card(self, e: CardEntry) -> None:
+        code = e.code
         if code != UNKNOWN_CODE:
             parse_card(code)  # a bad code from a device is a device error, caught before it is journaled
         self.cards_dealt += 1
@@ -745,20 +779,20 @@ class TableController:
             self._pending = None
             self._perform(pending.action, pending.cards, at_ms=pending.at_ms)
 
-    def _apply_fault(self, e: dict[str, Any]) -> None:
-        self._table_event("device_fault", f"the hand paused: {e['message']}", at_ms=e.get("at_ms"))
+    def _apply_fault(self, e: DeviceFaultEntry) -> None:
+        self._table_event("device_fault", f"the hand paused: {e.message}", at_ms=e.at_ms)
         self.paused = True
-        self.message = f"PAUSED: {e['message']}. Clear the fault, then Retry; or Void the hand."
-        self.log(f"Device fault: {e['message']}")
-        if e.get("code") == "camera_lost":
-            self._prompt("device_fault", f"{e['message']}. Fix it and Retry; or Continue without the camera's "
+        self.message = f"PAUSED: {e.message}. Clear the fault, then Retry; or Void the hand."
+        self.log(f"Device fault: {e.message}")
+        if e.code == "camera_lost":
+            self._prompt("device_fault", f"{e.message}. Fix it and Retry; or Continue without the camera's "
                          "cross-check; or Void the hand.", ("retry", "continue", "void"), R_FAULT)
             return
-        if e.get("code") == "shoe_needs_shuffle":
-            self._prompt("device_fault", f"{e['message']}. Tap Void: every chip goes back, then deal again.",
+        if e.code == "shoe_needs_shuffle":
+            self._prompt("device_fault", f"{e.message}. Tap Void: every chip goes back, then deal again.",
                          ("void",), R_FAULT)
             return
-        self._prompt("device_fault", f"{e['message']}. Clear the fault and tap Retry, or Void the hand.",
+        self._prompt("device_fault", f"{e.message}. Clear the fault and tap Retry, or Void the hand.",
                      ("retry", "void"), R_FAULT)
 
     # -- the hand: acts ------------------------------------------------------------------------------------------
@@ -826,9 +860,7 @@ class TableController:
             self._alert("shown_card_mismatch", f"hand #{self.hand_no}: seat {seat} showed {' '.join(foreign)}, which "
                         f"the seat was never dealt nor served (it may hold {' '.join(sorted(set(candidates)))} and "
                         f"{' '.join(sorted(known)) or 'nothing else'})", seat=seat)
-            halt = {"reason": f"a card shown at seat {seat} is not one the seat could hold", "at_ms": self._now_ms()}
-            self.journal.append("halt", halt, hand=self.hand_no)
-            self._apply_halt(halt)
+            self._halt(f"a card shown at seat {seat} is not one the seat could hold")
         self.notify()
         return True
 
@@ -895,12 +927,10 @@ class TableController:
                 if not names_cards(action) or isinstance(exc, DeviceError):
                     raise
                 raise self._refused(action, exc, role) from None
-            entry: dict[str, Any] = {"action": action, "kinds": kinds}
-            if forget is not None:
-                entry["forget"] = forget
-            if action.get("act") == "irregularity":
-                entry["at_ms"] = self._now_ms()  # its alert keeps this time when the journal is replayed
-            self.journal.append("act", entry, hand=self.hand_no)
+            # An irregularity's alert keeps the time it was reported when the journal is replayed.
+            entry = ActEntry(action=action, kinds=tuple(kinds), forget=forget,
+                             at_ms=self._now_ms() if action.get("act") == "irregularity" else None)
+            self._write(entry, hand=self.hand_no)
             self._apply_act(entry)
         self.notify()
         if self._owed() is not None:
@@ -924,8 +954,8 @@ class TableController:
     def _refused(self, action: dict[str, Any], exc: TableError, role: str) -> TableError:
         """Journal and count a refused report or card-naming act; answer as ``role`` may learn."""
         answer = conceal(exc, action, role=role)
-        entry = {"action": action, "by": role, "code": exc.code, "answered": answer.code}
-        self.journal.append("refused", entry, hand=self.hand_no)
+        entry = RefusedEntry(action=action, by=role, code=exc.code, answered=answer.code)
+        self._write(entry, hand=self.hand_no)
         self._apply_refused(entry)
         if self._refused_in_hand % ALERT_EVERY == 0:
             self._alert("refused_reports",
@@ -936,20 +966,20 @@ class TableController:
             self.notify()
         return answer
 
-    def _apply_refused(self, e: dict[str, Any]) -> None:
+    def _apply_refused(self, e: RefusedEntry) -> None:
         self.refused_reports += 1
         self._refused_in_hand += 1
 
-    def _apply_act(self, e: dict[str, Any]) -> None:
-        if e.get("forget") is not None and self.hand is not None:
-            seat = e["forget"]
+    def _apply_act(self, e: ActEntry) -> None:
+        if e.forget is not None and self.hand is not None:
+            seat = e.forget
             self._candidates[seat] = tuple(c for c in self.hand.hole(seat) if c != UNKNOWN_CODE)
             self.hand.forget(seat)
-        if e["kinds"]:
-            self._pending = _Pending(action=e["action"], kinds=list(e["kinds"]), at_ms=e.get("at_ms"))
+        if e.kinds:
+            self._pending = _Pending(action=dict(e.action), kinds=list(e.kinds), at_ms=e.at_ms)
             self.message = "Serving the draw from the shoe."
             return
-        self._perform(e["action"], [], at_ms=e.get("at_ms"))
+        self._perform(dict(e.action), [], at_ms=e.at_ms)
 
     def _perform(self, action: dict[str, Any], cards: list[str], *, at_ms: int | None = None) -> None:
         assert self.hand is not None
@@ -971,10 +1001,11 @@ class TableController:
                 what = label.label if label is not None else data["irregularity"].replace("_", " ")
                 self._note = f"{what}{where}: {data['remedy']} ({data['rule']})."
                 self.log(self._note)
-                self._apply_alert({"kind": "irregularity", "level": "warning", "seat": data.get("seat"),
-                                   "at_ms": at_ms if at_ms is not None else self._now_ms(),
-                                   "message": f"{what}{where}: {data['remedy']} "
-                                   f"({data['rule']}; reported by the {action['report'].get('by', 'dealer')})"})
+                self._apply_alert(AlertEntry(
+                    kind="irregularity", level="warning", seat=data.get("seat"),
+                    at_ms=at_ms if at_ms is not None else self._now_ms(),
+                    message=f"{what}{where}: {data['remedy']} "
+                    f"({data['rule']}; reported by the {action['report'].get('by', 'dealer')})"))
             elif data.get("event") == "show":
                 self.log(f"{self._name(data['seat'])} (seat {data['seat']}) shows {' '.join(data['cards'])}: "
                          f"{data['description']}")
@@ -991,8 +1022,7 @@ class TableController:
             order = list(pool)
             secrets.SystemRandom().shuffle(order)
             if not self._replaying:
-                self.journal.append("act", {"action": {"act": "reshuffle", "order": order}, "kinds": []},
-                                    hand=self.hand_no)
+                self._write(ActEntry(action={"act": "reshuffle", "order": order}, kinds=()), hand=self.hand_no)
                 self._perform({"act": "reshuffle", "order": order}, [])
             return
         if hand.over:
@@ -1054,8 +1084,8 @@ class TableController:
             if choice not in prompt.options:
                 raise TableRequestError(f"answer one of {', '.join(prompt.options)}, not {choice!r}",
                                         code="bad_choice")
-            entry = {"prompt": prompt_id, "choice": choice, "at_ms": self._now_ms()}
-            self.journal.append("prompt.answer", entry, hand=self.hand_no)
+            entry = PromptAnswerEntry(prompt=prompt_id, choice=choice, at_ms=self._now_ms())
+            self._write(entry, hand=self.hand_no)
             self._apply_prompt_answer(entry)
         self.notify()
         if choice == "retry":
@@ -1063,24 +1093,24 @@ class TableController:
                 self.camera.recheck()  # a camera still lost pauses the hand again on its next frame
             await self._run_shoe()
 
-    def _apply_prompt_answer(self, e: dict[str, Any]) -> None:
-        prompt = self._prompts.pop(e["prompt"])
-        self._table_event("prompt_answer", f"the dealer answered {e['choice']} to: {prompt.message}",
-                          at_ms=e.get("at_ms"), by="dealer")
-        self.log(f"Dealer answered '{prompt.message}' with {e['choice']}")
+    def _apply_prompt_answer(self, e: PromptAnswerEntry) -> None:
+        prompt = self._prompts.pop(e.prompt)
+        self._table_event("prompt_answer", f"the dealer answered {e.choice} to: {prompt.message}",
+                          at_ms=e.at_ms, by="dealer")
+        self.log(f"Dealer answered '{prompt.message}' with {e.choice}")
         if prompt.kind == "device_fault":
             self.paused = False
-            if e["choice"] == "void":
-                self._apply_void({"reason": "the dealer voided it after a device fault", "by": "dealer"})
-            elif e["choice"] == "continue":
+            if e.choice == "void":
+                self._apply_void(VoidEntry(reason="the dealer voided it after a device fault", by="dealer"))
+            elif e.choice == "continue":
                 self.message = f"Hand #{self.hand_no}: play goes on without the camera's cross-check."
             else:
                 self.message = f"Hand #{self.hand_no}: resuming after the fault."
 
-    def _apply_void(self, e: dict[str, Any]) -> None:
+    def _apply_void(self, e: VoidEntry) -> None:
         if not self._in_play():
             return
-        self._record_void(by=e.get("by") or "controller", reason=e.get("floor_reason") or e["reason"])
+        self._record_void(by=e.by or "controller", reason=e.floor_reason or e.reason)
         for seat, stack in self._start_stacks.items():
             if seat in self.seats:
                 self.seats[seat].stack = stack
@@ -1093,7 +1123,7 @@ class TableController:
             self._prompts.pop(pid)
         self._history.append(HandSummary(hand=self.hand_no, status="void"))
         self.phase = "waiting"
-        self.message = f"Hand #{self.hand_no} void ({e['reason']}): every chip is back. Shuffle and deal again."
+        self.message = f"Hand #{self.hand_no} void ({e.reason}): every chip is back. Shuffle and deal again."
         self.log(self.message)
 
     def _store_record(self, hand: EngineHand) -> None:
@@ -1178,23 +1208,22 @@ class TableController:
 
     async def floor_ruling(self, ruling: RulingRequest) -> None:
         async with self._lock:
-            entry = ruling.model_dump()
-            entry["at_ms"] = self._now_ms()
+            entry = RulingEntry(**ruling.model_dump(), at_ms=self._now_ms())
             self._check_ruling(entry)
-            self.journal.append("ruling", entry, hand=self.hand_no)
+            self._write(entry, hand=self.hand_no)
             self._apply_ruling(entry)
         self.notify()
         if ruling.kind == "resume" and self._owed() is not None:
             await self._run_shoe()
 
-    def _check_ruling(self, e: dict[str, Any]) -> None:
-        kind = e["kind"]
+    def _check_ruling(self, e: RulingEntry) -> None:
+        kind = e.kind
         if kind == "void_hand" and not self._in_play():
             raise NotAllowedError("no hand in progress to void", code="no_hand")
         if kind == "resume" and not (self.halted or self.paused):
             raise NotAllowedError("the table is not halted", code="not_halted")
         if kind in ("award_pot", "move_chips"):
-            seat = e.get("seat")
+            seat = e.seat
             if seat is None:
                 raise TableRequestError(f"'{kind}' needs a seat", code="seat_missing")
             self._seated(seat)
@@ -1202,33 +1231,34 @@ class TableController:
             raise NotAllowedError("the deal is not finished: void the hand instead", code="dealing")
         if kind == "move_chips":
             self._between_hands("moving chips")
-            amount = e.get("amount")
+            amount = e.amount
             if not amount:
                 raise TableRequestError("'move_chips' needs a non-zero amount", code="amount_missing")
             if amount > self.carried_pot:
                 raise NotAllowedError(f"the pot holds only {self.carried_pot}", code="over_pot")
-            if -amount > self.seats[e["seat"]].stack:
-                raise NotAllowedError(f"seat {e['seat']} holds only {self.seats[e['seat']].stack}", code="over_stack")
+            stack = self._seated(e.seat if e.seat is not None else 0).stack
+            if -amount > stack:
+                raise NotAllowedError(f"seat {e.seat} holds only {stack}", code="over_stack")
 
-    def _apply_ruling(self, e: dict[str, Any]) -> None:
-        kind = e["kind"]
+    def _apply_ruling(self, e: RulingEntry) -> None:
+        kind = e.kind
         detail = kind.replace("_", " ")
         ruling_id = f"r{next(self._ruling_ids)}"
         # On the hand's record before the ruling acts: a void or an award ends the hand and stores its record.
-        self._table_event("ruling", f"{detail}: {e['reason']}", at_ms=e["at_ms"], by=e["by"], seat=e.get("seat"),
+        self._table_event("ruling", f"{detail}: {e.reason}", at_ms=e.at_ms, by=e.by, seat=e.seat,
                           ref=ruling_id)
         if kind == "void_hand":
-            self._apply_void({"reason": f"floor ruling by {e['by']}: {e['reason']}", "by": e["by"],
-                              "floor_reason": e["reason"]})
+            self._apply_void(VoidEntry(reason=f"floor ruling by {e.by}: {e.reason}", by=e.by,
+                                       floor_reason=e.reason))
             detail = f"hand #{self.hand_no} void"
         elif kind == "resume":
             self.halted = False
             self.paused = False
             self._prompts = {k: p for k, p in self._prompts.items() if p.kind != "device_fault"}
-            self.message = f"Resumed by the floor ({e['by']})."
+            self.message = f"Resumed by the floor ({e.by})."
             detail = "play resumes"
-        elif kind == "award_pot":
-            seat = e["seat"]
+        elif kind == "award_pot" and e.seat is not None:
+            seat = e.seat
             if self.hand is not None:
                 pot = self.hand.chips_total() - sum(self.hand.stacks().values())
                 for n, stack in self.hand.stacks().items():
@@ -1237,7 +1267,7 @@ class TableController:
                 self.seats[seat].stack += pot
                 try:
                     self.hand.act({"act": "floor_ruling", "report": {"kind": "award_pot", "seats": [seat],
-                                                                     "by": e["by"], "reason": e["reason"]}}, [])
+                                                                     "by": e.by, "reason": e.reason}}, [])
                     self._store_record(self.hand)
                 except TableError as exc:
                     self.log(f"Hand #{self.hand_no}: the award could not be put on the hand's record: {exc}")
@@ -1255,14 +1285,14 @@ class TableController:
                 self.seats[seat].stack += pot
                 self.carried_pot = 0
             detail = f"pot of {pot} to seat {seat}"
-        elif kind == "move_chips":
-            amount = e["amount"]
-            self.seats[e["seat"]].stack += amount
+        elif kind == "move_chips" and e.seat is not None and e.amount is not None:
+            amount = e.amount
+            self.seats[e.seat].stack += amount
             self.carried_pot -= amount
-            detail = f"{abs(amount)} chips {'from the pot to' if amount > 0 else 'to the pot from'} seat {e['seat']}"
-        self._rulings.append(RulingView(id=ruling_id, at=e["at_ms"] / 1000, by=e["by"], kind=kind,
-                                        detail=detail, reason=e["reason"]))
-        self.log(f"Floor ruling by {e['by']}: {detail} ({e['reason']})")
+            detail = f"{abs(amount)} chips {'from the pot to' if amount > 0 else 'to the pot from'} seat {e.seat}"
+        self._rulings.append(RulingView(id=ruling_id, at=e.at_ms / 1000, by=e.by, kind=kind,
+                                        detail=detail, reason=e.reason))
+        self.log(f"Floor ruling by {e.by}: {detail} ({e.reason})")
 
     # -- camera cross-check ---------------------------------------------------------------------------------
 
@@ -1273,8 +1303,8 @@ class TableController:
             self._alert("camera_lost", f"camera lost ({detail}): cards are not cross-checked until it is back",
                         level="warning")
             if self._in_play() and not self.paused and not self.halted:
-                entry = {"code": "camera_lost", "message": f"camera lost ({detail})", "at_ms": self._now_ms()}
-                self.journal.append("device.fault", entry, hand=self.hand_no)
+                entry = DeviceFaultEntry(code="camera_lost", message=f"camera lost ({detail})", at_ms=self._now_ms())
+                self._write(entry, hand=self.hand_no)
                 self._apply_fault(entry)
         self.notify()
 
@@ -1321,9 +1351,7 @@ class TableController:
             self._alert("camera_mismatch", f"hand #{self.hand_no}: {reason}", seat=seat)
             # The halt's reason is read by the dealer: it names no card (the floor's alert above does), also
             # when the journal is replayed after a restart.
-            halt = {"reason": f"camera and shoe disagree at seat {seat}", "at_ms": self._now_ms()}
-            self.journal.append("halt", halt, hand=self.hand_no)
-            self._apply_halt(halt)
+            self._halt(f"camera and shoe disagree at seat {seat}")
         self.notify()
 
     def _camera_exposure(self, hand: EngineHand, seat: int, code: str) -> None:
@@ -1336,8 +1364,8 @@ class TableController:
         except TableError:
             kinds = None  # the engine has no remedy here (already dealt with): the alert stands
         if kinds == []:
-            entry = {"action": action, "kinds": kinds, "at_ms": self._now_ms()}
-            self.journal.append("act", entry, hand=self.hand_no)
+            entry = ActEntry(action=action, kinds=(), at_ms=self._now_ms())
+            self._write(entry, hand=self.hand_no)
             self._apply_act(entry)
         self.notify()
 
@@ -1346,32 +1374,13 @@ class TableController:
     def recover(self, entries: list[PortEntry] | None = None) -> int:
         """Rebuild the table from the journal's entries (all of them by default). Returns how many."""
         items = self.journal.entries() if entries is None else entries
-        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-            "seat.sit": lambda e: self._apply_sit(e["seat"], e["name"], e["buy_in"]),
-            "seat.buy_in": lambda e: self._apply_chips(e["seat"], e["amount"], "buy_in"),
-            "seat.rebuy": lambda e: self._apply_chips(e["seat"], e["amount"], "rebuy"),
-            "seat.stand": lambda e: self._apply_stand(e["seat"]),
-            "hand.start": self._apply_hand_start,
-            "deck.check": self._apply_deck_check,
-            "card": self._apply_card,
-            "deal": self._apply_deal,
-            "act": self._apply_replayed_act,
-            "device.fault": self._apply_fault,
-            "prompt.answer": self._apply_prompt_answer,
-            "ruling": self._apply_ruling,
-            "alert": self._apply_alert,
-            "alert.ack": lambda e: self._apply_alert_ack(e["id"], e.get("at_ms")),
-            "halt": self._apply_halt,
-            "void": self._apply_void,
-            "refused": self._apply_refused,
-            "request.answer": self._apply_answer,
-        }
+        # Every entry is parsed before any is applied: a journal with an entry this controller cannot read
+        # is refused whole, naming the entry, rather than rebuilt up to it or past it.
+        parsed = [parse_entry(item.kind, item.data, seq=item.seq) for item in items]
         self._replaying = True
         try:
-            for item in items:
-                handler = handlers.get(item.kind)
-                if handler is not None:
-                    handler(item.data)
+            for entry in parsed:
+                self._replay(entry)
         finally:
             self._replaying = False
         self._check_shoe_log = self._in_play() and self._deck_mark is not None
@@ -1392,11 +1401,47 @@ class TableController:
             self.journal.store_hand(hand=number, record=record, result=result)
             self.log(f"Hand #{number}'s record, missing after the crash, was stored from the replay")
 
-    def _apply_replayed_act(self, e: dict[str, Any]) -> None:
-        if e["action"].get("act") == "reshuffle":
-            self._perform(e["action"], [])
-        else:
-            self._apply_act(e)
+    def _replay(self, e: Entry) -> None:
+        """Apply one journaled entry (its class says which input it was)."""
+        match e:
+            case SeatSitEntry():
+                self._apply_sit(e)
+            case SeatBuyInEntry() | SeatRebuyEntry():
+                self._apply_chips(e)
+            case SeatStandEntry():
+                self._apply_stand(e)
+            case HandStartEntry():
+                self._apply_hand_start(e)
+            case DeckCheckEntry():
+                self._apply_deck_check(e)
+            case CardEntry():
+                self._apply_card(e)
+            case DealEntry():
+                self._apply_deal(e)
+            case ActEntry() if e.action.get("act") == "reshuffle":
+                self._perform(dict(e.action), [])
+            case ActEntry():
+                self._apply_act(e)
+            case DeviceFaultEntry():
+                self._apply_fault(e)
+            case PromptAnswerEntry():
+                self._apply_prompt_answer(e)
+            case RulingEntry():
+                self._apply_ruling(e)
+            case AlertEntry():
+                self._apply_alert(e)
+            case AlertAckEntry():
+                self._apply_alert_ack(e)
+            case HaltEntry():
+                self._apply_halt(e)
+            case VoidEntry():
+                self._apply_void(e)
+            case RefusedEntry():
+                self._apply_refused(e)
+            case RequestAnswerEntry():
+                self._apply_answer(e)
+            case _:
+                raise JournalEntryError(f"no replay for journal entry kind {e.KIND!r}", code="unknown_entry")
 
     async def resume(self) -> None:
         """After :meth:`recover`: let the shoe deliver whatever the hand still waits for."""
@@ -1426,9 +1471,7 @@ class TableController:
             reason = (f"after the restart the shoe reports {len(shoe_codes)} cards dealt in this hand, the journal "
                       f"{len(known)}" + (f"; they differ at card {differ[0] + 1}" if differ else ""))
             self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
-            halt = {"reason": reason, "at_ms": self._now_ms()}
-            self.journal.append("halt", halt, hand=self.hand_no)
-            self._apply_halt(halt)
+            self._halt(reason)
             return
         extra = dealt[len(known):]
         if not extra:
@@ -1438,9 +1481,9 @@ class TableController:
             room = self._deal.needed - len(self._deal.cards)
             codes = [c.code for c in extra[:room]]
             if codes:
-                entry: dict[str, Any] = {"codes": codes, "from_shoe_log": True}
-                self.journal.append("deal", entry, hand=self.hand_no)
-                self._apply_deal(entry)
+                deal = DealEntry(codes=tuple(codes), from_shoe_log=True)
+                self._write(deal, hand=self.hand_no)
+                self._apply_deal(deal)
                 taken += len(codes)
             extra = extra[room:]
         for card in extra:
@@ -1448,12 +1491,10 @@ class TableController:
             if kind is None:
                 reason = "the shoe dealt a card the hand did not ask for while the controller was down"
                 self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
-                halt = {"reason": reason, "at_ms": self._now_ms()}
-                self.journal.append("halt", halt, hand=self.hand_no)
-                self._apply_halt(halt)
+                self._halt(reason)
                 break
-            entry = {"kind": kind, "code": card.code, "from_shoe_log": True}
-            self.journal.append("card", entry, hand=self.hand_no)
+            entry = CardEntry(kind=kind, code=card.code, from_shoe_log=True)
+            self._write(entry, hand=self.hand_no)
             self._apply_card(entry)
             taken += 1
         if taken:
