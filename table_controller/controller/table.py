@@ -32,7 +32,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from table_controller.controller.devices import ShoePort
+from table_controller.controller.devices import (
+    CameraPort,
+    KeepsFrames,
+    ReadsShownHands,
+    Rechecks,
+    ShoeLog,
+    ShoePort,
+)
 from table_controller.controller.entries import (
     ActEntry,
     AlertAckEntry,
@@ -65,7 +72,7 @@ from table_controller.controller.errors import (
     TableRequestError,
 )
 from table_controller.controller.hand import IRREGULARITIES, EngineHand, game_config
-from table_controller.controller.journal_port import JournalPort, MemoryJournal, PortEntry
+from table_controller.controller.journal_port import JournalPort, KeepsHandIndex, MemoryJournal, PortEntry
 from table_controller.controller.secrecy import (
     ALERT_EVERY,
     conceal,
@@ -169,7 +176,7 @@ class TableController:
         *,
         shoe: ShoePort,
         journal: JournalPort | None = None,
-        camera: Any | None = None,
+        camera: CameraPort | None = None,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -392,16 +399,10 @@ class TableController:
         self.journal.audit(role=role, who=client or "unknown", why=f"{role} view via {via}", hand=hand or None)
 
     def camera_frame_jpeg(self) -> bytes | None:
-        if self.camera is None:
-            return None
-        frame: bytes | None = self.camera.frame_jpeg()
-        return frame
+        return self.camera.frame_jpeg() if isinstance(self.camera, KeepsFrames) else None
 
     def camera_detections(self) -> list[dict[str, Any]]:
-        if self.camera is None:
-            return []
-        found: list[dict[str, Any]] = self.camera.detections()
-        return found
+        return self.camera.detections() if isinstance(self.camera, KeepsFrames) else []
 
     def chips_on_table(self) -> int:
         """Every chip at the table now: stacks (in and out of the hand), the pot and the carried pot."""
@@ -483,7 +484,7 @@ class TableController:
     def _apply_alert(self, e: AlertEntry) -> None:
         alert_id = f"a{next(self._alert_ids)}"
         frame = None
-        if not self._replaying and self.camera is not None and e.kind in CAMERA_ALERTS:
+        if not self._replaying and isinstance(self.camera, KeepsFrames) and e.kind in CAMERA_ALERTS:
             frame = self.camera.frame_jpeg()  # the frame the camera raised it on, for the floor's review
             if frame:
                 self._alert_frames[alert_id] = frame
@@ -838,7 +839,7 @@ class TableController:
     def _camera_reads_shows(self, seat: int) -> bool:
         """Whether the dealer's one tap "hand shown" stands for the camera's reading of the seat's hand."""
         hand = self.hand
-        if hand is None or self.camera is None or not hasattr(self.camera, "shown_cards"):
+        if hand is None or not isinstance(self.camera, ReadsShownHands):
             return False
         try:
             return UNKNOWN_CODE in hand.hole(seat) and self.camera.status()[0] == "live"
@@ -867,7 +868,8 @@ class TableController:
     def _cards_from_camera(self, seat: int) -> tuple[str, ...] | None:
         """A shown hand the table could not read from the shoe, as the camera read it face up (if it did)."""
         hand = self.hand
-        if hand is None or self.camera is None or not hasattr(self.camera, "shown_cards"):
+        camera = self.camera
+        if hand is None or not isinstance(camera, ReadsShownHands):
             return None
         try:
             unread = UNKNOWN_CODE in hand.hole(seat)
@@ -875,8 +877,7 @@ class TableController:
             return None
         if not unread:
             return None
-        seen: tuple[str, ...] | None = self.camera.shown_cards(seat, self.hand_no)
-        return seen
+        return camera.shown_cards(seat, self.hand_no)
 
     async def draw(self, seat: int, *, count: int | None = None, discard: tuple[str, ...] | None = None,
                    role: str = "dealer") -> None:
@@ -906,10 +907,6 @@ class TableController:
             raise NotAllowedError(f"seat {seat} is not in this hand", code="unknown_seat") from exc
         if count == 0:
             return [], False
-        if self.camera is not None and hasattr(self.camera, "discards"):
-            seen = self.camera.discards(seat)
-            if seen is not None and len(seen) == count:
-                return list(seen), False
         return [UNKNOWN_CODE] * count, any(c != UNKNOWN_CODE for c in hole)
 
     async def _submit(self, action: dict[str, Any], *, forget: int | None = None, role: str = "dealer") -> None:
@@ -1089,7 +1086,7 @@ class TableController:
             self._apply_prompt_answer(entry)
         self.notify()
         if choice == "retry":
-            if self.camera is not None and hasattr(self.camera, "recheck"):
+            if isinstance(self.camera, Rechecks):
                 self.camera.recheck()  # a camera still lost pauses the hand again on its next frame
             await self._run_shoe()
 
@@ -1393,11 +1390,10 @@ class TableController:
     def _store_missing_record(self) -> None:
         """A crash between the entry that ended a hand and the storing of its record leaves the hand without
         one: the replay rebuilt it, so it is stored now (only the last hand can be in that state)."""
-        has_hand = getattr(self.journal, "has_hand", None)
-        if self._last_ended is None or has_hand is None:
+        if self._last_ended is None or not isinstance(self.journal, KeepsHandIndex):
             return
         number, record, result = self._last_ended
-        if not has_hand(number):
+        if not self.journal.has_hand(number):
             self.journal.store_hand(hand=number, record=record, result=result)
             self.log(f"Hand #{number}'s record, missing after the crash, was stored from the replay")
 
@@ -1456,12 +1452,11 @@ class TableController:
         lacks (dealt while the controller was down, or its answer was in flight at the crash) is journaled and
         taken in now, so nothing is dealt twice and nothing is lost. A shoe that disagrees with the journal
         halts the table (security alert); a shoe that shuffled since raises ``shoe_needs_shuffle``."""
-        dealt_since = getattr(self.shoe, "dealt_since", None)
         mark = self._deck_mark
-        if dealt_since is None or mark is None or not self._in_play():
+        if not isinstance(self.shoe, ShoeLog) or mark is None or not self._in_play():
             self._check_shoe_log = False
             return
-        dealt: list[Any] = await dealt_since(mark)
+        dealt = await self.shoe.dealt_since(mark)
         self._check_shoe_log = False
         known = self._hand_cards
         shoe_codes = [c.code for c in dealt]
