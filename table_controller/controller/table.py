@@ -73,6 +73,7 @@ from table_controller.controller.errors import (
 )
 from table_controller.controller.hand import IRREGULARITIES, EngineHand, game_config
 from table_controller.controller.journal_port import JournalPort, KeepsHandIndex, MemoryJournal, PortEntry
+from table_controller.controller.machine import BEFORE, HOLDS, Stage, StageMachine
 from table_controller.controller.secrecy import (
     ALERT_EVERY,
     conceal,
@@ -203,10 +204,8 @@ class TableController:
         self._deal: _Deal | None = None
         self._pending: _Pending | None = None
         self._start_stacks: dict[int, int] = {}
-        self.phase = "waiting"
+        self.machine = StageMachine()  # the table's stage (machine.py): the one place play state is kept
         self.message = "Seat players and start a hand."
-        self.halted = False
-        self.paused = False
         self.hands_played = 0
         self.decks_verified = 0
         self.cards_dealt = 0
@@ -239,6 +238,32 @@ class TableController:
         # seat -> the cards it held before a draw entered as a count: it keeps some of them, nobody knows which
         # until they are shown (the floor sees them all as candidates; a shown card must be one of them).
         self._candidates: dict[int, tuple[str, ...]] = {}
+
+    # -- the stage ------------------------------------------------------------------------------------------
+
+    @property
+    def stage(self) -> Stage:
+        return self.machine.stage
+
+    @property
+    def halted(self) -> bool:
+        """The floor must rule (resume or void) before play goes on."""
+        return self.machine.stage is Stage.HALTED
+
+    @property
+    def paused(self) -> bool:
+        """A device fault: the dealer's prompt must be answered before play goes on."""
+        return self.machine.stage is Stage.PAUSED
+
+    @property
+    def phase(self) -> str:
+        """The hand's phase as the screens name it (under a hold: the phase the hold interrupted)."""
+        stage = self.machine.underlying
+        if stage in (Stage.SHUFFLING, Stage.DEALING):
+            return stage.value
+        if stage in (Stage.PLAYING, Stage.SERVING) and self.hand is not None:
+            return self.hand.phase()
+        return "complete" if self.finished is not None else "waiting"
 
     # -- listeners and views -------------------------------------------------------------------------------
 
@@ -295,7 +320,7 @@ class TableController:
 
     def full_view(self) -> FloorView:
         hand = self.hand
-        live = hand is not None and not self.paused and not self.halted and self._pending is None
+        live = hand is not None and self.stage is Stage.PLAYING
         to_act = hand.to_act() if live and hand is not None else None
         pots = hand.pots() if hand is not None else ()
         status = self.shoe.status()
@@ -317,7 +342,7 @@ class TableController:
             seats=tuple(self._seat_views(to_act)),
             awards=self.last_awards,
             log=tuple(self._log),
-            paused=self.paused or self.halted,
+            paused=self.stage in HOLDS,
             draw_counts_public=self.settings.public_draw_counts,
             legal=self._legal(hand, to_act) if live and hand is not None else (),
             draw=hand.draw_entry() if live and hand is not None else None,
@@ -509,7 +534,7 @@ class TableController:
         return seat
 
     def _in_play(self) -> bool:
-        return self.hand is not None or self._deal is not None
+        return self.machine.underlying is not Stage.WAITING
 
     def in_play(self) -> bool:
         """A hand has begun and is not over (dealing, or in the engine)."""
@@ -656,9 +681,9 @@ class TableController:
         self._hand_events = []
         self._candidates = {}
         order = EngineHand.deal_order([n for n, _, _ in seats], e.button)
+        self.machine.move("hand.start", Stage.SHUFFLING)
         self._deal = _Deal(seats=seats, button=e.button, carried_pot=e.carried_pot,
                            passed_deals=e.passed_deals, order=order, ante_for_all=e.ante_for_all)
-        self.phase = "shuffling"
         self.message = f"Hand #{self.hand_no}: the shoe shuffles and verifies the deck."
         self.log(f"Hand #{self.hand_no} begins; button at seat {self.button}")
 
@@ -669,7 +694,7 @@ class TableController:
                 if self._check_shoe_log:
                     await self._take_in_cards_dealt_while_down()
                 deal = self._deal
-                if deal is not None and not deal.verified and not self.halted and not self.paused:
+                if deal is not None and self.stage is Stage.SHUFFLING:
                     await self.shoe.shuffle()
                     check = await self.shoe.verify()
                     entry = DeckCheckEntry(ok=check.ok, count=check.count, missing=check.missing,
@@ -679,9 +704,9 @@ class TableController:
                     if not check.ok:
                         self._alert("deck_check", f"hand #{self.hand_no}: {check.describe()}")
                     self.notify()
-                if self._deal is not None and self._deal.verified and not self.halted and not self.paused:
+                if self.stage is Stage.DEALING:
                     await self._deal_round()
-                while not self.halted and not self.paused:
+                while self.stage not in HOLDS:
                     kind = self._owed()
                     if kind is None:
                         break
@@ -732,7 +757,7 @@ class TableController:
             self._deck_mark = e.mark
             self._deal.verified = True
             self.decks_verified += 1
-            self.phase = "dealing"
+            self.machine.move("deck.check", Stage.DEALING)
             self.message = f"Hand #{self.hand_no}: {e.text}. Dealing."
             self.log(e.text)
         else:
@@ -746,7 +771,7 @@ class TableController:
 
     def _apply_halt(self, e: HaltEntry) -> None:
         self._table_event("halt", f"the table halted: {e.reason}", at_ms=e.at_ms)
-        self.halted = True
+        self.machine.move("halt", Stage.HALTED)
         self.message = f"HALTED: {e.reason}. The floor must rule (resume or void the hand)."
         self.log(f"Table halted: {e.reason}", secret=True)  # the public hears only that the floor was called
         self.log("Floor called, hand paused")
@@ -760,12 +785,14 @@ class TableController:
         if self._deal is not None:
             deal = self._deal
             deal.cards.append(code)
-            if len(deal.cards) == deal.needed:
-                self._deal = None
+            if len(deal.cards) < deal.needed:
+                self.machine.move("deal", Stage.DEALING)
+            else:
                 self.hand = EngineHand(config=self.config, seats=deal.seats, button=deal.button,
                                        carried_pot=deal.carried_pot, passed_deals=deal.passed_deals,
                                        deck=deal.cards, ante_for_all=deal.ante_for_all)
-                self.phase = self.hand.phase()
+                self._deal = None
+                self.machine.move("deal", Stage.PLAYING)
                 self.message = f"Hand #{self.hand_no}: dealt. Betting."
                 self.log(f"Dealt five cards each to seats {', '.join(str(s) for s in deal.order)}")
                 for n in deal.order:
@@ -776,13 +803,16 @@ class TableController:
         if pending is None:
             raise DeviceError("the shoe delivered a card nobody asked for", code="unexpected_card")
         pending.cards.append(code)
-        if len(pending.cards) == len(pending.kinds):
+        if len(pending.cards) < len(pending.kinds):
+            self.machine.move("card", Stage.SERVING)
+        else:
             self._pending = None
+            self.machine.move("card", Stage.PLAYING)
             self._perform(pending.action, pending.cards, at_ms=pending.at_ms)
 
     def _apply_fault(self, e: DeviceFaultEntry) -> None:
         self._table_event("device_fault", f"the hand paused: {e.message}", at_ms=e.at_ms)
-        self.paused = True
+        self.machine.move("device.fault", Stage.HALTED if self.halted else Stage.PAUSED)
         self.message = f"PAUSED: {e.message}. Clear the fault, then Retry; or Void the hand."
         self.log(f"Device fault: {e.message}")
         if e.code == "camera_lost":
@@ -973,9 +1003,11 @@ class TableController:
             self._candidates[seat] = tuple(c for c in self.hand.hole(seat) if c != UNKNOWN_CODE)
             self.hand.forget(seat)
         if e.kinds:
+            self.machine.move("act", Stage.SERVING)
             self._pending = _Pending(action=dict(e.action), kinds=list(e.kinds), at_ms=e.at_ms)
             self.message = "Serving the draw from the shoe."
             return
+        self.machine.move("act", Stage.PLAYING)
         self._perform(dict(e.action), [], at_ms=e.at_ms)
 
     def _perform(self, action: dict[str, Any], cards: list[str], *, at_ms: int | None = None) -> None:
@@ -1025,7 +1057,6 @@ class TableController:
         if hand.over:
             self._finish_hand()
             return
-        self.phase = hand.phase()
         seat = hand.to_act()
         if seat is not None:
             name = hand.seat_info()[seat].name
@@ -1052,7 +1083,7 @@ class TableController:
         self.hands_played += 1
         self.finished = hand
         self.hand = None
-        self.phase = "complete"
+        self.machine.move("hand_over", Stage.WAITING)
         if self.last_awards:
             text = "; ".join(f"{self._name(a.seat)} wins {a.amount}" + (f" with {a.hand}" if a.hand else "")
                              for a in self.last_awards)
@@ -1096,10 +1127,11 @@ class TableController:
                           at_ms=e.at_ms, by="dealer")
         self.log(f"Dealer answered '{prompt.message}' with {e.choice}")
         if prompt.kind == "device_fault":
-            self.paused = False
-            if e.choice == "void":
+            if e.choice == "void" and self._in_play():
                 self._apply_void(VoidEntry(reason="the dealer voided it after a device fault", by="dealer"))
-            elif e.choice == "continue":
+                return
+            self.machine.move("prompt.answer", BEFORE if self.paused else Stage.HALTED)
+            if e.choice == "continue":
                 self.message = f"Hand #{self.hand_no}: play goes on without the camera's cross-check."
             else:
                 self.message = f"Hand #{self.hand_no}: resuming after the fault."
@@ -1114,12 +1146,10 @@ class TableController:
         self.hand = None
         self._deal = None
         self._pending = None
-        self.paused = False
-        self.halted = False
+        self.machine.move("void", Stage.WAITING)
         for pid in [p.id for p in self._prompts.values() if p.kind == "device_fault"]:
             self._prompts.pop(pid)
         self._history.append(HandSummary(hand=self.hand_no, status="void"))
-        self.phase = "waiting"
         self.message = f"Hand #{self.hand_no} void ({e.reason}): every chip is back. Shuffle and deal again."
         self.log(self.message)
 
@@ -1249,8 +1279,7 @@ class TableController:
                                        floor_reason=e.reason))
             detail = f"hand #{self.hand_no} void"
         elif kind == "resume":
-            self.halted = False
-            self.paused = False
+            self.machine.move("ruling", BEFORE)
             self._prompts = {k: p for k, p in self._prompts.items() if p.kind != "device_fault"}
             self.message = f"Resumed by the floor ({e.by})."
             detail = "play resumes"
@@ -1271,12 +1300,11 @@ class TableController:
                 self.finished = self.hand
                 self.hand = None
                 self._pending = None
-                self.halted = self.paused = False
+                self.machine.move("ruling", Stage.WAITING)
                 self.carried_pot = 0
                 self._history.append(HandSummary(hand=self.hand_no, status="ruled", pot_total=pot,
                                                  awards=(Award(seat=seat, amount=pot),)))
                 self.last_awards = (Award(seat=seat, amount=pot),)
-                self.phase = "complete"
             else:
                 pot = self.carried_pot
                 self.seats[seat].stack += pot
@@ -1360,7 +1388,7 @@ class TableController:
             kinds = hand.cards_for(action)
         except TableError:
             kinds = None  # the engine has no remedy here (already dealt with): the alert stands
-        if kinds == []:
+        if kinds == [] and self.stage is Stage.PLAYING:  # not while the shoe serves an act: the alert stands
             entry = ActEntry(action=action, kinds=(), at_ms=self._now_ms())
             self._write(entry, hand=self.hand_no)
             self._apply_act(entry)
