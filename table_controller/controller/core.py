@@ -14,7 +14,7 @@ import itertools
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from table_controller.controller.devices import (
@@ -38,20 +38,20 @@ from table_controller.controller.errors import (
 from table_controller.controller.hand import EngineHand, game_config
 from table_controller.controller.journal_port import JournalPort, MemoryJournal
 from table_controller.controller.machine import Stage, StageMachine
-from table_controller.engine.books import cite
-from table_controller.service.models import (
+from table_controller.controller.views import (
     AlertView,
     Award,
-    FloorView,
     HandSummary,
     LogEntry,
     RulingView,
+    TableConfig,
+    TableView,
 )
-from table_controller.service.settings import TableSettings
+from table_controller.engine.books import cite
 
 __all__ = ["Moment", "SeatState", "TableCore"]
 
-Listener = Callable[[FloorView], None]
+Listener = Callable[[TableView], None]
 LOG_SIZE = 60
 ANSWERS_KEPT = 5000  # idempotent requests' answers kept for retries (the journal keeps them all)
 SNAPSHOTS_KEPT = 2000
@@ -120,7 +120,7 @@ class TableCore:
 
     def __init__(
         self,
-        settings: TableSettings,
+        settings: TableConfig,
         *,
         shoe: ShoePort,
         journal: JournalPort | None = None,
@@ -169,7 +169,7 @@ class TableCore:
         self._listeners: list[Listener] = []
         self._history: list[HandSummary] = []
         self._records: dict[int, dict[str, Any]] = {}
-        self._snapshots: deque[tuple[float, FloorView]] = deque(maxlen=SNAPSHOTS_KEPT)
+        self._snapshots: deque[tuple[float, TableView]] = deque(maxlen=SNAPSHOTS_KEPT)
         self._lock = asyncio.Lock()
         self._replaying = False
         self._note = ""
@@ -263,7 +263,7 @@ class TableCore:
         alert_id, at_ms = e.id, e.at_ms
         for i, alert in enumerate(self._alerts):
             if alert.id == alert_id:
-                self._alerts[i] = alert.model_copy(update={"acknowledged": True})
+                self._alerts[i] = replace(alert, acknowledged=True)
                 self._table_event("alert_ack", f"the floor acknowledged: {alert.message}", at_ms=at_ms, by="floor",
                                   ref=alert_id)
 

@@ -45,12 +45,12 @@ from table_controller.controller.errors import (
 from table_controller.controller.hand import IRREGULARITIES, EngineHand
 from table_controller.controller.machine import BEFORE, Stage
 from table_controller.controller.reads import TableReads
-from table_controller.engine.cards import UNKNOWN_CODE, parse_card
-from table_controller.service.models import (
+from table_controller.controller.views import (
     Award,
     HandSummary,
     RulingView,
 )
+from table_controller.engine.cards import UNKNOWN_CODE, parse_card
 
 __all__ = ["HandPlay"]
 

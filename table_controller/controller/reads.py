@@ -7,6 +7,7 @@ it as it stood some seconds ago.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from table_controller.controller.core import (
@@ -24,20 +25,20 @@ from table_controller.controller.errors import (
 )
 from table_controller.controller.hand import IRREGULARITIES, EngineHand
 from table_controller.controller.machine import HOLDS, Stage
-from table_controller.engine.books import cite
-from table_controller.engine.cards import UNKNOWN_CODE
-from table_controller.service.models import (
+from table_controller.controller.views import (
     DeviceView,
-    FloorSeat,
-    FloorView,
     GameView,
     HandSummary,
     IrregularityOption,
     LegalAction,
     PromptView,
     SeatStatus,
+    SeatView,
     TableSummary,
+    TableView,
 )
+from table_controller.engine.books import cite
+from table_controller.engine.cards import UNKNOWN_CODE
 
 __all__ = ["TableReads"]
 
@@ -57,8 +58,8 @@ class TableReads(TableCore):
         g = self.settings.game
         return GameView(form=g.form, betting=g.betting, stakes=dict(g.stakes))
 
-    def _seat_views(self, to_act: int | None) -> list[FloorSeat]:
-        out: list[FloorSeat] = []
+    def _seat_views(self, to_act: int | None) -> list[SeatView]:
+        out: list[SeatView] = []
         hand_seats = self.hand.seat_info() if self.hand is not None else {}
         dealt: dict[int, list[str]] = {}
         if self._deal is not None:
@@ -71,26 +72,26 @@ class TableReads(TableCore):
             info = hand_seats.get(n)
             button = n == self.button
             if info is not None:
-                out.append(FloorSeat(
+                out.append(SeatView(
                     seat=n, name=info.name, stack=info.stack, bet=info.bet, status=info.status, cards=len(info.hole),
                     shown=info.shown, drew=info.drew, hole=info.hole, button=button, to_act=n == to_act,
                     opener=info.opener, candidates=self._candidates.get(n, ()) if UNKNOWN_CODE in info.hole else (),
                 ))
             elif st is None:
-                out.append(FloorSeat(seat=n))
+                out.append(SeatView(seat=n))
             elif n in in_deal:
                 cards = tuple(dealt.get(n, ()))
-                out.append(FloorSeat(seat=n, name=st.name, stack=st.stack, status="active", cards=len(cards),
+                out.append(SeatView(seat=n, name=st.name, stack=st.stack, status="active", cards=len(cards),
                                      hole=cards, button=button))
             else:
                 done = finished.get(n)
                 shown = done.shown if done is not None else ()
                 status: SeatStatus = "sitting_out" if st.sitting_out else "waiting"
-                out.append(FloorSeat(seat=n, name=st.name, stack=st.stack, status=status, cards=len(shown),
+                out.append(SeatView(seat=n, name=st.name, stack=st.stack, status=status, cards=len(shown),
                                      shown=shown, drew=done.drew if done is not None else None, button=button))
         return out
 
-    def full_view(self) -> FloorView:
+    def full_view(self) -> TableView:
         hand = self.hand
         live = hand is not None and self.stage is Stage.PLAYING
         to_act = hand.to_act() if live and hand is not None else None
@@ -98,8 +99,7 @@ class TableReads(TableCore):
         status = self.shoe.status()
         camera_state, camera_detail = ("none", "no camera") if self.camera is None else self.camera.status()
         phase = "halted" if self.halted else "paused" if self.paused else self.phase
-        return FloorView(
-            view="floor",
+        return TableView(
             table_id=self.table_id,
             name=self.settings.table_name,
             game=self.game_view(),
@@ -136,19 +136,19 @@ class TableReads(TableCore):
         # has read the hand the cards are still needed (a client may name them); once read, they are not.
         read = self._cards_from_camera(seat) is not None
         label = "(read by the camera)" if read else "· camera reads it"
-        return tuple(a.model_copy(update={"needs_cards": not read, "label": a.label.replace(
-            "(enter the cards)", label).replace("Show hand", "Hand shown")}) if a.needs_cards else a for a in acts)
+        return tuple(replace(a, needs_cards=not read, label=a.label.replace(
+            "(enter the cards)", label).replace("Show hand", "Hand shown")) if a.needs_cards else a for a in acts)
 
-    def delayed_view(self, delay_s: float) -> FloorView:
+    def delayed_view(self, delay_s: float) -> TableView:
         """The full state as it stood ``delay_s`` seconds ago (the broadcast's hole cards lag the table)."""
         cutoff = self.monotonic() - delay_s
-        chosen: FloorView | None = None
+        chosen: TableView | None = None
         for at, view in self._snapshots:
             if at > cutoff:
                 break
             chosen = view
         if chosen is None:
-            return FloorView(view="floor", table_id=self.table_id, name=self.settings.table_name,
+            return TableView(table_id=self.table_id, name=self.settings.table_name,
                              game=self.game_view(), hand=0, message="broadcast delay: nothing to show yet")
         return chosen
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from firmware_bridge.driver import ShoeClient
 from table_controller.controller.devices import ShoePort, VirtualShoe
@@ -26,7 +26,7 @@ from table_controller.controller.journal_port import JournalPort, MemoryJournal
 from table_controller.controller.shoe_link import ShoeLink
 from table_controller.controller.sim_process import SimProcess, attach_or_start
 from table_controller.controller.table import TableController
-from table_controller.service.settings import TableSettings
+from table_controller.controller.views import TableConfig
 
 __all__ = ["Table", "close_table", "open_table", "shoe_truth"]
 
@@ -44,7 +44,34 @@ class Table:
     sim_process: SimProcess | None = None
 
 
-async def open_table(settings: TableSettings, *, seed: int | None = None, fast: bool = False,
+
+class RuntimeConfig(TableConfig, Protocol):
+    """What opening a table reads from its configuration besides the table itself: devices and storage (the
+    service's settings have these fields)."""
+
+    @property
+    def shoe(self) -> str | None: ...
+
+    @property
+    def camera(self) -> str | None: ...
+
+    @property
+    def camera_calibration(self) -> Path | None: ...
+
+    @property
+    def camera_period_s(self) -> float: ...
+
+    @property
+    def card_reader(self) -> bool: ...
+
+    @property
+    def data(self) -> Path: ...
+
+    @property
+    def db(self) -> str | None: ...
+
+
+async def open_table(settings: RuntimeConfig, *, seed: int | None = None, fast: bool = False,
                      sim_speed: float = 4.0, memory_journal: bool = False, virtual_shoe: bool = False,
                      camera: bool = True, sim_process: bool = False) -> Table:
     # The journal first: a second controller on the same data is refused by the journal's lock before it
@@ -85,7 +112,7 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
     return table
 
 
-async def _open_shoe(settings: TableSettings, *, seed: int | None, fast: bool, sim_speed: float, virtual_shoe: bool,
+async def _open_shoe(settings: RuntimeConfig, *, seed: int | None, fast: bool, sim_speed: float, virtual_shoe: bool,
                      sim_process: bool) -> tuple[ShoePort, str, Any | None, SimProcess | None]:
     if virtual_shoe:
         return VirtualShoe(seed=seed, has_reader=settings.card_reader), "virtual shoe (in memory)", None, None
@@ -119,7 +146,7 @@ async def _open_shoe(settings: TableSettings, *, seed: int | None, fast: bool, s
     return link, f"simulated shoe on {simulator.url}", simulator, None
 
 
-def open_camera(settings: TableSettings, controller: TableController, *, seed: int | None = None) -> Any:
+def open_camera(settings: RuntimeConfig, controller: TableController, *, seed: int | None = None) -> Any:
     """The table camera: ``--camera SOURCE`` (any OpenCV source, with its calibration file) or, by default,
     the simulated camera filming this table. Raises :class:`DeviceError` for a source that cannot be used."""
     from table_controller.controller.camera import SimTableSource, TableCamera

@@ -71,10 +71,10 @@ from table_controller.controller.secrecy import (
     outside_possible,
     target_seat,
 )
-from table_controller.engine.cards import UNKNOWN_CODE
-from table_controller.service.models import (
-    RulingRequest,
+from table_controller.controller.views import (
+    RulingAsked,
 )
+from table_controller.engine.cards import UNKNOWN_CODE
 
 __all__ = ["Moment", "SeatState", "TableController"]
 
@@ -364,9 +364,10 @@ class TableController(ShoeFeed):
             return
         await self._submit(action, role=by)
 
-    async def floor_ruling(self, ruling: RulingRequest) -> None:
+    async def floor_ruling(self, ruling: RulingAsked) -> None:
         async with self._lock:
-            entry = RulingEntry(**ruling.model_dump(), at_ms=self._now_ms())
+            entry = RulingEntry(kind=ruling.kind, by=ruling.by, reason=ruling.reason, seat=ruling.seat,
+                                amount=ruling.amount, at_ms=self._now_ms())
             self._check_ruling(entry)
             self._write(entry, hand=self.hand_no)
             self._apply_ruling(entry)
