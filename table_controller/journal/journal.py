@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from table_controller.journal.backend import JournalBackend, WriterLock, open_backend
+from table_controller.journal.backend import JournalBackend, WriterLock
 from table_controller.journal.canonical import GENESIS_HASH, entry_hash, format_timestamp
 from table_controller.journal.chain import StoredRow, TableChain
 from table_controller.journal.entry import (
@@ -35,6 +35,7 @@ from table_controller.journal.entry import (
     validate_payload,
 )
 from table_controller.journal.errors import ChainBreak, ChainBrokenError, JournalUsageError, WriterBusyError
+from table_controller.journal.opening import open_backend
 
 
 @dataclass(frozen=True, kw_only=True)
