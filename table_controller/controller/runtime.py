@@ -89,7 +89,17 @@ async def open_table(settings: RuntimeConfig, *, seed: int | None = None, fast: 
         journal.close()
         raise
     controller = TableController(settings, shoe=shoe, journal=journal)
-    recovered = controller.recover()
+    try:
+        recovered = controller.recover()
+    except BaseException:  # a journal it cannot replay (JournalEntryError): nothing stays open behind it
+        with contextlib.suppress(Exception):
+            await shoe.close()
+        if simulator is not None:
+            simulator.stop()
+        if process is not None:
+            process.stop()
+        journal.close()
+        raise
     if recovered and simulator is not None and controller.in_play():
         await controller.void_in_play("the simulated shoe restarted with a new deck")
     if recovered and process is not None and process.fresh and controller.in_play():

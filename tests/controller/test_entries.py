@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from table_controller.controller.entries import ENTRY_KINDS, HaltEntry, SeatSitEntry, parse_entry
 from table_controller.controller.errors import JournalEntryError
 from table_controller.controller.journal_port import MemoryJournal, PortEntry
+from table_controller.controller.runtime import open_table
+from table_controller.journal import Journal
+from table_controller.service.settings import TableSettings
 from tests.controller.helpers import make_table, play, seated
 
 
@@ -80,3 +85,23 @@ def test_a_played_journal_recovers_to_the_same_table() -> None:
     assert again.recover() == len(journal.items)
     again.check_chips()
     assert again.hands_played == 6
+
+
+def test_a_table_does_not_open_on_a_journal_it_cannot_replay(tmp_path: Path) -> None:
+    journal = Journal.open(data_dir=tmp_path)
+    writer = journal.writer("t1")
+    writer.append("seat.sit", {"seat": 1, "name": "Ann", "buy_in": 100}, at=datetime.now(UTC))
+    writer.append("seat.teleport", {"seat": 1}, at=datetime.now(UTC))
+    writer.close()
+    journal.close()
+    settings = TableSettings(data=tmp_path, pace_s=0, broadcast_delay_s=0)
+
+    async def run() -> None:
+        with pytest.raises(JournalEntryError, match=r"#2 .*seat\.teleport"):
+            await open_table(settings, seed=1, fast=True, virtual_shoe=True, camera=False)
+        # The refused start let go of the journal: once the entry is dealt with, a table opens on it.
+        again = Journal.open(data_dir=tmp_path)
+        again.writer("t1").close()
+        again.close()
+
+    asyncio.run(run())
