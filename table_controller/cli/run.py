@@ -130,11 +130,13 @@ def _check_port(host: str, port: int) -> None:
 
 
 async def _open(settings: Any, *, seed: int | None, fast: bool, camera: bool = True) -> Any:
-    from table_controller.controller.errors import TableError
+    from table_controller.controller.errors import JournalEntryError, TableError
     from table_controller.controller.runtime import open_table
 
     try:
         return await open_table(settings, seed=seed, fast=fast, camera=camera, sim_process=True)
+    except JournalEntryError as exc:  # the journal holds an entry this controller cannot replay: bad input
+        raise CliError(exc.message, exit_code=exc.exit_code, code=exc.code) from exc
     except TableError as exc:
         raise CliError(exc.message, exit_code=EXIT_FINDING, code=exc.code) from exc
     except OSError as exc:

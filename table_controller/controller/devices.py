@@ -1,5 +1,9 @@
 """The devices as the controller sees them: a shoe that shuffles, verifies and deals, and a camera.
 
+Each optional capability of a device is its own ``Protocol`` (a shoe that keeps a log, a camera that keeps
+its frames, reads a hand laid face up, or can be asked to look again): the controller asks
+``isinstance(device, Capability)`` and a device without it is served without that feature.
+
 :class:`ShoePort` is what the controller calls; ``table_controller.controller.shoe_link`` adapts the
 firmware bridge's driver (a real shoe on a serial port, or the simulator on a pty) to it.
 :class:`VirtualShoe` is an in-process deck for running the engine with no shoe at all (tests, and the
@@ -13,12 +17,23 @@ from __future__ import annotations
 import random
 import secrets
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from table_controller.controller.errors import DeviceError
 from table_controller.engine.cards import FULL_DECK, card_str
 
-__all__ = ["DealtCard", "DeckCheck", "DeviceStatus", "ShoePort", "VirtualShoe"]
+__all__ = [
+    "CameraPort",
+    "DealtCard",
+    "DeckCheck",
+    "DeviceStatus",
+    "KeepsFrames",
+    "ReadsShownHands",
+    "Rechecks",
+    "ShoeLog",
+    "ShoePort",
+    "VirtualShoe",
+]
 
 UNKNOWN = "??"
 
@@ -69,6 +84,44 @@ class ShoePort(Protocol):
     def status(self) -> DeviceStatus: ...
 
     async def close(self) -> None: ...
+
+
+@runtime_checkable
+class ShoeLog(Protocol):
+    """A shoe that keeps a log of its events (a real shoe, the simulator in its own process)."""
+
+    async def dealt_since(self, mark: int) -> list[DealtCard]:
+        """The cards dealt since the deck check numbered ``mark``, in order."""
+        ...
+
+
+class CameraPort(Protocol):
+    """Every camera: its state ("live", "lost", "starting"...) and a line of detail."""
+
+    def status(self) -> tuple[str, str]: ...
+
+
+@runtime_checkable
+class KeepsFrames(Protocol):
+    """A camera that keeps its latest frame (JPEG) and what it found in it, for the floor's screens."""
+
+    def frame_jpeg(self) -> bytes | None: ...
+
+    def detections(self) -> list[dict[str, Any]]: ...
+
+
+@runtime_checkable
+class ReadsShownHands(Protocol):
+    """A camera that reads a hand laid face up at a seat (the showdown on a shoe without a reader)."""
+
+    def shown_cards(self, seat: int, hand: int) -> tuple[str, ...] | None: ...
+
+
+@runtime_checkable
+class Rechecks(Protocol):
+    """A camera that can be told, after the dealer's Retry, to count a frame still missing as a new loss."""
+
+    def recheck(self) -> None: ...
 
 
 class VirtualShoe:

@@ -2,13 +2,22 @@
 
 :class:`TableRequestError` and its subclasses are the caller's fault (a bad request, an act that is not
 legal now): the API answers 4xx with the message, and nothing at the table changes. :class:`DeviceError`
-is a device's fault (shoe, camera): the hand pauses and the dealer is prompted. Each carries a stable
-``code``, a one-line ``message`` and, where a rule book decides, the ``rule`` it applied.
+is a device's fault (shoe, camera): the hand pauses and the dealer is prompted. :class:`JournalEntryError` is
+the journal's content: an entry recovery cannot read (unknown kind or version, malformed), so it stops. Each
+carries a stable ``code``, a one-line ``message`` and, where a rule book decides, the ``rule`` it applied.
 """
 
 from __future__ import annotations
 
-__all__ = ["DeviceError", "NotAllowedError", "NotFoundError", "TableError", "TableRequestError", "UnauthorizedError"]
+__all__ = [
+    "DeviceError",
+    "JournalEntryError",
+    "NotAllowedError",
+    "NotFoundError",
+    "TableError",
+    "TableRequestError",
+    "UnauthorizedError",
+]
 
 
 class TableError(Exception):
@@ -61,4 +70,13 @@ class DeviceError(TableError):
     http_status = 503
 
     def __init__(self, message: str, *, code: str = "device_fault", rule: str | None = None) -> None:
+        super().__init__(message, code=code, rule=rule)
+
+
+class JournalEntryError(TableError):
+    """A journal entry the controller cannot replay (unknown kind or version, malformed): recovery refuses it."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, code: str = "bad_entry", rule: str | None = None) -> None:
         super().__init__(message, code=code, rule=rule)

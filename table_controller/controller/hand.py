@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from table_controller.controller.errors import NotAllowedError, TableRequestError
+from table_controller.controller.views import Award, DrawEntry, LegalAction, PotView, SeatStatus
 from table_controller.engine.cards import card_str, parse_card
 from table_controller.engine.errors import EngineError, IllegalActionError
 from table_controller.engine.events import (
@@ -41,7 +42,6 @@ from table_controller.engine.irregular_core import IrregularityRuled
 from table_controller.engine.machine import Phase
 from table_controller.engine.opening import proof
 from table_controller.engine.record import ActionModel, GameModel, apply_action, config_from_model, verify_action
-from table_controller.service.models import Award, DrawEntry, LegalAction, PotView, SeatStatus
 
 __all__ = ["IRREGULARITIES", "EngineHand", "Irregularity", "SeatInfo", "game_config"]
 

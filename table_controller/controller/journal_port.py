@@ -14,9 +14,9 @@ Payloads are JSON objects of strings, integers, booleans, lists and objects (no 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["JournalPort", "MemoryJournal", "PortEntry"]
+__all__ = ["JournalPort", "KeepsHandIndex", "MemoryJournal", "PortEntry"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -41,6 +41,13 @@ class JournalPort(Protocol):
         """Every controller entry of this table in order (audit entries excluded), for replay."""
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class KeepsHandIndex(Protocol):
+    """A journal that can tell whether a hand's record is stored (so one lost in a crash is stored again)."""
+
+    def has_hand(self, hand: int) -> bool: ...
 
 
 @dataclass

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from table_controller.controller.table import TableController
+from table_controller.controller.views import LegalAction
 from table_controller.engine.cards import UNKNOWN_CODE, parse_card, rank_of
 from table_controller.engine.evaluate import HandCategory, category_of, evaluate
 from table_controller.engine.machine import Phase
-from table_controller.service.models import LegalAction
 
 __all__ = ["SimPlayers"]
 

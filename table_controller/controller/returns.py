@@ -1,7 +1,7 @@
 """Cards loaded back into the shoe's return slot, as a shoe that scans them reports them (capability RETURNS).
 
 How it works. When the dealer feeds the muck or the discards back, the shoe reads each card and the shoe
-link hands it to :meth:`ReturnedCards.take`. A card returned while this hand's deck is out is judged against
+link hands it to the table (``feed.take_returned``). A card returned while this hand's deck is out is judged against
 what the table knows (:func:`judge`):
 
 - a discard it names settles the candidates of the player who drew by a count: a card he threw is no
@@ -11,34 +11,30 @@ what the table knows (:func:`judge`):
 - an unread card ("??") is noted and judges nothing.
 
 A card returned between hands is judged against the hand just over (no hand is live any more); one scanned
-before this hand's deck check (the last hand's muck, scanned before the shuffle gathered it) against the
-last deck's cards. Every returned card is journaled (``shoe.returned``), and replaying the entry through
-:meth:`ReturnedCards.apply` rebuilds the same state. One returned in a hand goes on the hand's record with
-its table events; one returned after the hand (its muck) is added to the record kept for the floor and to
-the exports (``cardtable history export`` folds the journaled entry in). Hole cards stay secret: the
-floor's log and alerts name the card; the dealer's and the public's screens never do (the halt's reason
-names none).
+before this hand's deck check (the last hand's muck, scanned before the shuffle gathered it) against the last
+deck's cards. Every returned card is journaled (``shoe.returned``, ``entries.ReturnedEntry``), and replaying
+the entry (``play._apply_returned``) rebuilds the same state. One returned in a hand goes on the hand's record
+with its table events; one returned after the hand (its muck) is added to the record kept for the floor and to
+the exports (``cardtable history export`` folds the journaled entry in). Hole cards stay secret: the floor's
+log and alerts name the card; the dealer's and the public's screens never do (the halt's reason names none).
 
-The module uses the controller's journal, alert and halt primitives; the controller calls :meth:`new_hand`
-when a hand starts and :meth:`apply` when replaying; the shoe link calls :meth:`take`.
+This module is the pure part (what is known, the verdict, the state kept); the controller calls
+:meth:`ReturnedCards.new_hand` when a hand starts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final
 
-from table_controller.engine.cards import UNKNOWN_CODE, parse_card
+from table_controller.engine.cards import UNKNOWN_CODE
 
-if TYPE_CHECKING:
-    from table_controller.controller.table import TableController
-
-__all__ = ["RETURNED", "THIS_DECK", "Knowledge", "ReturnedCards", "Verdict", "judge", "with_late_return"]
+__all__ = ["LAST_DECK", "RETURNED", "THIS_DECK", "Knowledge", "ReturnedCards", "Verdict", "judge", "with_late_return"]
 
 RETURNED = "shoe.returned"  # the journal entry's kind
-THIS_DECK = "this"
-LAST_DECK = "last"
+THIS_DECK: Final = "this"
+LAST_DECK: Final = "last"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,96 +83,26 @@ def judge(code: str, known: Knowledge) -> Verdict:
 
 
 class ReturnedCards:
-    def __init__(self, table: TableController) -> None:
-        self._table = table
+    """The cards a scanning shoe read coming back: from this hand's deck, and from the last deck (its muck
+    scanned before the shuffle gathered it). The table (``feed.take_returned``, ``play._apply_returned``)
+    judges each card with :func:`judge` and keeps it here."""
+
+    def __init__(self) -> None:
         self.cards: list[str] = []  # returned from this hand's deck, in order
-        self._last_dealt: tuple[str, ...] = ()  # the last deck's cards, for its muck coming back late
-        self._last_returned: list[str] = []
+        self.last_dealt: tuple[str, ...] = ()  # the last deck's cards, for its muck coming back late
+        self.last_returned: list[str] = []
         self.alerts = 0
 
-    def new_hand(self) -> None:
-        """A hand starts: the cards of the deck just finished stay known for its muck still coming back."""
-        self._last_dealt = tuple(self._table._hand_cards)
-        self._last_returned = self.cards
+    def new_hand(self, dealt: Sequence[str]) -> None:
+        """A hand starts: the cards of the deck just finished (``dealt``) stay known for its muck still coming
+        back."""
+        self.last_dealt = tuple(dealt)
+        self.last_returned = self.cards
         self.cards = []
 
-    def _this_deck(self, number: int | None) -> bool:
-        """Whether a card the shoe scanned (``number``: its event number, None when the shoe gives none) is
-        from the deck of this hand (or of the hand just over): scanned after its deck check. A card scanned
-        while a new hand's deck is shuffled and checked, or before that check, is the last deck's."""
-        t = self._table
-        if t._deal is not None and not t._deal.verified:
-            return False
-        mark = t._deck_mark
-        return number is None or mark is None or number > mark
-
-    def _knowledge(self, deck: str) -> Knowledge:
-        t = self._table
-        if deck == LAST_DECK:
-            return Knowledge(dealt=self._last_dealt, live={}, candidates={}, returned=tuple(self._last_returned))
-        live: dict[int, tuple[str, ...]] = {}
-        if t.hand is not None:
-            live = {n: info.hole for n, info in t.hand.seat_info().items() if info.status in ("active", "all_in")}
-        elif t._deal is not None:
-            order = t._deal.order
-            for k, code in enumerate(t._deal.cards):
-                seat = order[k % len(order)]
-                live[seat] = (*live.get(seat, ()), code)
-        return Knowledge(dealt=tuple(t._hand_cards), live=live, candidates=dict(t._candidates),
-                         returned=tuple(self.cards))
-
-    async def take(self, code: str | None, number: int | None = None) -> None:
-        """The shoe read ``code`` (None: it could not read it) coming back into its return bin."""
-        t = self._table
-        code = code or UNKNOWN_CODE
-        if code != UNKNOWN_CODE:
-            parse_card(code)
-        async with t._lock:
-            deck = THIS_DECK if self._this_deck(number) else LAST_DECK
-            verdict = judge(code, self._knowledge(deck))
-            entry: dict[str, Any] = {"code": code, "deck": deck, "at_ms": t._now_ms()}
-            if verdict.seat is not None:
-                entry["seat"] = verdict.seat
-            t.journal.append(RETURNED, entry, hand=t.hand_no or None)
-            self.apply(entry)
-            if verdict.contradiction is not None:
-                self.alerts += 1
-                t._alert("returned_card", f"hand #{t.hand_no}: the shoe read a returned card it cannot account "
-                         f"for: {verdict.contradiction}", seat=verdict.seat)
-                if deck == THIS_DECK and t.in_play() and not t.halted:
-                    # The dealer reads the halt's reason: it names no card (the floor's alert does).
-                    halt = {"reason": "a card came back to the shoe that the table cannot account for",
-                            "at_ms": t._now_ms()}
-                    t.journal.append("halt", halt, hand=t.hand_no)
-                    t._apply_halt(halt)
-        t.notify()
-
-    def apply(self, e: dict[str, Any]) -> None:
-        """A journaled returned card (live, or replayed after a restart)."""
-        t = self._table
-        code = e["code"]
-        if e["deck"] == LAST_DECK:
-            self._last_returned.append(code)
-            t.log(f"The shoe read {code} coming back (from the last deck)", secret=True)
-            return
-        self.cards.append(code)
-        seat = e.get("seat")
-        text = f"the shoe read {code} coming back"
-        if seat is not None and code in t._candidates.get(seat, ()):
-            left = tuple(c for c in t._candidates[seat] if c != code)
-            t._candidates[seat] = left
-            kept = _unknown_count(t, seat)
-            held = f"it holds {' '.join(left)} and the cards it was served" if kept == len(left) else \
-                f"it keeps {kept} of {' '.join(left)}"
-            text += f": seat {seat} threw it; {held}"
-        if t.in_play():
-            t._table_event("returned", text, at_ms=e.get("at_ms"), card=code, seat=seat)
-        else:
-            record = t._records.get(t.hand_no)  # the hand just over: its muck coming back is on its record
-            if record is not None:
-                t._records[t.hand_no] = with_late_return(record, e)
-            text = f"after hand #{t.hand_no}, {text}"
-        t.log(text[0].upper() + text[1:], secret=True)
+    def last_deck(self) -> Knowledge:
+        """What the table knows of the last deck when its muck comes back: every card is out of play."""
+        return Knowledge(dealt=self.last_dealt, live={}, candidates={}, returned=tuple(self.last_returned))
 
 
 def late_return_event(e: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
@@ -193,13 +119,3 @@ def late_return_event(e: dict[str, Any], record: dict[str, Any]) -> dict[str, An
 def with_late_return(record: dict[str, Any], e: dict[str, Any]) -> dict[str, Any]:
     """The hand's record with a card that came back after it was stored, among its table events."""
     return {**record, "table_events": [*record.get("table_events", ()), late_return_event(e, record)]}
-
-
-def _unknown_count(table: TableController, seat: int) -> int:
-    hand = table.hand
-    if hand is None:
-        return 0
-    try:
-        return hand.hole(seat).count(UNKNOWN_CODE)
-    except Exception:
-        return 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from firmware_bridge.driver import ShoeClient
 from table_controller.controller.alert_frames import FOLDER_NAME, AlertFrames
@@ -27,7 +27,7 @@ from table_controller.controller.journal_port import JournalPort, MemoryJournal
 from table_controller.controller.shoe_link import ShoeLink
 from table_controller.controller.sim_process import SimProcess, attach_or_start
 from table_controller.controller.table import TableController
-from table_controller.service.settings import TableSettings
+from table_controller.controller.views import TableConfig
 
 __all__ = ["Table", "close_table", "open_table", "shoe_truth"]
 
@@ -45,7 +45,34 @@ class Table:
     sim_process: SimProcess | None = None
 
 
-async def open_table(settings: TableSettings, *, seed: int | None = None, fast: bool = False,
+
+class RuntimeConfig(TableConfig, Protocol):
+    """What opening a table reads from its configuration besides the table itself: devices and storage (the
+    service's settings have these fields)."""
+
+    @property
+    def shoe(self) -> str | None: ...
+
+    @property
+    def camera(self) -> str | None: ...
+
+    @property
+    def camera_calibration(self) -> Path | None: ...
+
+    @property
+    def camera_period_s(self) -> float: ...
+
+    @property
+    def card_reader(self) -> bool: ...
+
+    @property
+    def data(self) -> Path: ...
+
+    @property
+    def db(self) -> str | None: ...
+
+
+async def open_table(settings: RuntimeConfig, *, seed: int | None = None, fast: bool = False,
                      sim_speed: float = 4.0, memory_journal: bool = False, virtual_shoe: bool = False,
                      camera: bool = True, sim_process: bool = False) -> Table:
     # The journal first: a second controller on the same data is refused by the journal's lock before it
@@ -65,14 +92,24 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
     controller = TableController(settings, shoe=shoe, journal=journal)
     if not memory_journal:  # the frames behind camera alerts are kept beside the journal, for after a restart
         controller.alert_frames = AlertFrames(Path(settings.data) / FOLDER_NAME)
-    recovered = controller.recover()
+    try:
+        recovered = controller.recover()
+    except BaseException:  # a journal it cannot replay (JournalEntryError): nothing stays open behind it
+        with contextlib.suppress(Exception):
+            await shoe.close()
+        if simulator is not None:
+            simulator.stop()
+        if process is not None:
+            process.stop()
+        journal.close()
+        raise
     if recovered and simulator is not None and controller.in_play():
         await controller.void_in_play("the simulated shoe restarted with a new deck")
     if recovered and process is not None and process.fresh and controller.in_play():
         await controller.void_in_play("the shoe simulator was not running at this start (it was stopped or the "
                                       "machine restarted), so a fresh one holds a new deck")
     if isinstance(shoe, ShoeLink):
-        shoe.listen_returns(controller.returns.take)  # a shoe that scans returned cards (returns.py)
+        shoe.listen_returns(controller.take_returned)  # a shoe that scans returned cards (returns.py)
     table_camera = None
     if camera:
         try:
@@ -90,7 +127,7 @@ async def open_table(settings: TableSettings, *, seed: int | None = None, fast: 
     return table
 
 
-async def _open_shoe(settings: TableSettings, *, seed: int | None, fast: bool, sim_speed: float, virtual_shoe: bool,
+async def _open_shoe(settings: RuntimeConfig, *, seed: int | None, fast: bool, sim_speed: float, virtual_shoe: bool,
                      sim_process: bool) -> tuple[ShoePort, str, Any | None, SimProcess | None]:
     if virtual_shoe:
         return VirtualShoe(seed=seed, has_reader=settings.card_reader), "virtual shoe (in memory)", None, None
@@ -124,7 +161,7 @@ async def _open_shoe(settings: TableSettings, *, seed: int | None, fast: bool, s
     return link, f"simulated shoe on {simulator.url}", simulator, None
 
 
-def open_camera(settings: TableSettings, controller: TableController, *, seed: int | None = None) -> Any:
+def open_camera(settings: RuntimeConfig, controller: TableController, *, seed: int | None = None) -> Any:
     """The table camera: ``--camera SOURCE`` (any OpenCV source, with its calibration file) or, by default,
     the simulated camera filming this table. Raises :class:`DeviceError` for a source that cannot be used."""
     from table_controller.controller.camera import SimTableSource, TableCamera

@@ -18,22 +18,40 @@ away + chips moved by floor rulings.
 
 Listeners (the stream hub) get the full state after each change; each role's view is cut from it in
 ``table_controller.service.views``.
+
+The stages of the table and the moves between them are one transition table (``machine.py``); the
+controller is built in layers, one module each (``core``, ``reads``, ``play``, ``feed``, then this module:
+the inputs as requests arrive).
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
-import itertools
-import secrets
-import time
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from table_controller.controller.alert_frames import AlertFrames
-from table_controller.controller.devices import ShoePort
+from table_controller.controller.core import (
+    Moment,
+    SeatState,
+)
+from table_controller.controller.devices import (
+    Rechecks,
+)
+from table_controller.controller.entries import (
+    ActEntry,
+    AlertAckEntry,
+    DeviceFaultEntry,
+    HandStartEntry,
+    PromptAnswerEntry,
+    RefusedEntry,
+    RequestAnswerEntry,
+    RulingEntry,
+    SeatBuyInEntry,
+    SeatRebuyEntry,
+    SeatSitEntry,
+    SeatStandEntry,
+    StartSeat,
+    VoidEntry,
+)
 from table_controller.controller.errors import (
     DeviceError,
     NotAllowedError,
@@ -41,9 +59,9 @@ from table_controller.controller.errors import (
     TableError,
     TableRequestError,
 )
-from table_controller.controller.hand import IRREGULARITIES, EngineHand, game_config
-from table_controller.controller.journal_port import JournalPort, MemoryJournal, PortEntry
-from table_controller.controller.returns import RETURNED, ReturnedCards
+from table_controller.controller.feed import ShoeFeed
+from table_controller.controller.hand import IRREGULARITIES, EngineHand
+from table_controller.controller.machine import Stage
 from table_controller.controller.secrecy import (
     ALERT_EVERY,
     conceal,
@@ -53,466 +71,40 @@ from table_controller.controller.secrecy import (
     outside_possible,
     target_seat,
 )
-from table_controller.engine.books import cite
-from table_controller.engine.cards import UNKNOWN_CODE, parse_card
-from table_controller.service.models import (
-    AlertView,
-    Award,
-    DeviceView,
-    FloorSeat,
-    FloorView,
-    GameView,
-    HandSummary,
-    IrregularityOption,
-    LegalAction,
-    LogEntry,
-    PromptView,
-    RulingRequest,
-    RulingView,
-    SeatStatus,
-    TableSummary,
+from table_controller.controller.views import (
+    RulingAsked,
 )
-from table_controller.service.settings import TableSettings
+from table_controller.engine.cards import UNKNOWN_CODE
 
 __all__ = ["Moment", "SeatState", "TableController"]
 
-Listener = Callable[[FloorView], None]
-LOG_SIZE = 60
-ANSWERS_KEPT = 5000  # idempotent requests' answers kept for retries (the journal keeps them all)
-SNAPSHOTS_KEPT = 2000
-HAND_SIZE = 5
-R_FAULT = "device fault: the hand pauses; the dealer retries the device or voids the hand (misdeal, 000)"
-R_VOID = "a void hand: every bet and ante goes back to the player who put it in"
-CAMERA_ALERTS = frozenset({"camera_mismatch", "exposed_card"})  # alerts the camera raises from a frame
-
-
-@dataclass
-class SeatState:
-    name: str
-    stack: int = 0
-    sitting_out: bool = False
-
-
-@dataclass
-class _Prompt:
-    id: str
-    kind: str
-    message: str
-    options: tuple[str, ...]
-    rule: str | None = None
-
-
-@dataclass
-class _Deal:
-    """A hand between its start and the engine's hand: shuffle, verify, then the five cards each."""
-
-    seats: list[tuple[int, str, int]]
-    button: int
-    carried_pot: int
-    passed_deals: int
-    order: list[int]
-    verified: bool = False
-    ante_for_all: int | None = None  # 003 False openers 2 (house option): last deal's false opener antes for all
-    cards: list[str] = field(default_factory=list)
-
-    @property
-    def needed(self) -> int:
-        return HAND_SIZE * len(self.seats)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Moment:
-    """The table as a camera frame found it: the hand, its phase and each seat's cards when it was taken. A
-    reading is judged against the moment its frame was taken, never against a later hand or phase."""
-
-    hand: int
-    phase: str
-    holes: dict[int, tuple[str, ...]]
-
-
-@dataclass
-class _Pending:
-    """An act waiting for the shoe to deliver the cards it takes."""
-
-    action: dict[str, Any]
-    kinds: list[str]
-    cards: list[str] = field(default_factory=list)
-    at_ms: int | None = None  # when the act was entered (an irregularity's alert keeps that time)
-
-
-class TableController:
-    def __init__(
-        self,
-        settings: TableSettings,
-        *,
-        shoe: ShoePort,
-        journal: JournalPort | None = None,
-        camera: Any | None = None,
-        clock: Callable[[], float] = time.time,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
-        """``clock``: wall time, for the times on record; ``monotonic``: for delays (the broadcast's), which a
-        wall clock stepped forward must not shorten."""
-        self.settings = settings
-        self.table_id = settings.table_id
-        g = settings.game
-        self.config = game_config(g.form, g.betting, dict(g.stakes), dict(g.options))
-        self.shoe = shoe
-        self.camera = camera
-        self.journal: JournalPort = journal if journal is not None else MemoryJournal()
-        self.clock = clock
-        self.monotonic = monotonic
-        self.broadcast_delay_s = settings.broadcast_delay_s
-        self.seats: dict[int, SeatState] = {}
-        self.button: int | None = None
-        self.hand_no = 0
-        self.carried_pot = 0
-        self.passed_deals = 0
-        self.ante_for_all: int | None = None
-        self.hand: EngineHand | None = None
-        self.finished: EngineHand | None = None
-        self._deal: _Deal | None = None
-        self._pending: _Pending | None = None
-        self._start_stacks: dict[int, int] = {}
-        self.phase = "waiting"
-        self.message = "Seat players and start a hand."
-        self.halted = False
-        self.paused = False
-        self.hands_played = 0
-        self.decks_verified = 0
-        self.cards_dealt = 0
-        self.chips_in = 0  # chips bought in, less chips taken away on standing up, plus floor moves
-        self.last_awards: tuple[Award, ...] = ()
-        self._log: deque[LogEntry] = deque(maxlen=LOG_SIZE)
-        self._log_seq = itertools.count(1)
-        self._alerts: list[AlertView] = []
-        self._rulings: list[RulingView] = []
-        self._prompts: dict[str, _Prompt] = {}
-        self._prompt_ids = itertools.count(1)
-        self._alert_ids = itertools.count(1)
-        self._ruling_ids = itertools.count(1)
-        self._listeners: list[Listener] = []
-        self._history: list[HandSummary] = []
-        self._records: dict[int, dict[str, Any]] = {}
-        self._snapshots: deque[tuple[float, FloorView]] = deque(maxlen=SNAPSHOTS_KEPT)
-        self._lock = asyncio.Lock()
-        self._replaying = False
-        self._note = ""
-        self._deck_mark: int | None = None  # the shoe's event number for this hand's deck check
-        self._hand_cards: list[str] = []  # every card the shoe delivered in this hand, in order
-        self._check_shoe_log = False  # after a restart: take in the cards the shoe dealt while we were down
-        self._last_ended: tuple[int, dict[str, Any], dict[str, Any]] | None = None  # the last hand on record
-        self.refused_reports = 0  # reports and card-naming acts refused (secrecy.py), all hands
-        self._answers: dict[str, tuple[str, int, str]] = {}  # Idempotency-Key -> (fingerprint, status, body)
-        self._refused_in_hand = 0
-        self._hand_events: list[dict[str, Any]] = []  # this hand's halts, alerts, faults, rulings (its record)
-        self.alert_frames = AlertFrames()  # the frames camera alerts were raised on (the runtime's: on disk)
-        # seat -> the cards it held before a draw entered as a count: it keeps some of them, nobody knows which
-        # until they are shown (the floor sees them all as candidates; a shown card must be one of them).
-        self._candidates: dict[int, tuple[str, ...]] = {}
-        self.returns = ReturnedCards(self)  # cards a scanning shoe reads coming back (returns.py)
-
-    # -- listeners and views -------------------------------------------------------------------------------
-
-    def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    def notify(self) -> None:
-        if self._replaying or not self._listeners:
-            return
-        full = self.full_view()
-        self._snapshots.append((self.monotonic(), full))
-        for listener in list(self._listeners):
-            listener(full)
-
-    def log(self, text: str, *, secret: bool = False) -> None:
-        self._log.append(LogEntry(seq=next(self._log_seq), hand=self.hand_no, text=cite(text), secret=secret))
-
-    def game_view(self) -> GameView:
-        g = self.settings.game
-        return GameView(form=g.form, betting=g.betting, stakes=dict(g.stakes))
-
-    def _seat_views(self, to_act: int | None) -> list[FloorSeat]:
-        out: list[FloorSeat] = []
-        hand_seats = self.hand.seat_info() if self.hand is not None else {}
-        dealt: dict[int, list[str]] = {}
-        if self._deal is not None:
-            for k, code in enumerate(self._deal.cards):
-                dealt.setdefault(self._deal.order[k % len(self._deal.order)], []).append(code)
-        finished = self.finished.seat_info() if self.finished is not None and self.hand is None else {}
-        in_deal = {n for n, _, _ in self._deal.seats} if self._deal is not None else set()
-        for n in range(1, self.settings.seats + 1):
-            st = self.seats.get(n)
-            info = hand_seats.get(n)
-            button = n == self.button
-            if info is not None:
-                out.append(FloorSeat(
-                    seat=n, name=info.name, stack=info.stack, bet=info.bet, status=info.status, cards=len(info.hole),
-                    shown=info.shown, drew=info.drew, hole=info.hole, button=button, to_act=n == to_act,
-                    opener=info.opener, candidates=self._candidates.get(n, ()) if UNKNOWN_CODE in info.hole else (),
-                ))
-            elif st is None:
-                out.append(FloorSeat(seat=n))
-            elif n in in_deal:
-                cards = tuple(dealt.get(n, ()))
-                out.append(FloorSeat(seat=n, name=st.name, stack=st.stack, status="active", cards=len(cards),
-                                     hole=cards, button=button))
-            else:
-                done = finished.get(n)
-                shown = done.shown if done is not None else ()
-                status: SeatStatus = "sitting_out" if st.sitting_out else "waiting"
-                out.append(FloorSeat(seat=n, name=st.name, stack=st.stack, status=status, cards=len(shown),
-                                     shown=shown, drew=done.drew if done is not None else None, button=button))
-        return out
-
-    def full_view(self) -> FloorView:
-        hand = self.hand
-        live = hand is not None and not self.paused and not self.halted and self._pending is None
-        to_act = hand.to_act() if live and hand is not None else None
-        pots = hand.pots() if hand is not None else ()
-        status = self.shoe.status()
-        camera_state, camera_detail = ("none", "no camera") if self.camera is None else self.camera.status()
-        phase = "halted" if self.halted else "paused" if self.paused else self.phase
-        return FloorView(
-            view="floor",
-            table_id=self.table_id,
-            name=self.settings.table_name,
-            game=self.game_view(),
-            hand=self.hand_no,
-            phase=phase,  # type: ignore[arg-type]
-            message=cite(self.message),
-            button=self.button,
-            to_act=to_act,
-            pots=pots,
-            pot_total=sum(p.amount for p in pots) if pots else (self.carried_pot if hand is None else 0),
-            carried_pot=self.carried_pot if hand is None else hand.carried_in,
-            seats=tuple(self._seat_views(to_act)),
-            awards=self.last_awards,
-            log=tuple(self._log),
-            paused=self.paused or self.halted,
-            draw_counts_public=self.settings.public_draw_counts,
-            legal=self._legal(hand, to_act) if live and hand is not None else (),
-            draw=hand.draw_entry() if live and hand is not None else None,
-            irregularities=self.irregularity_options(),
-            device=DeviceView(shoe=status.state, shoe_detail=status.detail, cards_left=status.cards_left,
-                              reader=self.shoe.has_reader, camera=camera_state, camera_detail=camera_detail),
-            prompts=tuple(PromptView(id=p.id, kind=p.kind, message=cite(p.message), rule=cite(p.rule or "") or None,
-                                     options=p.options) for p in self._prompts.values()),
-            alerts=tuple(self._alerts),
-            rulings=tuple(self._rulings),
-        )
-
-    def _legal(self, hand: EngineHand, seat: int | None) -> tuple[LegalAction, ...]:
-        acts = hand.legal()
-        if seat is None or not any(a.needs_cards for a in acts) or not self._camera_reads_shows(seat):
-            return acts
-        # A live camera reads the hand laid face up: the dealer confirms "hand shown" with one tap, and the
-        # camera's reading (checked against what the seat may hold) is used, not 5 taps out of 52. Until it
-        # has read the hand the cards are still needed (a client may name them); once read, they are not.
-        read = self._cards_from_camera(seat) is not None
-        label = "(read by the camera)" if read else "· camera reads it"
-        return tuple(a.model_copy(update={"needs_cards": not read, "label": a.label.replace(
-            "(enter the cards)", label).replace("Show hand", "Hand shown")}) if a.needs_cards else a for a in acts)
-
-    def delayed_view(self, delay_s: float) -> FloorView:
-        """The full state as it stood ``delay_s`` seconds ago (the broadcast's hole cards lag the table)."""
-        cutoff = self.monotonic() - delay_s
-        chosen: FloorView | None = None
-        for at, view in self._snapshots:
-            if at > cutoff:
-                break
-            chosen = view
-        if chosen is None:
-            return FloorView(view="floor", table_id=self.table_id, name=self.settings.table_name,
-                             game=self.game_view(), hand=0, message="broadcast delay: nothing to show yet")
-        return chosen
-
-    def summary(self) -> TableSummary:
-        full = self.full_view()
-        return TableSummary(table_id=self.table_id, name=self.settings.table_name, game=full.game,
-                            hand=self.hand_no, phase=full.phase, players=len(self.seats))
-
-    def irregularity_options(self) -> tuple[IrregularityOption, ...]:
-        if self.hand is None and self._deal is None:
-            return ()
-        return tuple(IrregularityOption(kind=k, label=v.label, rule=cite(v.rule), needs_seat=v.needs_seat,
-                                        needs=v.needs) for k, v in IRREGULARITIES.items())
-
-    def history(self) -> list[HandSummary]:
-        return list(self._history)
-
-    def hand_record(self, hand: int) -> dict[str, Any]:
-        record = self._records.get(hand)
-        if record is None:
-            raise NotFoundError(f"no finished hand {hand} at this table")
-        return record
-
-    def alert_frame_jpeg(self, alert_id: str) -> bytes:
-        """The camera frame a camera alert was raised on (alert_frames.py keeps those of the latest alerts)."""
-        alert = next((a for a in self._alerts if a.id == alert_id), None)
-        frame = self.alert_frames.get(alert_id, round(alert.at * 1000)) if alert is not None else None
-        if frame is None:
-            known = alert is not None
-            raise NotFoundError(f"no camera frame kept for alert {alert_id!r}" if known else f"no alert {alert_id!r}",
-                                code="no_frame")
-        return frame
-
-    def hand_story(self, hand: int) -> str:
-        """A finished hand as the plain-text history (the acts, and the table's halts, alerts and rulings)."""
-        record = self.hand_record(hand)
-        from table_controller.engine.phh import to_text
-        from table_controller.engine.record import replay
-
-        try:
-            return to_text(record, replay(record))
-        except Exception as exc:  # a record the engine cannot replay: say so, the raw record is still there
-            raise NotAllowedError(f"hand {hand}'s record does not replay: {exc}", code="bad_record") from exc
-
-    def audit_hole_cards(self, *, role: str, client: str, hand: int, via: str) -> None:
-        self.journal.audit(role=role, who=client or "unknown", why=f"{role} view via {via}", hand=hand or None)
-
-    def camera_frame_jpeg(self) -> bytes | None:
-        if self.camera is None:
-            return None
-        frame: bytes | None = self.camera.frame_jpeg()
-        return frame
-
-    def camera_detections(self) -> list[dict[str, Any]]:
-        if self.camera is None:
-            return []
-        found: list[dict[str, Any]] = self.camera.detections()
-        return found
-
-    def chips_on_table(self) -> int:
-        """Every chip at the table now: stacks (in and out of the hand), the pot and the carried pot."""
-        if self.hand is not None:
-            in_hand = set(self.hand.stacks())
-            return self.hand.chips_total() + sum(st.stack for n, st in self.seats.items() if n not in in_hand)
-        return sum(st.stack for st in self.seats.values()) + self.carried_pot
-
-    def check_chips(self) -> None:
-        """Money is conserved: every chip on the table was bought in (or moved in by a floor ruling)."""
-        on_table = self.chips_on_table()
-        if on_table != self.chips_in:
-            raise TableError(f"chips not conserved: {on_table} on the table, {self.chips_in} accounted for",
-                             code="chips_not_conserved")
-
-    # -- idempotent requests (service.idempotency) -------------------------------------------------------------
-
-    def recall_answer(self, key: str) -> tuple[str, int, str] | None:
-        """The first answer to a request sent with this key: (request fingerprint, status, body)."""
-        return self._answers.get(key)
+class TableController(ShoeFeed):
+    """One table: every input to it goes through this class (see the module docstring)."""
 
     def remember_answer(self, key: str, fingerprint: str, status: int, body: str) -> None:
         """Journal the answer to a keyed request, so a retry after a restart gets it too."""
-        entry = {"key": key, "fingerprint": fingerprint, "status": status, "body": body}
-        self.journal.append("request.answer", entry, hand=self.hand_no or None)
+        entry = RequestAnswerEntry(key=key, fingerprint=fingerprint, status=status, body=body)
+        self._write(entry, hand=self.hand_no or None)
         self._apply_answer(entry)
-
-    def _apply_answer(self, e: dict[str, Any]) -> None:
-        self._answers[e["key"]] = (e["fingerprint"], e["status"], e["body"])
-        while len(self._answers) > ANSWERS_KEPT:
-            del self._answers[next(iter(self._answers))]
-
-    # -- alerts, prompts, rulings -----------------------------------------------------------------------------
-
-    def _now_ms(self) -> int:
-        return int(self.clock() * 1000)
 
     def acknowledge_alert(self, alert_id: str) -> None:
         if not any(a.id == alert_id for a in self._alerts):
             raise NotFoundError(f"no alert {alert_id!r}")
         at_ms = self._now_ms()
-        self.journal.append("alert.ack", {"id": alert_id, "at_ms": at_ms}, hand=self.hand_no)
-        self._apply_alert_ack(alert_id, at_ms)
+        entry = AlertAckEntry(id=alert_id, at_ms=at_ms)
+        self._write(entry, hand=self.hand_no)
+        self._apply_alert_ack(entry)
         self.notify()
-
-    def _apply_alert_ack(self, alert_id: str, at_ms: int | None = None) -> None:
-        for i, alert in enumerate(self._alerts):
-            if alert.id == alert_id:
-                self._alerts[i] = alert.model_copy(update={"acknowledged": True})
-                self._table_event("alert_ack", f"the floor acknowledged: {alert.message}", at_ms=at_ms, by="floor",
-                                  ref=alert_id)
-
-    def _table_event(self, kind: str, text: str, *, at_ms: int | None, **extra: Any) -> None:
-        """Keep what happened at the table during a hand (a halt, an alert and its acknowledgement, a device
-        fault and the answer, a ruling) for the hand's record, beside its acts (``table_events``)."""
-        if not self._in_play():
-            return
-        event: dict[str, Any] = {"kind": kind, "text": text,
-                                 "after_action": len(self.hand.hand.actions) if self.hand is not None else 0}
-        if at_ms is not None:
-            event["at_ms"] = at_ms
-        event.update({k: v for k, v in extra.items() if v is not None})
-        self._hand_events.append(event)
-
-    def _alert(self, kind: str, message: str, *, level: str = "security", seat: int | None = None,
-               at_ms: int | None = None) -> None:
-        """Journal and raise a floor alert (called from async paths only; replay uses _apply_alert)."""
-        entry = {"kind": kind, "message": message, "level": level, "seat": seat,
-                 "at_ms": at_ms if at_ms is not None else self._now_ms()}
-        self.journal.append("alert", entry, hand=self.hand_no)
-        self._apply_alert(entry)
-
-    def _apply_alert(self, e: dict[str, Any]) -> None:
-        alert_id = f"a{next(self._alert_ids)}"
-        frame = False
-        if e["kind"] in CAMERA_ALERTS:
-            if not self._replaying and self.camera is not None:
-                jpeg = self.camera.frame_jpeg()  # the frame the camera raised it on, for the floor's review
-                if jpeg:
-                    self.alert_frames.put(alert_id, e["at_ms"], jpeg)
-            frame = self.alert_frames.has(alert_id, e["at_ms"])  # kept from before a restart, or just now
-        alert = AlertView(id=alert_id, at=e["at_ms"] / 1000, level=e["level"], kind=e["kind"],
-                          message=cite(e["message"]), seat=e["seat"], frame=bool(frame))
-        self._alerts.append(alert)
-        self._table_event("alert", e["message"], at_ms=e["at_ms"], level=e["level"], seat=e["seat"], ref=alert.id)
-        self.log(f"ALERT ({e['level']}): {e['message']}", secret=True)
-
-    def _prompt(self, kind: str, message: str, options: tuple[str, ...], rule: str | None = None) -> None:
-        p = _Prompt(id=f"p{next(self._prompt_ids)}", kind=kind, message=message, options=options, rule=rule)
-        self._prompts[p.id] = p
-
-    # -- seats ------------------------------------------------------------------------------------------------
-
-    def _seat_no(self, seat: int) -> int:
-        if not 1 <= seat <= self.settings.seats:
-            raise TableRequestError(f"seat {seat} does not exist: seats are 1 to {self.settings.seats}",
-                                    code="bad_seat")
-        return seat
-
-    def _in_play(self) -> bool:
-        return self.hand is not None or self._deal is not None
-
-    def in_play(self) -> bool:
-        """A hand has begun and is not over (dealing, or in the engine)."""
-        return self._in_play()
 
     async def void_in_play(self, reason: str, *, by: str = "controller") -> None:
         """Void the hand in progress (journaled): every chip goes back to where it was when it began."""
         async with self._lock:
             if not self._in_play():
                 return
-            entry = {"reason": reason, "by": by}
-            self.journal.append("void", entry, hand=self.hand_no)
+            entry = VoidEntry(reason=reason, by=by)
+            self._write(entry, hand=self.hand_no)
             self._apply_void(entry)
         self.notify()
-
-    def _between_hands(self, what: str) -> None:
-        if self._in_play():
-            raise NotAllowedError(f"{what} waits until the hand in progress is over", code="hand_in_progress",
-                                  rule="players join and leave, and buy chips, between deals")
-
-    def _check_buy(self, amount: int, *, stack: int) -> None:
-        s = self.settings
-        if amount <= 0:
-            raise TableRequestError("a buy-in must be a positive number of chips", code="bad_amount")
-        if stack + amount > s.buy_in_max:
-            raise NotAllowedError(f"a stack may hold at most {s.buy_in_max} chips after buying in "
-                                  f"(has {stack}, asked {amount})", code="over_max")
-        if stack + amount < s.buy_in_min:
-            raise NotAllowedError(f"a stack needs at least {s.buy_in_min} chips to play (has {stack}, asked "
-                                  f"{amount})", code="under_min")
 
     async def sit_down(self, seat: int, name: str, buy_in: int = 0) -> None:
         async with self._lock:
@@ -524,21 +116,10 @@ class TableController:
                 raise TableRequestError("a player needs a name", code="bad_name")
             if buy_in:
                 self._check_buy(buy_in, stack=0)
-            self.journal.append("seat.sit", {"seat": seat, "name": name, "buy_in": buy_in})
-            self._apply_sit(seat, name, buy_in)
+            entry = SeatSitEntry(seat=seat, name=name, buy_in=buy_in)
+            self._write(entry, hand=None)
+            self._apply_sit(entry)
         self.notify()
-
-    def _apply_sit(self, seat: int, name: str, buy_in: int) -> None:
-        self.seats[seat] = SeatState(name=name, stack=buy_in)
-        self.chips_in += buy_in
-        self.log(f"{name} sits in seat {seat}" + (f" with {buy_in}" if buy_in else ""))
-
-    def _seated(self, seat: int) -> SeatState:
-        self._seat_no(seat)
-        st = self.seats.get(seat)
-        if st is None:
-            raise NotFoundError(f"seat {seat} is empty", code="seat_empty")
-        return st
 
     async def buy_in(self, seat: int, amount: int) -> None:
         await self._add_chips(seat, amount, kind="buy_in")
@@ -556,42 +137,19 @@ class TableController:
             if kind == "rebuy" and st.stack == 0:
                 raise NotAllowedError(f"seat {seat} has not bought in yet: use buy-in", code="not_bought_in")
             self._check_buy(amount, stack=st.stack)
-            self.journal.append(f"seat.{kind}", {"seat": seat, "amount": amount})
-            self._apply_chips(seat, amount, kind)
+            entry = (SeatBuyInEntry if kind == "buy_in" else SeatRebuyEntry)(seat=seat, amount=amount)
+            self._write(entry, hand=None)
+            self._apply_chips(entry)
         self.notify()
-
-    def _apply_chips(self, seat: int, amount: int, kind: str) -> None:
-        st = self.seats[seat]
-        st.stack += amount
-        self.chips_in += amount
-        self.log(f"{st.name} {'buys in' if kind == 'buy_in' else 'rebuys'} for {amount}")
 
     async def stand_up(self, seat: int) -> None:
         async with self._lock:
             self._seated(seat)
             self._between_hands("standing up")
-            self.journal.append("seat.stand", {"seat": seat})
-            self._apply_stand(seat)
+            entry = SeatStandEntry(seat=seat)
+            self._write(entry, hand=None)
+            self._apply_stand(entry)
         self.notify()
-
-    def _apply_stand(self, seat: int) -> None:
-        st = self.seats.pop(seat)
-        self.chips_in -= st.stack
-        self.log(f"{st.name} leaves seat {seat} with {st.stack}")
-
-    # -- the hand: start, shuffle, verify, deal ----------------------------------------------------------------
-
-    def _next_button(self, seats: list[int]) -> int:
-        if self.button is None:
-            return seats[0]
-        later = [s for s in seats if s > self.button]
-        return later[0] if later else seats[0]
-
-    def _ready(self) -> None:
-        if self.halted:
-            raise NotAllowedError("the table is halted: the floor must rule first", code="halted")
-        if self.paused:
-            raise NotAllowedError("the hand is paused: answer the dealer prompt first", code="paused")
 
     async def start_hand(self) -> None:
         async with self._lock:
@@ -603,169 +161,15 @@ class TableController:
             if len(players) < 2:
                 raise NotAllowedError("a deal needs at least two seated players with chips", code="not_enough_players")
             button = self._next_button([n for n, _, _ in players])
-            entry = {"hand": self.hand_no + 1, "button": button,
-                     "seats": [{"seat": n, "name": name, "stack": stack} for n, name, stack in players],
-                     "carried_pot": self.carried_pot, "passed_deals": self.passed_deals}
-            if self.ante_for_all in {n for n, _, _ in players}:
-                entry["ante_for_all"] = self.ante_for_all
-            self.journal.append("hand.start", entry, hand=self.hand_no + 1)
+            ante_for_all = self.ante_for_all if self.ante_for_all in {n for n, _, _ in players} else None
+            entry = HandStartEntry(hand=self.hand_no + 1, button=button,
+                                   seats=tuple(StartSeat(seat=n, name=name, stack=stack) for n, name, stack in players),
+                                   carried_pot=self.carried_pot, passed_deals=self.passed_deals,
+                                   ante_for_all=ante_for_all)
+            self._write(entry, hand=self.hand_no + 1)
             self._apply_hand_start(entry)
         self.notify()
         await self._run_shoe()
-
-    def _apply_hand_start(self, e: dict[str, Any]) -> None:
-        seats = [(s["seat"], s["name"], s["stack"]) for s in e["seats"]]
-        self.hand_no = e["hand"]
-        self.button = e["button"]
-        self.finished = None
-        self.last_awards = ()
-        self._start_stacks = {n: stack for n, _, stack in seats}
-        self._deck_mark = None
-        self.returns.new_hand()
-        self._hand_cards = []
-        self._refused_in_hand = 0
-        self._hand_events = []
-        self._candidates = {}
-        order = EngineHand.deal_order([n for n, _, _ in seats], e["button"])
-        self._deal = _Deal(seats=seats, button=e["button"], carried_pot=e["carried_pot"],
-                           passed_deals=e["passed_deals"], order=order, ante_for_all=e.get("ante_for_all"))
-        self.phase = "shuffling"
-        self.message = f"Hand #{self.hand_no}: the shoe shuffles and verifies the deck."
-        self.log(f"Hand #{self.hand_no} begins; button at seat {self.button}")
-
-    async def _run_shoe(self) -> None:
-        """Have the shoe do what the hand waits for: shuffle and verify, deal, burn, serve a draw."""
-        async with self._lock:
-            try:
-                if self._check_shoe_log:
-                    await self._take_in_cards_dealt_while_down()
-                deal = self._deal
-                if deal is not None and not deal.verified and not self.halted and not self.paused:
-                    await self.shoe.shuffle()
-                    check = await self.shoe.verify()
-                    entry = {"ok": check.ok, "count": check.count, "missing": list(check.missing),
-                             "duplicates": list(check.duplicates), "text": check.describe()}
-                    if check.mark is not None:
-                        entry["mark"] = check.mark
-                    self.journal.append("deck.check", entry, hand=self.hand_no)
-                    self._apply_deck_check(entry)
-                    if not check.ok:
-                        self._alert("deck_check", f"hand #{self.hand_no}: {check.describe()}")
-                    self.notify()
-                if self._deal is not None and self._deal.verified and not self.halted and not self.paused:
-                    await self._deal_round()
-                while not self.halted and not self.paused:
-                    kind = self._owed()
-                    if kind is None:
-                        break
-                    dealt = await (self.shoe.burn() if kind == "burn" else self.shoe.deal())
-                    entry = {"kind": kind, "code": dealt.code}
-                    self.journal.append("card", entry, hand=self.hand_no)
-                    self._apply_card(entry)
-                    self.notify()
-            except DeviceError as exc:
-                entry = {"code": exc.code, "message": exc.message, "at_ms": self._now_ms()}
-                self.journal.append("device.fault", entry, hand=self.hand_no)
-                self._apply_fault(entry)
-            except TableError as exc:
-                # The engine refused what the shoe delivered (a card twice: the deck is not what it was).
-                self._alert("shoe_mismatch", f"hand #{self.hand_no}: {exc.message}")
-                halt = {"reason": exc.message, "at_ms": self._now_ms()}
-                self.journal.append("halt", halt, hand=self.hand_no)
-                self._apply_halt(halt)
-        self.notify()
-
-    async def _deal_round(self) -> None:
-        """The five cards each. They are journaled together when the deal is complete (or stops on a fault):
-        nothing acts on them before, and a deal cut short by a crash is a misdeal that the restart voids."""
-        assert self._deal is not None
-        codes: list[str] = []
-        try:
-            while len(self._deal.cards) + len(codes) < self._deal.needed:
-                dealt = await self.shoe.deal()
-                codes.append(dealt.code)
-        finally:
-            if codes:
-                entry = {"codes": codes}
-                self.journal.append("deal", entry, hand=self.hand_no)
-                self._apply_deal(entry)
-
-    def _apply_deal(self, e: dict[str, Any]) -> None:
-        for code in e["codes"]:
-            self._apply_card({"kind": "deal", "code": code})
-
-    def _owed(self) -> str | None:
-        if self._deal is not None:
-            return "deal" if self._deal.verified and len(self._deal.cards) < self._deal.needed else None
-        if self._pending is not None and len(self._pending.cards) < len(self._pending.kinds):
-            return self._pending.kinds[len(self._pending.cards)]
-        return None
-
-    def _apply_deck_check(self, e: dict[str, Any]) -> None:
-        assert self._deal is not None
-        if e["ok"]:
-            self._deck_mark = e.get("mark")
-            self._deal.verified = True
-            self.decks_verified += 1
-            self.phase = "dealing"
-            self.message = f"Hand #{self.hand_no}: {e['text']}. Dealing."
-            self.log(e["text"])
-        else:
-            self._apply_halt({"reason": e["text"]})
-
-    def _apply_halt(self, e: dict[str, Any]) -> None:
-        self._table_event("halt", f"the table halted: {e['reason']}", at_ms=e.get("at_ms"))
-        self.halted = True
-        self.message = f"HALTED: {e['reason']}. The floor must rule (resume or void the hand)."
-        self.log(f"Table halted: {e['reason']}", secret=True)  # the public hears only that the floor was called
-        self.log("Floor called, hand paused")
-
-    def _apply_card(self, e: dict[str, Any]) -> None:
-        code = e["code"]
-        if code != UNKNOWN_CODE:
-            parse_card(code)  # a bad code from a device is a device error, caught before it is journaled
-        self.cards_dealt += 1
-        self._hand_cards.append(code)
-        if self._deal is not None:
-            deal = self._deal
-            deal.cards.append(code)
-            if len(deal.cards) == deal.needed:
-                self._deal = None
-                self.hand = EngineHand(config=self.config, seats=deal.seats, button=deal.button,
-                                       carried_pot=deal.carried_pot, passed_deals=deal.passed_deals,
-                                       deck=deal.cards, ante_for_all=deal.ante_for_all)
-                self.phase = self.hand.phase()
-                self.message = f"Hand #{self.hand_no}: dealt. Betting."
-                self.log(f"Dealt five cards each to seats {', '.join(str(s) for s in deal.order)}")
-                for n in deal.order:
-                    self.log(f"Seat {n} holds {' '.join(self.hand.hole(n))}", secret=True)
-                self._after_act()
-            return
-        pending = self._pending
-        if pending is None:
-            raise DeviceError("the shoe delivered a card nobody asked for", code="unexpected_card")
-        pending.cards.append(code)
-        if len(pending.cards) == len(pending.kinds):
-            self._pending = None
-            self._perform(pending.action, pending.cards, at_ms=pending.at_ms)
-
-    def _apply_fault(self, e: dict[str, Any]) -> None:
-        self._table_event("device_fault", f"the hand paused: {e['message']}", at_ms=e.get("at_ms"))
-        self.paused = True
-        self.message = f"PAUSED: {e['message']}. Clear the fault, then Retry; or Void the hand."
-        self.log(f"Device fault: {e['message']}")
-        if e.get("code") == "camera_lost":
-            self._prompt("device_fault", f"{e['message']}. Fix it and Retry; or Continue without the camera's "
-                         "cross-check; or Void the hand.", ("retry", "continue", "void"), R_FAULT)
-            return
-        if e.get("code") == "shoe_needs_shuffle":
-            self._prompt("device_fault", f"{e['message']}. Tap Void: every chip goes back, then deal again.",
-                         ("void",), R_FAULT)
-            return
-        self._prompt("device_fault", f"{e['message']}. Clear the fault and tap Retry, or Void the hand.",
-                     ("retry", "void"), R_FAULT)
-
-    # -- the hand: acts ------------------------------------------------------------------------------------------
 
     def _live_hand(self) -> EngineHand:
         self._ready()
@@ -805,16 +209,6 @@ class TableController:
                 return
         await self._submit(action, role=role)
 
-    def _camera_reads_shows(self, seat: int) -> bool:
-        """Whether the dealer's one tap "hand shown" stands for the camera's reading of the seat's hand."""
-        hand = self.hand
-        if hand is None or self.camera is None or not hasattr(self.camera, "shown_cards"):
-            return False
-        try:
-            return UNKNOWN_CODE in hand.hole(seat) and self.camera.status()[0] == "live"
-        except Exception:
-            return False
-
     async def _halt_on_foreign_show(self, seat: int, cards: tuple[str, ...]) -> bool:
         """A shown card the seat cannot hold (neither among its candidates after a draw nobody named, nor a card
         it is known to hold) halts the hand with a security alert. True when it did."""
@@ -830,25 +224,9 @@ class TableController:
             self._alert("shown_card_mismatch", f"hand #{self.hand_no}: seat {seat} showed {' '.join(foreign)}, which "
                         f"the seat was never dealt nor served (it may hold {' '.join(sorted(set(candidates)))} and "
                         f"{' '.join(sorted(known)) or 'nothing else'})", seat=seat)
-            halt = {"reason": f"a card shown at seat {seat} is not one the seat could hold", "at_ms": self._now_ms()}
-            self.journal.append("halt", halt, hand=self.hand_no)
-            self._apply_halt(halt)
+            self._halt(f"a card shown at seat {seat} is not one the seat could hold")
         self.notify()
         return True
-
-    def _cards_from_camera(self, seat: int) -> tuple[str, ...] | None:
-        """A shown hand the table could not read from the shoe, as the camera read it face up (if it did)."""
-        hand = self.hand
-        if hand is None or self.camera is None or not hasattr(self.camera, "shown_cards"):
-            return None
-        try:
-            unread = UNKNOWN_CODE in hand.hole(seat)
-        except Exception:
-            return None
-        if not unread:
-            return None
-        seen: tuple[str, ...] | None = self.camera.shown_cards(seat, self.hand_no)
-        return seen
 
     async def draw(self, seat: int, *, count: int | None = None, discard: tuple[str, ...] | None = None,
                    role: str = "dealer") -> None:
@@ -878,10 +256,6 @@ class TableController:
             raise NotAllowedError(f"seat {seat} is not in this hand", code="unknown_seat") from exc
         if count == 0:
             return [], False
-        if self.camera is not None and hasattr(self.camera, "discards"):
-            seen = self.camera.discards(seat)
-            if seen is not None and len(seen) == count:
-                return list(seen), False
         return [UNKNOWN_CODE] * count, any(c != UNKNOWN_CODE for c in hole)
 
     async def _submit(self, action: dict[str, Any], *, forget: int | None = None, role: str = "dealer") -> None:
@@ -899,12 +273,10 @@ class TableController:
                 if not names_cards(action) or isinstance(exc, DeviceError):
                     raise
                 raise self._refused(action, exc, role) from None
-            entry: dict[str, Any] = {"action": action, "kinds": kinds}
-            if forget is not None:
-                entry["forget"] = forget
-            if action.get("act") == "irregularity":
-                entry["at_ms"] = self._now_ms()  # its alert keeps this time when the journal is replayed
-            self.journal.append("act", entry, hand=self.hand_no)
+            # An irregularity's alert keeps the time it was reported when the journal is replayed.
+            entry = ActEntry(action=action, kinds=tuple(kinds), forget=forget,
+                             at_ms=self._now_ms() if action.get("act") == "irregularity" else None)
+            self._write(entry, hand=self.hand_no)
             self._apply_act(entry)
         self.notify()
         if self._owed() is not None:
@@ -928,8 +300,8 @@ class TableController:
     def _refused(self, action: dict[str, Any], exc: TableError, role: str) -> TableError:
         """Journal and count a refused report or card-naming act; answer as ``role`` may learn."""
         answer = conceal(exc, action, role=role)
-        entry = {"action": action, "by": role, "code": exc.code, "answered": answer.code}
-        self.journal.append("refused", entry, hand=self.hand_no)
+        entry = RefusedEntry(action=action, by=role, code=exc.code, answered=answer.code)
+        self._write(entry, hand=self.hand_no)
         self._apply_refused(entry)
         if self._refused_in_hand % ALERT_EVERY == 0:
             self._alert("refused_reports",
@@ -940,116 +312,6 @@ class TableController:
             self.notify()
         return answer
 
-    def _apply_refused(self, e: dict[str, Any]) -> None:
-        self.refused_reports += 1
-        self._refused_in_hand += 1
-
-    def _apply_act(self, e: dict[str, Any]) -> None:
-        if e.get("forget") is not None and self.hand is not None:
-            seat = e["forget"]
-            self._candidates[seat] = tuple(c for c in self.hand.hole(seat) if c != UNKNOWN_CODE)
-            self.hand.forget(seat)
-        if e["kinds"]:
-            self._pending = _Pending(action=e["action"], kinds=list(e["kinds"]), at_ms=e.get("at_ms"))
-            self.message = "Serving the draw from the shoe."
-            return
-        self._perform(e["action"], [], at_ms=e.get("at_ms"))
-
-    def _perform(self, action: dict[str, Any], cards: list[str], *, at_ms: int | None = None) -> None:
-        assert self.hand is not None
-        events = self.hand.act(action, cards)
-        if action.get("act") != "show":  # a show is logged with its cards below
-            self.log(_describe_act(action, self.hand))
-        for ev in events:
-            data = ev.to_json()
-            if data.get("event") == "draw":
-                thrown = " ".join(data["discards"]) or "nothing"
-                before = self._candidates.get(data["seat"])
-                if before and UNKNOWN_CODE in data["discards"]:
-                    thrown = f"{len(data['discards'])} of {' '.join(before)} (not named)"
-                self.log(f"Seat {data['seat']} threw {thrown}, served {' '.join(data['served']) or 'nothing'}",
-                         secret=True)
-            elif data.get("event") == "irregularity":
-                where = f" at seat {data['seat']}" if data.get("seat") is not None else ""
-                label = IRREGULARITIES.get(data["irregularity"])
-                what = label.label if label is not None else data["irregularity"].replace("_", " ")
-                self._note = f"{what}{where}: {data['remedy']} ({data['rule']})."
-                self.log(self._note)
-                self._apply_alert({"kind": "irregularity", "level": "warning", "seat": data.get("seat"),
-                                   "at_ms": at_ms if at_ms is not None else self._now_ms(),
-                                   "message": f"{what}{where}: {data['remedy']} "
-                                   f"({data['rule']}; reported by the {action['report'].get('by', 'dealer')})"})
-            elif data.get("event") == "show":
-                self.log(f"{self._name(data['seat'])} (seat {data['seat']}) shows {' '.join(data['cards'])}: "
-                         f"{data['description']}")
-        self._after_act()
-
-    def _after_act(self) -> None:
-        hand = self.hand
-        if hand is None:
-            return
-        pool = hand.needs_reshuffle()
-        if pool is not None:
-            # The stub ran out mid-draw (001 IV 2): the burn and earlier discards are shuffled by the
-            # controller's CSPRNG, journaled (the order is an input) and served on.
-            order = list(pool)
-            secrets.SystemRandom().shuffle(order)
-            if not self._replaying:
-                self.journal.append("act", {"action": {"act": "reshuffle", "order": order}, "kinds": []},
-                                    hand=self.hand_no)
-                self._perform({"act": "reshuffle", "order": order}, [])
-            return
-        if hand.over:
-            self._finish_hand()
-            return
-        self.phase = hand.phase()
-        seat = hand.to_act()
-        if seat is not None:
-            name = hand.seat_info()[seat].name
-            what = "to draw" if self.phase == "drawing" else "to show" if self.phase == "showdown" else "to act"
-            self.message = f"Hand #{self.hand_no}: {name} (seat {seat}) {what}."
-        if self._note:
-            self.message = f"{self._note} {self.message}"
-            self._note = ""
-
-    def _finish_hand(self) -> None:
-        hand = self.hand
-        assert hand is not None
-        for seat, stack in hand.stacks().items():
-            if seat in self.seats:
-                self.seats[seat].stack = stack
-        self.carried_pot = hand.carried_out
-        status = hand.status
-        self.passed_deals = self.passed_deals + 1 if status == "passed_out" else 0
-        self.ante_for_all = hand.ante_for_all_next()
-        self.last_awards = hand.awards()
-        self._store_record(hand)
-        self._history.append(HandSummary(hand=self.hand_no, status=status, awards=self.last_awards,
-                                         pot_total=sum(a.amount for a in self.last_awards)))
-        self.hands_played += 1
-        self.finished = hand
-        self.hand = None
-        self.phase = "complete"
-        if self.last_awards:
-            text = "; ".join(f"{self._name(a.seat)} wins {a.amount}" + (f" with {a.hand}" if a.hand else "")
-                             for a in self.last_awards)
-        elif status == "passed_out":
-            text = f"nobody opened: the pot of {self.carried_pot} stays for the next deal"
-        else:
-            text = f"{status}; {self.carried_pot} stays for the next deal"
-        self.message = f"Hand #{self.hand_no} over: {text}."
-        self.log(self.message)
-        if self._note:
-            self.message = f"{self._note} {self.message}"
-            self._note = ""
-        self.check_chips()
-
-    def _name(self, seat: int) -> str:
-        st = self.seats.get(seat)
-        return st.name if st is not None else f"seat {seat}"
-
-    # -- prompts, faults, void -----------------------------------------------------------------------------------
-
     async def answer_prompt(self, prompt_id: str, choice: str) -> None:
         async with self._lock:
             prompt = self._prompts.get(prompt_id)
@@ -1058,92 +320,14 @@ class TableController:
             if choice not in prompt.options:
                 raise TableRequestError(f"answer one of {', '.join(prompt.options)}, not {choice!r}",
                                         code="bad_choice")
-            entry = {"prompt": prompt_id, "choice": choice, "at_ms": self._now_ms()}
-            self.journal.append("prompt.answer", entry, hand=self.hand_no)
+            entry = PromptAnswerEntry(prompt=prompt_id, choice=choice, at_ms=self._now_ms())
+            self._write(entry, hand=self.hand_no)
             self._apply_prompt_answer(entry)
         self.notify()
         if choice == "retry":
-            if self.camera is not None and hasattr(self.camera, "recheck"):
+            if isinstance(self.camera, Rechecks):
                 self.camera.recheck()  # a camera still lost pauses the hand again on its next frame
             await self._run_shoe()
-
-    def _apply_prompt_answer(self, e: dict[str, Any]) -> None:
-        prompt = self._prompts.pop(e["prompt"])
-        self._table_event("prompt_answer", f"the dealer answered {e['choice']} to: {prompt.message}",
-                          at_ms=e.get("at_ms"), by="dealer")
-        self.log(f"Dealer answered '{prompt.message}' with {e['choice']}")
-        if prompt.kind == "device_fault":
-            self.paused = False
-            if e["choice"] == "void":
-                self._apply_void({"reason": "the dealer voided it after a device fault", "by": "dealer"})
-            elif e["choice"] == "continue":
-                self.message = f"Hand #{self.hand_no}: play goes on without the camera's cross-check."
-            else:
-                self.message = f"Hand #{self.hand_no}: resuming after the fault."
-
-    def _apply_void(self, e: dict[str, Any]) -> None:
-        if not self._in_play():
-            return
-        self._record_void(by=e.get("by") or "controller", reason=e.get("floor_reason") or e["reason"])
-        for seat, stack in self._start_stacks.items():
-            if seat in self.seats:
-                self.seats[seat].stack = stack
-        self.hand = None
-        self._deal = None
-        self._pending = None
-        self.paused = False
-        self.halted = False
-        for pid in [p.id for p in self._prompts.values() if p.kind == "device_fault"]:
-            self._prompts.pop(pid)
-        self._history.append(HandSummary(hand=self.hand_no, status="void"))
-        self.phase = "waiting"
-        self.message = f"Hand #{self.hand_no} void ({e['reason']}): every chip is back. Shuffle and deal again."
-        self.log(self.message)
-
-    def _store_record(self, hand: EngineHand) -> None:
-        """Keep the ended hand's record (and journal it, unless replaying): every hand that ends has one."""
-        record = hand.record()
-        if self._hand_events:
-            record = {**record, "table_events": [dict(e) for e in self._hand_events]}
-        result = hand.result()
-        self._records[self.hand_no] = record
-        self._last_ended = (self.hand_no, record, result)
-        if not self._replaying:
-            self.journal.store_hand(hand=self.hand_no, record=record, result=result)
-
-    def _engine_for_record(self) -> EngineHand | None:
-        """The engine's hand to end on record: the live one, or, for a deal not finished, one built from the
-        cards dealt so far, the cards the deal never gave written as "??"."""
-        if self.hand is not None:
-            return self.hand
-        deal = self._deal
-        if deal is None:
-            return None
-        known = [c for c in deal.cards[:deal.needed]]
-        for deck in (known + [UNKNOWN_CODE] * (deal.needed - len(known)), [UNKNOWN_CODE] * deal.needed):
-            try:
-                return EngineHand(config=self.config, seats=deal.seats, button=deal.button,
-                                  carried_pot=deal.carried_pot, passed_deals=deal.passed_deals, deck=deck,
-                                  ante_for_all=deal.ante_for_all)
-            except TableError:
-                continue  # the shoe delivered a card twice (the table halted): the faces are not kept
-        return None
-
-    def _record_void(self, *, by: str, reason: str) -> None:
-        """The void as the engine's floor ruling ``void_hand`` (docs/irregularities.md): the record replays to
-        every chip put in this deal going back, the carried pot staying, status ``void``."""
-        try:
-            hand = self._engine_for_record()
-            if hand is None:
-                return
-            hand.act({"act": "floor_ruling", "report": {"kind": "void_hand", "by": by[:40] or "controller",
-                                                        "reason": reason[:500] or "void"}}, [])
-        except TableError as exc:
-            self.log(f"Hand #{self.hand_no}: the void could not be put on the hand's record: {exc}")
-            return
-        self._store_record(hand)
-
-    # -- irregularities and rulings -------------------------------------------------------------------------
 
     async def report_irregularity(self, kind: str, *, seat: int | None, note: str, by: str,
                                   details: dict[str, Any] | None = None) -> None:
@@ -1180,25 +364,25 @@ class TableController:
             return
         await self._submit(action, role=by)
 
-    async def floor_ruling(self, ruling: RulingRequest) -> None:
+    async def floor_ruling(self, ruling: RulingAsked) -> None:
         async with self._lock:
-            entry = ruling.model_dump()
-            entry["at_ms"] = self._now_ms()
+            entry = RulingEntry(kind=ruling.kind, by=ruling.by, reason=ruling.reason, seat=ruling.seat,
+                                amount=ruling.amount, at_ms=self._now_ms())
             self._check_ruling(entry)
-            self.journal.append("ruling", entry, hand=self.hand_no)
+            self._write(entry, hand=self.hand_no)
             self._apply_ruling(entry)
         self.notify()
         if ruling.kind == "resume" and self._owed() is not None:
             await self._run_shoe()
 
-    def _check_ruling(self, e: dict[str, Any]) -> None:
-        kind = e["kind"]
+    def _check_ruling(self, e: RulingEntry) -> None:
+        kind = e.kind
         if kind == "void_hand" and not self._in_play():
             raise NotAllowedError("no hand in progress to void", code="no_hand")
         if kind == "resume" and not (self.halted or self.paused):
             raise NotAllowedError("the table is not halted", code="not_halted")
         if kind in ("award_pot", "move_chips"):
-            seat = e.get("seat")
+            seat = e.seat
             if seat is None:
                 raise TableRequestError(f"'{kind}' needs a seat", code="seat_missing")
             self._seated(seat)
@@ -1206,69 +390,14 @@ class TableController:
             raise NotAllowedError("the deal is not finished: void the hand instead", code="dealing")
         if kind == "move_chips":
             self._between_hands("moving chips")
-            amount = e.get("amount")
+            amount = e.amount
             if not amount:
                 raise TableRequestError("'move_chips' needs a non-zero amount", code="amount_missing")
             if amount > self.carried_pot:
                 raise NotAllowedError(f"the pot holds only {self.carried_pot}", code="over_pot")
-            if -amount > self.seats[e["seat"]].stack:
-                raise NotAllowedError(f"seat {e['seat']} holds only {self.seats[e['seat']].stack}", code="over_stack")
-
-    def _apply_ruling(self, e: dict[str, Any]) -> None:
-        kind = e["kind"]
-        detail = kind.replace("_", " ")
-        ruling_id = f"r{next(self._ruling_ids)}"
-        # On the hand's record before the ruling acts: a void or an award ends the hand and stores its record.
-        self._table_event("ruling", f"{detail}: {e['reason']}", at_ms=e["at_ms"], by=e["by"], seat=e.get("seat"),
-                          ref=ruling_id)
-        if kind == "void_hand":
-            self._apply_void({"reason": f"floor ruling by {e['by']}: {e['reason']}", "by": e["by"],
-                              "floor_reason": e["reason"]})
-            detail = f"hand #{self.hand_no} void"
-        elif kind == "resume":
-            self.halted = False
-            self.paused = False
-            self._prompts = {k: p for k, p in self._prompts.items() if p.kind != "device_fault"}
-            self.message = f"Resumed by the floor ({e['by']})."
-            detail = "play resumes"
-        elif kind == "award_pot":
-            seat = e["seat"]
-            if self.hand is not None:
-                pot = self.hand.chips_total() - sum(self.hand.stacks().values())
-                for n, stack in self.hand.stacks().items():
-                    if n in self.seats:
-                        self.seats[n].stack = stack
-                self.seats[seat].stack += pot
-                try:
-                    self.hand.act({"act": "floor_ruling", "report": {"kind": "award_pot", "seats": [seat],
-                                                                     "by": e["by"], "reason": e["reason"]}}, [])
-                    self._store_record(self.hand)
-                except TableError as exc:
-                    self.log(f"Hand #{self.hand_no}: the award could not be put on the hand's record: {exc}")
-                self.finished = self.hand
-                self.hand = None
-                self._pending = None
-                self.halted = self.paused = False
-                self.carried_pot = 0
-                self._history.append(HandSummary(hand=self.hand_no, status="ruled", pot_total=pot,
-                                                 awards=(Award(seat=seat, amount=pot),)))
-                self.last_awards = (Award(seat=seat, amount=pot),)
-                self.phase = "complete"
-            else:
-                pot = self.carried_pot
-                self.seats[seat].stack += pot
-                self.carried_pot = 0
-            detail = f"pot of {pot} to seat {seat}"
-        elif kind == "move_chips":
-            amount = e["amount"]
-            self.seats[e["seat"]].stack += amount
-            self.carried_pot -= amount
-            detail = f"{abs(amount)} chips {'from the pot to' if amount > 0 else 'to the pot from'} seat {e['seat']}"
-        self._rulings.append(RulingView(id=ruling_id, at=e["at_ms"] / 1000, by=e["by"], kind=kind,
-                                        detail=detail, reason=e["reason"]))
-        self.log(f"Floor ruling by {e['by']}: {detail} ({e['reason']})")
-
-    # -- camera cross-check ---------------------------------------------------------------------------------
+            stack = self._seated(e.seat if e.seat is not None else 0).stack
+            if -amount > stack:
+                raise NotAllowedError(f"seat {e.seat} holds only {stack}", code="over_stack")
 
     async def camera_lost(self, detail: str) -> None:
         """The camera stopped giving frames: the floor is told and, during a hand, the hand pauses until the
@@ -1277,17 +406,10 @@ class TableController:
             self._alert("camera_lost", f"camera lost ({detail}): cards are not cross-checked until it is back",
                         level="warning")
             if self._in_play() and not self.paused and not self.halted:
-                entry = {"code": "camera_lost", "message": f"camera lost ({detail})", "at_ms": self._now_ms()}
-                self.journal.append("device.fault", entry, hand=self.hand_no)
+                entry = DeviceFaultEntry(code="camera_lost", message=f"camera lost ({detail})", at_ms=self._now_ms())
+                self._write(entry, hand=self.hand_no)
                 self._apply_fault(entry)
         self.notify()
-
-    def moment(self) -> Moment:
-        """Now, as a camera frame taken now will be judged (see :meth:`camera_reading`)."""
-        holes: dict[int, tuple[str, ...]] = {}
-        if self.hand is not None:
-            holes = {n: info.hole for n, info in self.hand.seat_info().items()}
-        return Moment(hand=self.hand_no, phase=self.phase, holes=holes)
 
     async def camera_reading(self, seat: int, code: str, *, where: str = "exposed", seen: Moment | None = None) -> None:
         """The camera read ``code`` face up in front of ``seat`` in a frame taken at ``seen`` (now if None).
@@ -1325,9 +447,7 @@ class TableController:
             self._alert("camera_mismatch", f"hand #{self.hand_no}: {reason}", seat=seat)
             # The halt's reason is read by the dealer: it names no card (the floor's alert above does), also
             # when the journal is replayed after a restart.
-            halt = {"reason": f"camera and shoe disagree at seat {seat}", "at_ms": self._now_ms()}
-            self.journal.append("halt", halt, hand=self.hand_no)
-            self._apply_halt(halt)
+            self._halt(f"camera and shoe disagree at seat {seat}")
         self.notify()
 
     def _camera_exposure(self, hand: EngineHand, seat: int, code: str) -> None:
@@ -1339,147 +459,8 @@ class TableController:
             kinds = hand.cards_for(action)
         except TableError:
             kinds = None  # the engine has no remedy here (already dealt with): the alert stands
-        if kinds == []:
-            entry = {"action": action, "kinds": kinds, "at_ms": self._now_ms()}
-            self.journal.append("act", entry, hand=self.hand_no)
+        if kinds == [] and self.stage is Stage.PLAYING:  # not while the shoe serves an act: the alert stands
+            entry = ActEntry(action=action, kinds=(), at_ms=self._now_ms())
+            self._write(entry, hand=self.hand_no)
             self._apply_act(entry)
         self.notify()
-
-    # -- crash recovery ---------------------------------------------------------------------------------------
-
-    def recover(self, entries: list[PortEntry] | None = None) -> int:
-        """Rebuild the table from the journal's entries (all of them by default). Returns how many."""
-        items = self.journal.entries() if entries is None else entries
-        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-            "seat.sit": lambda e: self._apply_sit(e["seat"], e["name"], e["buy_in"]),
-            "seat.buy_in": lambda e: self._apply_chips(e["seat"], e["amount"], "buy_in"),
-            "seat.rebuy": lambda e: self._apply_chips(e["seat"], e["amount"], "rebuy"),
-            "seat.stand": lambda e: self._apply_stand(e["seat"]),
-            "hand.start": self._apply_hand_start,
-            "deck.check": self._apply_deck_check,
-            "card": self._apply_card,
-            "deal": self._apply_deal,
-            "act": self._apply_replayed_act,
-            "device.fault": self._apply_fault,
-            "prompt.answer": self._apply_prompt_answer,
-            "ruling": self._apply_ruling,
-            "alert": self._apply_alert,
-            "alert.ack": lambda e: self._apply_alert_ack(e["id"], e.get("at_ms")),
-            "halt": self._apply_halt,
-            "void": self._apply_void,
-            "refused": self._apply_refused,
-            "request.answer": self._apply_answer,
-            RETURNED: self.returns.apply,
-        }
-        self._replaying = True
-        try:
-            for item in items:
-                handler = handlers.get(item.kind)
-                if handler is not None:
-                    handler(item.data)
-        finally:
-            self._replaying = False
-        self._check_shoe_log = self._in_play() and self._deck_mark is not None
-        self._store_missing_record()
-        if items:
-            self.log(f"Recovered from the journal: {len(items)} entries replayed")
-            self.message = (self.message + " (recovered after a restart)").strip()
-        return len(items)
-
-    def _store_missing_record(self) -> None:
-        """A crash between the entry that ended a hand and the storing of its record leaves the hand without
-        one: the replay rebuilt it, so it is stored now (only the last hand can be in that state)."""
-        has_hand = getattr(self.journal, "has_hand", None)
-        if self._last_ended is None or has_hand is None:
-            return
-        number, record, result = self._last_ended
-        if not has_hand(number):
-            self.journal.store_hand(hand=number, record=record, result=result)
-            self.log(f"Hand #{number}'s record, missing after the crash, was stored from the replay")
-
-    def _apply_replayed_act(self, e: dict[str, Any]) -> None:
-        if e["action"].get("act") == "reshuffle":
-            self._perform(e["action"], [])
-        else:
-            self._apply_act(e)
-
-    async def resume(self) -> None:
-        """After :meth:`recover`: let the shoe deliver whatever the hand still waits for."""
-        self.notify()
-        if (self._check_shoe_log or self._owed() is not None
-                or (self._deal is not None and not self._deal.verified)):
-            await self._run_shoe()
-
-    async def _take_in_cards_dealt_while_down(self) -> None:
-        """After a restart on a shoe that kept its state (a real shoe, or the simulator in its own process):
-        the cards it dealt in this hand, from its log, against the journal. A card it dealt that the journal
-        lacks (dealt while the controller was down, or its answer was in flight at the crash) is journaled and
-        taken in now, so nothing is dealt twice and nothing is lost. A shoe that disagrees with the journal
-        halts the table (security alert); a shoe that shuffled since raises ``shoe_needs_shuffle``."""
-        dealt_since = getattr(self.shoe, "dealt_since", None)
-        mark = self._deck_mark
-        if dealt_since is None or mark is None or not self._in_play():
-            self._check_shoe_log = False
-            return
-        dealt: list[Any] = await dealt_since(mark)
-        self._check_shoe_log = False
-        known = self._hand_cards
-        shoe_codes = [c.code for c in dealt]
-        differ = [k for k, (a, b) in enumerate(zip(known, shoe_codes, strict=False))
-                  if a != b and UNKNOWN_CODE not in (a, b)]
-        if len(shoe_codes) < len(known) or differ:
-            reason = (f"after the restart the shoe reports {len(shoe_codes)} cards dealt in this hand, the journal "
-                      f"{len(known)}" + (f"; they differ at card {differ[0] + 1}" if differ else ""))
-            self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
-            halt = {"reason": reason, "at_ms": self._now_ms()}
-            self.journal.append("halt", halt, hand=self.hand_no)
-            self._apply_halt(halt)
-            return
-        extra = dealt[len(known):]
-        if not extra:
-            return
-        taken = 0
-        if self._deal is not None and self._deal.verified:
-            room = self._deal.needed - len(self._deal.cards)
-            codes = [c.code for c in extra[:room]]
-            if codes:
-                entry: dict[str, Any] = {"codes": codes, "from_shoe_log": True}
-                self.journal.append("deal", entry, hand=self.hand_no)
-                self._apply_deal(entry)
-                taken += len(codes)
-            extra = extra[room:]
-        for card in extra:
-            kind = self._owed()
-            if kind is None:
-                reason = "the shoe dealt a card the hand did not ask for while the controller was down"
-                self._alert("shoe_mismatch", f"hand #{self.hand_no}: {reason}")
-                halt = {"reason": reason, "at_ms": self._now_ms()}
-                self.journal.append("halt", halt, hand=self.hand_no)
-                self._apply_halt(halt)
-                break
-            entry = {"kind": kind, "code": card.code, "from_shoe_log": True}
-            self.journal.append("card", entry, hand=self.hand_no)
-            self._apply_card(entry)
-            taken += 1
-        if taken:
-            self.log(f"{taken} card(s) the shoe dealt while the controller was down were taken from its log")
-
-
-def _describe_act(action: dict[str, Any], hand: EngineHand) -> str:
-    act = action.get("act", "")
-    seat = action.get("seat")
-    who = f"Seat {seat}"
-    if seat is not None:
-        for spec in hand.specs:
-            if spec.seat == seat:
-                who = f"{spec.name} (seat {seat})"
-    if act in ("bet", "raise"):
-        return f"{who} {'bets' if act == 'bet' else 'raises to'} {action.get('to')}"
-    if act == "draw":
-        n = len(action.get("discard", []))
-        return f"{who} {'stands pat' if n == 0 else f'draws {n}'}"
-    if act == "show":
-        return f"{who} shows"
-    if act == "reshuffle":
-        return "The stub ran out: the burn and earlier discards are reshuffled (001 IV 2)"
-    return f"{who} {act}s" if not act.endswith("s") else f"{who} {act}"

@@ -7,7 +7,7 @@ under the data directory by default; PostgreSQL through a `postgresql://` URL.
 """
 
 from table_controller.journal.canonical import GENESIS_HASH, canonical_bytes, canonical_text, entry_hash
-from table_controller.journal.chain import ChainBreak, StoredRow, TableChain
+from table_controller.journal.chain import StoredRow, TableChain
 from table_controller.journal.entry import (
     HAND_RECORD_FORMAT,
     KIND_HAND_COMPLETED,
@@ -19,6 +19,7 @@ from table_controller.journal.entry import (
     JournalEntry,
 )
 from table_controller.journal.errors import (
+    ChainBreak,
     ChainBrokenError,
     JournalDamagedError,
     JournalError,

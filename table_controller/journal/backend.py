@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from pathlib import Path
 
 from table_controller.journal.chain import StoredRow
-from table_controller.journal.errors import JournalSchemaError, JournalUnavailableError
+from table_controller.journal.errors import JournalSchemaError
 
 #: Name of the SQLite file under the data directory.
 SQLITE_FILENAME = "journal.sqlite3"
@@ -97,42 +96,3 @@ def row_to_tuple(row: StoredRow) -> tuple[object, ...]:
 def redact_url(url: str) -> str:
     """The URL with any password replaced, for messages."""
     return re.sub(r"^([a-z][a-z0-9+.-]*://[^:/?#@]*):[^@/?#]*@", r"\1:***@", url, flags=re.IGNORECASE)
-
-
-def open_backend(*, data_dir: str | Path | None = None, url: str | None = None, create: bool = True) -> JournalBackend:
-    """Open the journal at `url`, or the SQLite file under `data_dir` when no URL is given.
-
-    URLs: `postgresql://...` (or `postgres://`), `sqlite:///ABSOLUTE/PATH` or `sqlite:RELATIVE/PATH`.
-    With `create=False` a journal that does not exist yet is an error (JournalUnavailableError), and
-    SQLite is opened read-only.
-    """
-    if url:
-        lowered = url.lower()
-        if lowered.startswith(("postgresql://", "postgres://")):
-            from table_controller.journal.postgres_backend import PostgresBackend
-
-            return PostgresBackend(url, create=create)
-        if lowered.startswith("sqlite:"):
-            path = url[len("sqlite:"):]
-            if path.startswith("//"):
-                path = path[2:]
-            if not path:
-                raise JournalUnavailableError(f"journal URL {url!r} names no file (sqlite:///PATH)")
-            from table_controller.journal.sqlite_backend import SqliteBackend
-
-            return SqliteBackend(Path(path), create=create)
-        raise JournalUnavailableError(
-            f"unsupported journal URL {redact_url(url)!r}: expected postgresql://USER:PASSWORD@HOST/DB or sqlite:///PATH")
-    if data_dir is None:
-        raise JournalUnavailableError("no journal given: pass a data directory or a database URL")
-    from table_controller.journal.sqlite_backend import SqliteBackend
-
-    directory = Path(data_dir)
-    if create:
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise JournalUnavailableError(f"cannot create data directory {directory}: {exc.strerror or exc}") from exc
-    elif not directory.is_dir():
-        raise JournalUnavailableError(f"data directory {directory} does not exist")
-    return SqliteBackend(directory / SQLITE_FILENAME, create=create)

@@ -23,14 +23,14 @@ No IO here: backends produce `StoredRow`s, this module judges them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from pydantic import ValidationError
 
 from table_controller import bounded
 from table_controller.journal.canonical import GENESIS_HASH, canonical_text
 from table_controller.journal.entry import Anchor, JournalEntry
-from table_controller.journal.errors import ChainBrokenError
+from table_controller.journal.errors import ChainBreak, ChainBrokenError
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -53,28 +53,6 @@ class StoredRow:
         return cls(table_id=entry.table_id, seq=entry.seq, hand_id=entry.hand_id, hand_number=entry.hand_number,
                    kind=entry.kind, at=entry.at, payload=canonical_text(entry.payload),
                    prev_hash=entry.prev_hash, hash=entry.hash)
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChainBreak:
-    """The first broken link: which table, which stored entry, what is wrong."""
-
-    table_id: str
-    #: seq as stored in the offending row (None when unreadable); for an anchor failure, the anchor's seq.
-    seq: int | None
-    #: 0-based position of the offending row in the table's rows ordered by seq.
-    position: int
-    code: str
-    reason: str
-
-    def describe(self) -> str:
-        where = f"table {self.table_id!r}"
-        where += f" entry seq {self.seq}" if self.seq is not None else f" row {self.position}"
-        return f"{where}: {self.reason}"
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"table_id": self.table_id, "seq": self.seq, "position": self.position, "code": self.code,
-                "reason": self.reason}
 
 
 _TEXT_COLUMNS = ("table_id", "kind", "at", "payload", "prev_hash", "hash")

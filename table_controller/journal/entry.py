@@ -7,8 +7,9 @@ and validated when built, so a malformed entry never reaches the database.
 
 Kinds are dotted lowercase names. Two are defined here because the journal offers helpers for
 them: `hole_cards.read` (an audit line for every read of hole cards) and `hand.completed` (the
-hand record and result of a finished hand). Every other kind is the controller's, with a payload
-that only has to be a JSON object.
+hand record and result of a finished hand). Every other kind is the controller's: to the journal its
+payload only has to be a JSON object; the controller types each of its kinds
+(``table_controller.controller.entries``).
 """
 
 from __future__ import annotations

@@ -9,10 +9,8 @@ bad URL, server down); `ChainBrokenError` is the journal's content failing verif
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from table_controller.journal.chain import ChainBreak
+from dataclasses import dataclass
+from typing import Any
 
 
 class JournalError(Exception):
@@ -64,6 +62,28 @@ class JournalSchemaError(JournalUnavailableError):
     """The database is a journal whose layout this code does not read (a newer or unknown schema_version)."""
 
     code = "schema_version"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChainBreak:
+    """The first broken link: which table, which stored entry, what is wrong."""
+
+    table_id: str
+    #: seq as stored in the offending row (None when unreadable); for an anchor failure, the anchor's seq.
+    seq: int | None
+    #: 0-based position of the offending row in the table's rows ordered by seq.
+    position: int
+    code: str
+    reason: str
+
+    def describe(self) -> str:
+        where = f"table {self.table_id!r}"
+        where += f" entry seq {self.seq}" if self.seq is not None else f" row {self.position}"
+        return f"{where}: {self.reason}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "seq": self.seq, "position": self.position, "code": self.code,
+                "reason": self.reason}
 
 
 class ChainBrokenError(JournalError):

@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from table_controller.journal.backend import JournalBackend, WriterLock, open_backend
+from table_controller.journal.backend import JournalBackend, WriterLock
 from table_controller.journal.canonical import GENESIS_HASH, entry_hash, format_timestamp
-from table_controller.journal.chain import ChainBreak, StoredRow, TableChain
+from table_controller.journal.chain import StoredRow, TableChain
 from table_controller.journal.entry import (
     KIND_HAND_COMPLETED,
     KIND_HOLE_CARDS_READ,
@@ -34,7 +34,8 @@ from table_controller.journal.entry import (
     JournalEntry,
     validate_payload,
 )
-from table_controller.journal.errors import ChainBrokenError, JournalUsageError, WriterBusyError
+from table_controller.journal.errors import ChainBreak, ChainBrokenError, JournalUsageError, WriterBusyError
+from table_controller.journal.opening import open_backend
 
 
 @dataclass(frozen=True, kw_only=True)

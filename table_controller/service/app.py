@@ -52,7 +52,14 @@ from table_controller.service.models import (
     TableSummary,
 )
 from table_controller.service.roles import Role, RoleTokens
-from table_controller.service.views import broadcast_view, dealer_view, public_view
+from table_controller.service.views import (
+    broadcast_view,
+    dealer_view,
+    floor_view,
+    hand_summaries,
+    public_view,
+    table_summary,
+)
 
 __all__ = ["TableRegistry", "create_app", "get_registry"]
 
@@ -242,7 +249,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 def _install_routes(app: FastAPI) -> None:
     @app.get("/api/tables", tags=["tables"])
     def list_tables(registry: Registry, role: CallerRole) -> list[TableSummary]:
-        return [table.summary() for table in registry.tables.values()]
+        return [table_summary(table.summary()) for table in registry.tables.values()]
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     def table_public(table: Table, role: CallerRole) -> PublicView:
@@ -257,9 +264,9 @@ def _install_routes(app: FastAPI) -> None:
     @app.get("/api/tables/{table_id}/floor", tags=["tables"])
     def table_floor(table: Table, role: FloorRole, request: Request) -> FloorView:
         """Everything, hole cards included. Each read is journaled."""
-        full = table.full_view()
+        full = floor_view(table.full_view())
         table.audit_hole_cards(role=role.value, client=_client(request), hand=full.hand, via="rest")
-        return full.model_copy(update={"view": "floor"})
+        return full
 
     @app.get("/api/tables/{table_id}/broadcast", tags=["tables"])
     def table_broadcast(table: Table, role: BroadcastRole, request: Request) -> BroadcastView:
@@ -331,18 +338,18 @@ def _install_routes(app: FastAPI) -> None:
     @app.post("/api/tables/{table_id}/rulings", tags=["floor"])
     async def ruling(table: Table, role: FloorRole, body: RulingRequest) -> FloorView:
         await table.floor_ruling(body)
-        return table.full_view()
+        return floor_view(table.full_view())
 
     @app.post("/api/tables/{table_id}/alerts/{alert_id}/ack", tags=["floor"])
     async def ack_alert(table: Table, role: FloorRole, alert_id: str) -> FloorView:
         table.acknowledge_alert(alert_id)
-        return table.full_view()
+        return floor_view(table.full_view())
 
     # History
     @app.get("/api/tables/{table_id}/history", tags=["history"])
     def history(table: Table, role: CallerRole) -> list[HandSummary]:
         """The hands played at this table: results only (public)."""
-        return table.history()
+        return hand_summaries(table.history())
 
     @app.get("/api/tables/{table_id}/history/{hand}", tags=["history"])
     def hand_record(table: Table, role: FloorRole, hand: int, request: Request) -> dict[str, Any]:

@@ -18,9 +18,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from table_controller.service.models import FloorView
 from table_controller.service.roles import Role
-from table_controller.service.views import broadcast_view, dealer_view, public_view
+from table_controller.service.views import Full, broadcast_view, dealer_view, floor_view, public_view
 
 __all__ = ["AuditFn", "StreamHub", "Subscription"]
 
@@ -74,12 +73,13 @@ class StreamHub:
         """Messages queued and not yet sent, over every subscriber."""
         return sum(sub.queue.qsize() for subs in self._subs.values() for sub in subs)
 
-    def publish(self, full: FloorView) -> None:
+    def publish(self, state: Full) -> None:
+        full = floor_view(state)  # mapped once, then cut per role
         seq = self.seq = next(self._seq)
         texts = {
             Role.PUBLIC: public_view(full).model_dump_json(),
             Role.DEALER: dealer_view(full).model_dump_json(),
-            Role.FLOOR: full.model_copy(update={"view": "floor"}).model_dump_json(),
+            Role.FLOOR: full.model_dump_json(),
         }
         for role, text in texts.items():
             self._send(role, _frame(seq, text), full.hand)

@@ -13,7 +13,9 @@ import contextlib
 import io
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +32,14 @@ RESULT_KEYS = ("status", "stacks", "carried_pot", "awards")
 
 
 def cli(*argv: str) -> tuple[int, str]:
-    """Run ``cardtable ARGV...`` in this process; its exit status and what it printed on stdout."""
-    from table_controller.cli import main
+    """Run ``cardtable ARGV...`` in this process; its exit status and what it printed on stdout.
 
+    The command is found as the installed ``cardtable`` script (its entry point), the one an auditor runs:
+    the soak does not import the CLI package, which imports the soak (no import circle)."""
+    found = entry_points(group="console_scripts", name="cardtable")
+    if not found:
+        raise RuntimeError("the cardtable command is not installed (pip install -e .)")
+    main: Callable[[list[str]], int] = next(iter(found)).load()
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main(list(argv))

@@ -22,6 +22,7 @@ from table_controller.service.app import TableRegistry, create_app
 from table_controller.service.models import FloorView
 from table_controller.service.roles import RoleTokens
 from table_controller.service.settings import TableSettings
+from table_controller.service.views import floor_view
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
@@ -50,7 +51,7 @@ class LiveServer:
         """The table's full view, taken in the server's loop so that no change is seen half made."""
 
         async def take() -> FloorView:
-            return self.table.full_view()
+            return floor_view(self.table.full_view())
 
         view: FloorView = self.call(take())
         return view

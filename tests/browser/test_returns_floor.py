@@ -60,8 +60,8 @@ def test_the_floor_sees_the_candidates_settle_as_the_discards_come_back(serve_ta
         floor.goto(server.base + "/floor?token=floor-tok-browser-1")
         row = _wait_row(floor, seat, "no")
         assert sorted(row["cards"]) == sorted(before) and row["label"] == "keeps 3 of"
-        server.call(table.returns.take(before[0], None))
-        server.call(table.returns.take(before[3], None))
+        server.call(table.take_returned(before[0], None))
+        server.call(table.take_returned(before[3], None))
         row = _wait_row(floor, seat, "yes")
         assert sorted(row["cards"]) == sorted((before[1], before[2], before[4]))
         assert row["label"] == "holds" and row["maybe"] == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,9 @@ def _state(table: TableController) -> dict[str, object]:
     view = table.full_view()
     return {
         "hand": view.hand, "phase": view.phase, "to_act": view.to_act, "button": view.button,
-        "pot": view.pot_total, "carried": view.carried_pot, "seats": [s.model_dump() for s in view.seats],
-        "legal": [a.model_dump() for a in view.legal], "draw": view.draw, "prompts": len(view.prompts),
-        "history": [h.model_dump() for h in table.history()], "chips_in": table.chips_in,
+        "pot": view.pot_total, "carried": view.carried_pot, "seats": [asdict(s) for s in view.seats],
+        "legal": [asdict(a) for a in view.legal], "draw": view.draw, "prompts": len(view.prompts),
+        "history": [asdict(h) for h in table.history()], "chips_in": table.chips_in,
     }
 
 

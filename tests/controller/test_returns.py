@@ -94,9 +94,9 @@ def test_discards_named_by_the_shoe_settle_the_floors_candidates() -> None:
         full = table.full_view()
         assert full.seats[seat - 1].candidates == before
         served = tuple(c for c in full.seats[seat - 1].hole if c != "??")
-        await table.returns.take(before[3], 101)
+        await table.take_returned(before[3], 101)
         assert table.full_view().seats[seat - 1].candidates == (*before[:3], before[4])
-        await table.returns.take(before[0], 102)
+        await table.take_returned(before[0], 102)
         view = table.full_view()
         assert view.seats[seat - 1].candidates == before[1:3] + before[4:]  # settled: 3 left for 3 unknown
         assert view.phase != "halted" and not [a for a in view.alerts if a.kind == "returned_card"]
@@ -142,7 +142,7 @@ def test_a_card_still_in_a_live_hand_coming_back_halts_with_a_security_alert() -
         table, _ = await _to_the_draw(journal)
         other = next(s for s in _hand(table).seat_info() if s != _drawing(table))
         held = _hand(table).hole(other)
-        await table.returns.take(held[2], 200)
+        await table.take_returned(held[2], 200)
         view = table.full_view()
         assert view.phase == "halted"
         alert = view.alerts[-1]
@@ -161,7 +161,7 @@ def test_a_card_never_dealt_coming_back_is_an_alert_and_the_last_decks_muck_is_j
     async def run() -> None:
         table, shoe = await _to_the_draw()
         stranger = next(c for c in ("As", "Kd", "Qh", "Jc", "Ts", "9s", "8s") if c not in shoe.dealt)
-        await table.returns.take(stranger, 300)
+        await table.take_returned(stranger, 300)
         view = table.full_view()
         assert view.phase == "halted" and "never dealt" in view.alerts[-1].message
 
@@ -172,7 +172,7 @@ def test_a_card_never_dealt_coming_back_is_an_alert_and_the_last_decks_muck_is_j
         await table.start_hand()
         table._deck_mark = 1000
         before_alerts = len(table.full_view().alerts)
-        await table.returns.take(last[0], 999)
+        await table.take_returned(last[0], 999)
         assert len(table.full_view().alerts) == before_alerts and not table.halted
         assert table.returns.cards == []  # nothing came back from this hand's deck
 
@@ -256,14 +256,14 @@ def test_the_muck_coming_back_after_the_hand_is_on_its_record_and_its_export(tmp
             assert table.hand is None and table.hand_no == 1
             dealt.extend(shoe.dealt)
             for code in dealt[:2]:
-                await table.returns.take(code, None)
+                await table.take_returned(code, None)
             assert not table.halted and not [a for a in table.full_view().alerts if a.kind == "returned_card"]
             late = [e for e in table.hand_record(1)["table_events"] if e["kind"] == "returned"]
             assert [e["card"] for e in late] == dealt[:2] and all("after the hand" in e["text"] for e in late)
             assert f"RETURNED TO THE SHOE] after the hand, the shoe read {dealt[0]}" in table.hand_story(1)
             # A card of no deck of this table coming back between hands: alert, but no hand to halt.
             stranger = next(c for c in ("As", "Kd", "Qh", "Jc", "Ts", "9s", "8s", "7s") if c not in dealt)
-            await table.returns.take(stranger, None)
+            await table.take_returned(stranger, None)
             assert table.full_view().alerts[-1].kind == "returned_card" and not table.halted
             again = TableController(table.settings, shoe=VirtualShoe(seed=3), journal=journal)
             again.recover()

@@ -1,0 +1,269 @@
+"""The controller's journal entries: one frozen, validated class per kind.
+
+How it works. Every input the controller acts on is first written to the journal as one of the classes
+below (its ``KIND`` is the entry's kind on disk, :meth:`Entry.to_json` its payload). Replaying the journal
+(:meth:`TableController.recover`) reads each stored entry back through :func:`parse_entry`, which builds the
+class of its kind and validates it: an entry of a kind this controller does not know, of a version it does
+not read, or whose payload does not fit its class is refused with :class:`JournalEntryError` naming the
+entry. Nothing is skipped: a crash recovery that silently dropped an input would rebuild a different table.
+
+Versions. The payloads written so far carry no version: they are version 1. A class whose payload changes
+raises its ``VERSION`` and writes it as ``"v"`` in the payload; reading an older version then needs an
+upgrade step in :func:`parse_entry`, so journals already on disk are still read. The JSON of version 1 is
+exactly what the controller wrote before these classes existed (optional fields left out when unset), so
+the hash chain of an existing journal is read unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
+
+from table_controller.controller.errors import JournalEntryError
+
+__all__ = [
+    "ENTRY_KINDS",
+    "ActEntry",
+    "AlertAckEntry",
+    "AlertEntry",
+    "CardEntry",
+    "DealEntry",
+    "DeckCheckEntry",
+    "DeviceFaultEntry",
+    "Entry",
+    "HaltEntry",
+    "HandStartEntry",
+    "PromptAnswerEntry",
+    "RefusedEntry",
+    "RequestAnswerEntry",
+    "ReturnedEntry",
+    "RulingEntry",
+    "SeatBuyInEntry",
+    "SeatRebuyEntry",
+    "SeatSitEntry",
+    "SeatStandEntry",
+    "StartSeat",
+    "VoidEntry",
+    "parse_entry",
+]
+
+
+class Entry(BaseModel):
+    """One controller input as journaled. Subclasses name their ``KIND``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    KIND: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+    #: Fields written only when they differ from their default (the payload stays as it always was).
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset()
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json")
+        for name in self.OMIT_DEFAULT:
+            if getattr(self, name) == type(self).model_fields[name].default:
+                del data[name]
+        if self.VERSION != 1:
+            data["v"] = self.VERSION
+        return data
+
+
+class SeatSitEntry(Entry):
+    KIND: ClassVar[str] = "seat.sit"
+    seat: StrictInt
+    name: StrictStr
+    buy_in: StrictInt
+
+
+class SeatBuyInEntry(Entry):
+    KIND: ClassVar[str] = "seat.buy_in"
+    seat: StrictInt
+    amount: StrictInt
+
+
+class SeatRebuyEntry(Entry):
+    KIND: ClassVar[str] = "seat.rebuy"
+    seat: StrictInt
+    amount: StrictInt
+
+
+class SeatStandEntry(Entry):
+    KIND: ClassVar[str] = "seat.stand"
+    seat: StrictInt
+
+
+class StartSeat(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seat: StrictInt
+    name: StrictStr
+    stack: StrictInt
+
+
+class HandStartEntry(Entry):
+    KIND: ClassVar[str] = "hand.start"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"ante_for_all"})
+    hand: StrictInt
+    button: StrictInt
+    seats: tuple[StartSeat, ...]
+    carried_pot: StrictInt
+    passed_deals: StrictInt
+    ante_for_all: StrictInt | None = None  # 003 False openers 2 (house option): this seat antes for all
+
+
+class DeckCheckEntry(Entry):
+    KIND: ClassVar[str] = "deck.check"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"mark"})
+    ok: StrictBool
+    count: StrictInt
+    missing: tuple[StrictStr, ...]
+    duplicates: tuple[StrictStr, ...]
+    text: StrictStr
+    mark: StrictInt | None = None  # the shoe's event number for this check (a shoe that keeps a log)
+
+
+class CardEntry(Entry):
+    """One card the shoe delivered for an act (a burn, a card of the draw...)."""
+
+    KIND: ClassVar[str] = "card"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"from_shoe_log"})
+    kind: StrictStr
+    code: StrictStr
+    from_shoe_log: StrictBool = False  # taken from the shoe's log after a restart
+
+
+class DealEntry(Entry):
+    """The cards of the deal (five each), journaled together."""
+
+    KIND: ClassVar[str] = "deal"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"from_shoe_log"})
+    codes: tuple[StrictStr, ...]
+    from_shoe_log: StrictBool = False
+
+
+class ActEntry(Entry):
+    """An act entered (or a reshuffle order): the engine's action JSON, validated by the engine."""
+
+    KIND: ClassVar[str] = "act"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"forget", "at_ms"})
+    action: dict[str, Any]
+    kinds: tuple[StrictStr, ...]  # the cards the act waits for from the shoe, in order
+    forget: StrictInt | None = None  # a draw entered as a count: this seat's cards are forgotten
+    at_ms: StrictInt | None = None  # when an irregularity was reported (its alert keeps that time)
+
+
+class DeviceFaultEntry(Entry):
+    KIND: ClassVar[str] = "device.fault"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"at_ms"})
+    code: StrictStr
+    message: StrictStr
+    at_ms: StrictInt | None = None
+
+
+class PromptAnswerEntry(Entry):
+    KIND: ClassVar[str] = "prompt.answer"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"at_ms"})
+    prompt: StrictStr
+    choice: StrictStr
+    at_ms: StrictInt | None = None
+
+
+class RulingEntry(Entry):
+    KIND: ClassVar[str] = "ruling"
+    kind: StrictStr
+    by: StrictStr
+    reason: StrictStr
+    seat: StrictInt | None = None
+    amount: StrictInt | None = None
+    at_ms: StrictInt
+
+
+class AlertEntry(Entry):
+    KIND: ClassVar[str] = "alert"
+    kind: StrictStr
+    message: StrictStr
+    level: StrictStr
+    seat: StrictInt | None
+    at_ms: StrictInt
+
+
+class AlertAckEntry(Entry):
+    KIND: ClassVar[str] = "alert.ack"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"at_ms"})
+    id: StrictStr
+    at_ms: StrictInt | None = None
+
+
+class HaltEntry(Entry):
+    KIND: ClassVar[str] = "halt"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"at_ms"})
+    reason: StrictStr
+    at_ms: StrictInt | None = None
+
+
+class VoidEntry(Entry):
+    KIND: ClassVar[str] = "void"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"floor_reason"})
+    reason: StrictStr
+    by: StrictStr = "controller"
+    floor_reason: StrictStr | None = None  # a floor ruling's own words, for the hand's record
+
+
+class RefusedEntry(Entry):
+    """A report or card-naming act refused (secrecy.py): what was asked, by whom, and what was answered."""
+
+    KIND: ClassVar[str] = "refused"
+    action: dict[str, Any]
+    by: StrictStr
+    code: StrictStr
+    answered: StrictStr
+
+
+class RequestAnswerEntry(Entry):
+    """The answer to an idempotent request, so a retry after a restart gets the same answer."""
+
+    KIND: ClassVar[str] = "request.answer"
+    key: StrictStr
+    fingerprint: StrictStr
+    status: StrictInt
+    body: StrictStr
+
+
+class ReturnedEntry(Entry):
+    """A card a scanning shoe read coming back (returns.py): from this hand's deck or the last one, and the
+    seat whose discard it was, when the table knows."""
+
+    KIND: ClassVar[str] = "shoe.returned"
+    OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"seat"})
+    code: StrictStr
+    deck: Literal["this", "last"]
+    at_ms: StrictInt
+    seat: StrictInt | None = None
+
+
+ENTRY_KINDS: dict[str, type[Entry]] = {
+    cls.KIND: cls
+    for cls in (SeatSitEntry, SeatBuyInEntry, SeatRebuyEntry, SeatStandEntry, HandStartEntry, DeckCheckEntry,
+                CardEntry, DealEntry, ActEntry, DeviceFaultEntry, PromptAnswerEntry, RulingEntry, AlertEntry,
+                AlertAckEntry, HaltEntry, VoidEntry, RefusedEntry, RequestAnswerEntry, ReturnedEntry)
+}
+
+
+def parse_entry(kind: str, data: dict[str, Any], *, seq: int) -> Entry:
+    """The stored entry ``seq`` of ``kind`` as its class; :class:`JournalEntryError` if it is not one."""
+    cls = ENTRY_KINDS.get(kind)
+    if cls is None:
+        raise JournalEntryError(f"journal entry #{seq} is of kind {kind!r}, which this controller does not know: "
+                                "refusing to recover past it", code="unknown_entry")
+    payload = dict(data)
+    version = payload.pop("v", 1)
+    if version != cls.VERSION:
+        raise JournalEntryError(f"journal entry #{seq} ({kind}) is version {version!r}; this controller reads "
+                                f"version {cls.VERSION}", code="unknown_entry_version")
+    try:
+        return cls.model_validate(payload)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "payload"
+        raise JournalEntryError(f"journal entry #{seq} ({kind}) is malformed: {where}: {first['msg']}",
+                                code="bad_entry") from None
