@@ -269,9 +269,6 @@ class EngineHand:
         ph = self.hand.phase
         return "complete" if ph is None else _VIEW_PHASE.get(ph, "betting")
 
-    def engine_phase(self) -> Phase | None:
-        return self.hand.phase
-
     def to_act(self) -> int | None:
         if self.hand.is_over:
             return None
@@ -438,6 +435,3 @@ class EngineHand:
     @property
     def carried_out(self) -> int:
         return self.hand.carried_pot
-
-    def events_json(self) -> list[dict[str, Any]]:
-        return [e.to_json() for e in self.hand.events]

@@ -41,6 +41,7 @@ from table_controller.engine.config import (
     GameForm,
     OddChip,
     PassMeaning,
+    config_to_json,
 )
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.evaluate import describe as _describe_value
@@ -68,6 +69,7 @@ from table_controller.engine.events import (
     Shown,
     StraddleDeclined,
 )
+from table_controller.engine.hand_state import CardLike
 from table_controller.engine.machine import STAYS, TARGETS, TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import meets_requirement
 
@@ -156,8 +158,6 @@ class LegalActions:
     def __deepcopy__(self, memo: dict[int, Any]) -> LegalActions:
         return self  # frozen, of ints, strs and a tuple of strs: nothing to copy (a compiled one refuses to)
 
-
-CardLike = Card | int | str | None
 
 # Built for every act (and every seat dealt in): the faster __init__, same signature (frozen_init.py).
 _frozen_init.install(SeatSpec)
@@ -1998,8 +1998,6 @@ class Hand:
 
     def to_record(self) -> dict[str, Any]:
         """This hand as a ``cardtable.hand/1`` record (the acts so far)."""
-        from table_controller.engine.record import config_to_json
-
         return {
             "format": "cardtable.hand/1",
             "game": config_to_json(self.config),

@@ -20,12 +20,13 @@ transition table (machine.py, trigger ``irregularity`` / ``floor_ruling``) stay 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.events import (
     OpenersJudged,
 )
+from table_controller.engine.hand_state import HandState, IrregularState
 from table_controller.engine.irregular_core import (
     FLOOR_KINDS,
     R_AFTER_DRAW_001,
@@ -37,7 +38,6 @@ from table_controller.engine.irregular_core import (
     DrawCountAnswered,
     FloorRuled,
     IrregularityRuled,
-    IrregularState,
     MixedCardsShuffled,
     ReplacementServed,
     Report,
@@ -96,9 +96,6 @@ from table_controller.engine.irregular_options import (
 )
 from table_controller.engine.machine import TERMINAL, Phase
 
-if TYPE_CHECKING:
-    from table_controller.engine.hand import Hand
-
 __all__ = [
     "FLOOR_KINDS",
     "REPORT_FIELDS",
@@ -131,17 +128,17 @@ __all__ = [
 ]
 
 
-def verify(hand: Hand, report: Report) -> None:
+def verify(hand: HandState, report: Report) -> None:
     """Raise :class:`IllegalActionError` unless the report can be applied now. Changes nothing."""
     _dispatch(hand, report, apply_it=False)
 
 
-def apply(hand: Hand, report: Report) -> None:
+def apply(hand: HandState, report: Report) -> None:
     """Apply a verified report (``Hand.irregularity`` / ``Hand.floor_ruling`` verify first)."""
     _dispatch(hand, report, apply_it=True)
 
 
-def _dispatch(hand: Hand, report: Report, *, apply_it: bool) -> None:
+def _dispatch(hand: HandState, report: Report, *, apply_it: bool) -> None:
     if hand.phase is None or hand.phase in TERMINAL:
         raise IllegalActionError("hand_over", "the hand is already over")
     handler = _HANDLERS.get(report.kind)
@@ -150,7 +147,7 @@ def _dispatch(hand: Hand, report: Report, *, apply_it: bool) -> None:
     handler(hand, report, apply_it)
 
 
-def _faced_in_pack(hand: Hand, report: Report, apply_it: bool) -> None:
+def _faced_in_pack(hand: HandState, report: Report, apply_it: bool) -> None:
     """A card found faced in the pack is an exposed card of the player it falls to, in the deal or the draw."""
     if hand.phase in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN):
         _exposed_in_draw(hand, report, apply_it)
@@ -158,7 +155,7 @@ def _faced_in_pack(hand: Hand, report: Report, apply_it: bool) -> None:
         _exposed_in_deal(hand, report, apply_it)
 
 
-def _foul_hand(hand: Hand, report: Report, apply_it: bool) -> None:
+def _foul_hand(hand: HandState, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     _require_phase(hand, (Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN, Phase.PROVING),
                    report, R_FOUL)
@@ -182,7 +179,7 @@ def _foul_hand(hand: Hand, report: Report, apply_it: bool) -> None:
 R_MAY_WITHDRAW = "000 False openers: each other player may withdraw from the pot any chips, except his ante"
 
 
-def _leave_in_pot(h: Hand, report: Report, apply_it: bool) -> None:
+def _leave_in_pot(h: HandState, report: Report, apply_it: bool) -> None:
     """A player's choice not to withdraw: should the opener prove false with nobody calling him, this player's
     chips stay in the pot with the antes (000 False openers and 003 False openers 3: he "may withdraw"). Made
     while the hand is on, up to the opener's proving his openers."""
@@ -228,7 +225,7 @@ _HANDLERS = {
 }
 
 
-def reports_open(hand: Hand) -> tuple[str, ...]:
+def reports_open(hand: HandState) -> tuple[str, ...]:
     """The report kinds the phase admits now (a hint for the dealer console; each is still verified)."""
     phase = hand.phase
     if phase is None or phase in TERMINAL:
@@ -263,7 +260,7 @@ def reports_open(hand: Hand) -> tuple[str, ...]:
     return tuple(dict.fromkeys(kinds))
 
 
-def result_fields(hand: Hand) -> dict[str, Any]:
+def result_fields(hand: HandState) -> dict[str, Any]:
     """What the reports add to ``Hand.result()``: the next deal's consequences, the seats playing short, and
     during the draw and the final interval the draw counts the house rule lets the public display show."""
     out: dict[str, Any] = {}

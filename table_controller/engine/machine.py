@@ -122,10 +122,6 @@ def accepts(phase: Phase | None, trigger: str) -> bool:
     return (phase, trigger) in _INDEX
 
 
-def triggers_of(phase: Phase) -> tuple[str, ...]:
-    return tuple(t.trigger for t in TRANSITIONS if t.source is phase)
-
-
 def check_transition(source: Phase | None, trigger: str, target: Phase) -> None:
     targets = _INDEX.get((source, trigger))
     if targets is None or target not in targets:
