@@ -180,15 +180,3 @@ class HandEnded(Event):
     kind: ClassVar[str] = "end"
     status: str
     carried_pot: int
-
-
-def _install_fast_inits() -> None:
-    """The event classes above get the faster ``__init__`` of ``frozen_init``: same keyword-only signature,
-    same non-negative check, a quarter of the cost (an event is built for every act)."""
-    from table_controller.engine.frozen_init import install
-
-    for cls in Event.__subclasses__():
-        install(cls, nonnegative_ints=cls.__post_init__ is Event.__post_init__)
-
-
-_install_fast_inits()
