@@ -180,3 +180,26 @@ class HandEnded(Event):
     kind: ClassVar[str] = "end"
     status: str
     carried_pot: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsDelivered(Event):
+    """The shoe delivered cards, in its order: ``first`` is the shoe position of the first ("??": not read)."""
+
+    kind: ClassVar[str] = "delivered"
+    first: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardsForgotten(Event):
+    """Which cards a seat holds is no longer known (the dealer saw only how many he threw): ``count`` of them."""
+
+    kind: ClassVar[str] = "forgotten"
+    seat: int
+    count: int
+
+
+# What the shoe and the table tell a live hand, not acts of the game: the hand record carries the cards in its
+# deck (as delivered, "??" where forgotten), so a hand's result lists the game's events without these.
+TABLE_INPUTS: tuple[type[Event], ...] = (CardsDelivered, CardsForgotten)

@@ -46,11 +46,14 @@ from table_controller.engine.config import (
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.evaluate import describe as _describe_value
 from table_controller.engine.events import (
+    TABLE_INPUTS,
     BetMade,
     BetReturned,
     Burned,
     Called,
     CardsDealt,
+    CardsDelivered,
+    CardsForgotten,
     Checked,
     DrawAnnounced,
     DrawServed,
@@ -141,14 +144,14 @@ class Hand:
     __slots__ = (
         "__dict__", "_acted_full", "_after", "_aggressor", "_announced", "_ante_paid", "_bet", "_burn",
         "_burned_for_draw", "_button", "_checked_layout", "_chips_total", "_contrib", "_current", "_dead",
-        "_deck_codes", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat", "_final_first",
-        "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_interval", "_last_inc", "_learnt",
-        "_legal", "_legal_full", "_made_with", "_muck", "_mucked", "_n", "_needs", "_opened", "_opener",
-        "_openers_cache", "_original", "_others", "_pass_and_out", "_pending_serve", "_pot", "_predraw_level",
-        "_raises", "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos",
-        "_show_queue", "_shown", "_stack", "_straddle_form", "_straddles", "_structure", "_stub", "_values", "actions",
-        "carried_in", "config", "events", "false_opener_case", "irregular_state", "openers_proved", "passed_deals",
-        "phase", "requirement", "seats", "status", "to_act",
+        "_deck_codes", "_delivered", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat",
+        "_final_first", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_interval",
+        "_last_inc", "_learnt", "_legal", "_legal_full", "_made_with", "_muck", "_mucked", "_n", "_needs", "_opened",
+        "_opener", "_original", "_others", "_pass_and_out", "_pending_serve", "_pot", "_predraw_level", "_raises",
+        "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos", "_show_queue",
+        "_shown", "_stack", "_straddle_form", "_straddles", "_structure", "_stub", "_values", "actions", "carried_in",
+        "config", "events", "false_opener_case", "irregular_state", "openers_proved", "passed_deals", "phase",
+        "requirement", "seats", "status", "to_act",
     )
 
     def __init__(self, config: GameConfig, seats: Sequence[SeatSpec], button: int, *,
@@ -220,7 +223,8 @@ class Hand:
             self._learnt = True  # the identity check runs with the first invariant check
             ident = list(map(_CARD_OF.get, self._deck_codes))
         self._ident: list[Card | None] = ident
-        self._openers_cache: dict[tuple[int, tuple[int, ...]], bool] = {}
+        # Shoe positions the table has been given (read, or "??"): a live shoe delivers the rest with deliver().
+        self._delivered = DECK_SIZE if deck is None else min(len(deck), DECK_SIZE)
         self._stub = list(_FULL_STUB)  # top of the stub at the end
         self._hands: list[list[int]] = []  # dealt by _deal, in seat order
         self._original: list[tuple[int, ...]] = []  # each hand as dealt (by _deal), for proving openers
@@ -815,15 +819,10 @@ class Hand:
         req = self.requirement
         if req is None or not self.config.options.refuse_false_open:
             return False
-        key = (i, tuple(self._hands[i]))
-        verdict = self._openers_cache.get(key)
-        if verdict is None:
-            cards = [self._ident[p] for p in self._hands[i]]
-            known = [c for c in cards if c is not None]
-            verdict = len(known) == len(cards) and not meets_requirement(
-                known, req, bobtail_allowed=self.config.bobtail_allowed)
-            self._openers_cache[key] = verdict
-        return verdict
+        cards = [self._ident[p] for p in self._hands[i]]
+        known = [c for c in cards if c is not None]
+        return len(known) == len(cards) and not meets_requirement(known, req,
+                                                                  bobtail_allowed=self.config.bobtail_allowed)
 
     def _verify_openers(self, i: int) -> None:
         req = self.requirement
@@ -1569,6 +1568,116 @@ class Hand:
         self.to_act = None
         self._emit(HandEnded(status=self.status, carried_pot=self._pot))
 
+    # ------------------------------------------------------------------- the shoe: cards as they are delivered
+
+    @property
+    def delivered(self) -> int:
+        """How many shoe positions the table has been given so far (the next one delivered is this position)."""
+        return self._delivered
+
+    def _card_or_unknown(self, item: CardLike, what: str) -> Card | None:
+        if item is None or item == UNKNOWN_CODE:
+            return None
+        try:
+            return parse_card(item) if isinstance(item, str) else Card(_card_int(item))
+        except ValueError as exc:
+            raise IllegalActionError("bad_card", f"{what}: {exc}") from None
+
+    def verify_deliver(self, cards: Sequence[CardLike]) -> None:
+        """The shoe's next cards, in its order ("??" or None for a card it could not read)."""
+        if len(cards) > DECK_SIZE - self._delivered:
+            raise IllegalActionError("pack_exhausted", f"the shoe has {DECK_SIZE - self._delivered} cards left to "
+                                     f"deliver, not {len(cards)}")
+        seen: set[Card] = set()
+        for pos, item in enumerate(cards, start=self._delivered):
+            card = self._card_or_unknown(item, "the shoe delivers")
+            if card is None:
+                continue
+            if card in seen:
+                raise IllegalActionError("duplicate_card", f"the shoe delivered {card_str(card)} twice")
+            seen.add(card)
+            known = self._ident[pos]
+            if (known is None and card in self._ident) or (known is not None and known != card):
+                raise IllegalActionError("card_elsewhere", f"the shoe delivered {card_str(card)}, which is known "
+                                         "to be elsewhere")
+
+    def can_deliver(self, cards: Sequence[CardLike]) -> bool:
+        return _can(self.verify_deliver, cards)
+
+    def deliver(self, cards: Sequence[CardLike]) -> list[Event]:
+        """Learn the shoe's next cards as it delivers them (a live shoe deals one card at a time). Cards are
+        positions in the shoe's order, so a card delivered is the identity of the next position: the hand needs
+        no other change. Not an act of the record: its deck lists the cards delivered."""
+        self.verify_deliver(cards)
+        before = len(self.events)
+        first = self._delivered
+        for pos, item in enumerate(cards, start=first):
+            card = self._card_or_unknown(item, "the shoe delivers")
+            if card is not None:
+                self._ident[pos] = card
+                self._learnt = True
+            self._deck_codes[pos] = UNKNOWN_CODE if card is None else card_str(card)
+        self._delivered += len(cards)
+        self._emit(CardsDelivered(first=first, cards=tuple(self._deck_codes[first:self._delivered])))
+        return self._done(before)
+
+    def shoe_cards_for_draw(self, seat: int, count: int) -> tuple[str, ...]:
+        """What the shoe must deliver before this seat draws ``count`` cards: "burn" or "deal" for each card the
+        draw takes from the stub that the shoe has not delivered yet, in the order taken (the burn before the
+        first card of the draw, then the cards served, as far as the stub goes before a reshuffle)."""
+        i = self._i(seat)
+        stub = self._stub
+        burn = count > 0 and not self._burned_for_draw and self.config.options.burn_before_draw \
+            and len(stub) > self._reserve()
+        burns = 1 if burn else 0
+        owed = count + _irregular.owed_with_draw_pending(self, i)
+        kinds = ["burn"] * burns + ["deal"] * max(0, min(owed, len(stub) - burns - self._reserve()))
+        return tuple(kind for kind, pos in zip(kinds, reversed(stub), strict=False) if pos >= self._delivered)
+
+    def undelivered_in_stub(self) -> int:
+        """How many cards of the stub the shoe has not delivered yet."""
+        return sum(1 for pos in self._stub if pos >= self._delivered)
+
+    def verify_forget(self, seat: int) -> None:
+        self._i(seat)
+        if self.is_over:
+            raise IllegalActionError("hand_over", "the hand is already over")
+
+    def can_forget(self, seat: int) -> bool:
+        return _can(self.verify_forget, seat)
+
+    def forget(self, seat: int) -> list[Event]:
+        """No longer know which cards the seat holds (the dealer saw only how many he threw, so nobody knows
+        which are left): each becomes "??", in the hand and in the record's deck, and is learnt again when shown.
+        A card some act of the hand named (an exposed card) stays known: everyone saw it."""
+        self.verify_forget(seat)
+        before = len(self.events)
+        named = self._named_in_acts()
+        forgotten = 0
+        for pos in self._hands[self._i(seat)]:
+            card = self._ident[pos]
+            if card is not None and card not in named:
+                self._ident[pos] = None
+                self._deck_codes[pos] = UNKNOWN_CODE
+                forgotten += 1
+        self._emit(CardsForgotten(seat=seat, count=forgotten))
+        return self._done(before)
+
+    def _named_in_acts(self) -> set[Card]:
+        """The cards the acts so far named (a report's exposed card, a shown hand, a reshuffled stub)."""
+        codes: list[Any] = []
+        for act in self.actions:
+            report = act.get("report")
+            for source in (act, report if isinstance(report, dict) else {}):
+                card = source.get("card")
+                if isinstance(card, str):
+                    codes.append(card)
+                for key in ("cards", "order", "discard"):
+                    value = source.get(key)
+                    if isinstance(value, list):
+                        codes += value
+        return {_CARD_OF[c] for c in codes if isinstance(c, str) and c in _CARD_OF}
+
     # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
 
     def _verify_report(self, trigger: str, report: _irregular.Report) -> None:
@@ -1697,7 +1806,7 @@ class Hand:
             "false_opener_case": self.false_opener_case,
             "awards": awards,
             "hands": hands,
-            "events": [e.to_json() for e in self.events],
+            "events": [e.to_json() for e in self.events if not isinstance(e, TABLE_INPUTS)],
         }
         result.update(_irregular.result_fields(self))
         if not self.is_over:  # a record that stops mid-hand: where it stands and what may come next

@@ -55,6 +55,7 @@ from table_controller.engine.irregular_core import (
     hand_value,
     may_draw,
     owed_with_draw,
+    owed_with_draw_pending,
     refuse_taking_back,
     state,
 )
@@ -119,6 +120,7 @@ __all__ = [
     "mixed_pool",
     "no_new_opener",
     "owed_with_draw",
+    "owed_with_draw_pending",
     "refuse_taking_back",
     "reports_open",
     "result_fields",

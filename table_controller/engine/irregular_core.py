@@ -562,6 +562,14 @@ def owed_with_draw(hand: HandState, i: int) -> int:
     return count
 
 
+def owed_with_draw_pending(hand: HandState, i: int) -> int:
+    """What :func:`owed_with_draw` will give player i with his draw, changing nothing."""
+    st = hand.irregular_state
+    if st is None or i not in st.owed_with_draw or _needs_five_to_draw(hand):
+        return 0
+    return st.owed_with_draw[i][0]
+
+
 def _needs_five_to_draw(hand: HandState) -> bool:
     """003's games: "A player must have five cards, including his discard and the cards held in his hand, in
     order to draw". The casino game of 001 gives a short player his missing cards with his draw (001 IV 5a)."""
