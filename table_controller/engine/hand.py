@@ -74,6 +74,7 @@ from table_controller.engine.events import (
 from table_controller.engine.hand_state import CardLike
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import meets_requirement
+from table_controller.engine.pots import side_pots, split
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
@@ -1505,54 +1506,28 @@ class Hand:
         self._award_showdown()
 
     def _award_showdown(self) -> None:
-        folded, mucked, foul, contrib = self._folded, self._mucked, self._foul, self._contrib
-        contenders = [j for j in range(self._n) if not folded[j]]
-        eligible = [j for j in contenders if not mucked[j] and not foul[j]]
+        contenders = [j for j in range(self._n) if not self._folded[j]]
+        eligible = [j for j in contenders if not self._mucked[j] and not self._foul[j]]
         values = self._values  # every eligible hand was shown and valued
-        levels = sorted({contrib[j] for j in contenders})
-        layers: list[tuple[int, list[int]]] = []
-        if len(levels) == 1:  # nobody all in for less: one pot, all of it (what the layers below come to then)
-            layers.append((self._pot, eligible))
-        else:
-            prev = 0
-            for level in levels:
-                amount = sum(min(c, level) - min(c, prev) for c in self._contrib)
-                layers.append((amount, [j for j in eligible if self._contrib[j] >= level]))
-                prev = level
-            extra = self._pot - sum(a for a, _ in layers)
-            if layers:
-                layers[0] = (layers[0][0] + extra, layers[0][1])
         carried = 0
-        n, b = self._n, self._button
-        for index, (amount, elig) in enumerate(layers):
+        for index, (amount, elig) in enumerate(side_pots(self._pot, self._contrib, contenders, eligible)):
             if amount == 0:
                 continue
             if not elig:
                 carried += amount
                 continue
-            best = max([values[j] for j in elig])
+            best = max(values[j] for j in elig)
             winners = [j for j in elig if values[j] == best]
-            if len(winners) > 1:  # the odd chip's order: from the button's left
-                winners.sort(key=lambda j: (j - b - 1) % n)
-            share, odd = divmod(amount, len(winners))
-            shares = [share] * len(winners)
-            if not odd:  # nothing left over (always so for one winner): no order needed
-                order = []
-            elif self.config.options.odd_chip is OddChip.HIGH_SUIT:
+            winners.sort(key=lambda j: (j - self._button - 1) % self._n)  # the odd chips' order: from the button's left
+            odd_first = 0
+            if amount % len(winners) and self.config.options.odd_chip is OddChip.HIGH_SUIT:
                 # The winner holding the highest card (rank, then suit as 001 orders them) takes the odd chips.
-                def top(j: int) -> int:
-                    return max(c for c in (self._ident[p] for p in self._hands[j]) if c is not None)
-                first = max(range(len(winners)), key=lambda k: top(winners[k]))
-                order = [first] + [k for k in range(len(winners)) if k != first]
-            else:
-                order = list(range(len(winners)))
-            for k in order[:odd]:
-                shares[k] += 1
-            for j, s in zip(winners, shares, strict=True):
-                self._stack[j] += s
-            self._pot -= sum(shares)
-            seat_no = self._seat_no
-            self._emit(PotAwarded(pot_index=index, amount=sum(shares), seats=tuple(seat_no[j] for j in winners),
+                odd_first = max(range(len(winners)), key=lambda k: self._top_card(winners[k]))
+            shares = split(amount, len(winners), odd_first)
+            for j, share in zip(winners, shares, strict=True):
+                self._stack[j] += share
+            self._pot -= amount
+            self._emit(PotAwarded(pot_index=index, amount=amount, seats=tuple(self._seat_no[j] for j in winners),
                                   shares=tuple(shares), hand=describe(best)))
         if self._pot != carried:
             raise InvariantError(f"pot {self._pot} left after the awards, {carried} expected to carry")
@@ -1563,6 +1538,9 @@ class Hand:
         else:
             self.status = "complete"
         self._end()
+
+    def _top_card(self, i: int) -> Card:
+        return max(c for c in (self._ident[p] for p in self._hands[i]) if c is not None)
 
     def _end(self) -> None:
         self.to_act = None
