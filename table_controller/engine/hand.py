@@ -3,10 +3,13 @@
 Build a :class:`Hand` from a :class:`~table_controller.engine.config.GameConfig`, the seats dealt in (seat
 number, name, stack before the antes), the button's seat, the pot carried from earlier deals, how many deals
 were passed out in a row, and the deck (the shoe's order, top first; ``None`` for a card the table cannot
-read). The constructor posts the antes and forced bets and deals; then every act has three methods:
-``verify_x(...)`` raises :class:`IllegalActionError` naming the rule, ``can_x(...)`` answers, ``x(...)`` applies it
-and returns the events it produced. :meth:`Hand.legal_actions` says whose turn it is and exactly what that
-seat (or the dealer) may do, with amounts.
+read). The constructor posts the antes and forced bets and deals; then every act has ``verify_x(...)``, which
+raises :class:`IllegalActionError` naming the rule, and ``x(...)``, which applies it and returns the events it
+produced; where a caller needs only the answer (the legal view, the replayer) ``can_x(...)`` gives it.
+:meth:`Hand.legal_actions` says whose turn it is and exactly what that seat (or the dealer) may do, with amounts.
+
+A live shoe deals one card at a time: build the hand with the cards of the deal and feed it the others as they
+come (:meth:`Hand.deliver`; :meth:`Hand.shoe_cards_for_draw` says how many a draw needs first).
 
 Cards are tracked by their *position* in the shoe's order (0 = the first card off the shoe), so a deck the
 table cannot read works the same: identities are learnt when cards are shown. After every act the engine
@@ -597,9 +600,6 @@ class Hand:
         self._require_phase("straddle")
         self._require_turn(i, R_STRADDLE)
 
-    def can_straddle(self, seat: int) -> bool:
-        return _can(self.verify_straddle, seat)
-
     def straddle(self, seat: int) -> list[Event]:
         self.verify_straddle(seat)
         before = len(self.events)
@@ -734,9 +734,6 @@ class Hand:
             raise IllegalActionError("must_bet_or_drop", "before the pot is opened a player must bet or drop",
                                 rule=R_PASS_OUT)
 
-    def can_check(self, seat: int) -> bool:
-        return _can(self.verify_check, seat)
-
     def check(self, seat: int) -> list[Event]:
         if not self._listed(seat, "check"):
             self.verify_check(seat)
@@ -764,9 +761,6 @@ class Hand:
         self._verify_amount(i, to, "bet")
         if self._interval == "first" and not self._opened:
             self._verify_openers(i)
-
-    def can_bet(self, seat: int, to: int) -> bool:
-        return _can(self.verify_bet, seat, to)
 
     def bet(self, seat: int, to: int) -> list[Event]:
         minimum_full = self._checked_amount(seat, to, "bet", self.verify_bet)
@@ -861,9 +855,6 @@ class Hand:
         if self._entry_pending(i):
             raise IllegalActionError("must_double_to_stay", f"to stay, raise to {self._entry}", rule=R_DOUBLE)
 
-    def can_call(self, seat: int) -> bool:
-        return _can(self.verify_call, seat)
-
     def call(self, seat: int) -> list[Event]:
         if not self._listed(seat, "call"):
             self.verify_call(seat)
@@ -885,9 +876,6 @@ class Hand:
                                      rule=R_LIMITS[self.config.betting])
         self._verify_amount(i, to, "raise")
 
-    def can_raise_to(self, seat: int, to: int) -> bool:
-        return _can(self.verify_raise_to, seat, to)
-
     def raise_to(self, seat: int, to: int) -> list[Event]:
         minimum_full = self._checked_amount(seat, to, "raise", self.verify_raise_to)
         before = len(self.events)
@@ -903,9 +891,6 @@ class Hand:
         i = self._betting_common(seat, "fold")
         if self._current <= self._bet[i] and not self._pass_and_out_unopened():
             raise IllegalActionError("cannot_fold", f"seat {seat} faces no bet: check instead", rule=R_CHECK)
-
-    def can_fold(self, seat: int) -> bool:
-        return _can(self.verify_fold, seat)
 
     def fold(self, seat: int) -> list[Event]:
         if not self._listed(seat, "fold"):
@@ -937,9 +922,6 @@ class Hand:
         if self._pass_is_check(i):
             self.verify_check(seat)
 
-    def can_pass_(self, seat: int) -> bool:
-        return _can(self.verify_pass_, seat)
-
     def _pass_is_check(self, i: int) -> bool:
         return (self.config.options.pass_meaning is PassMeaning.CHECK_IF_FREE
                 and not self._pass_and_out_unopened() and self._current <= self._bet[i])
@@ -964,9 +946,6 @@ class Hand:
             raise IllegalActionError("not_the_opener", f"seat {seat} did not open this pot", rule=R_FALSE2)
         if not _irregular.before_the_draw(self):
             raise IllegalActionError("too_late", "the draw has begun: a card of it has been served", rule=R_FALSE2)
-
-    def can_declare_no_openers(self, seat: int) -> bool:
-        return _can(self.verify_declare_no_openers, seat)
 
     def declare_no_openers(self, seat: int) -> list[Event]:
         """The opener announces before the draw (until its first card is served) that he lacks openers: his hand
@@ -1015,9 +994,6 @@ class Hand:
         i = self._i(seat)
         self._require_phase("decline_open")
         self._require_turn(i, R_FALSE2)
-
-    def can_decline_open(self, seat: int) -> bool:
-        return _can(self.verify_decline_open, seat)
 
     def decline_open(self, seat: int) -> list[Event]:
         self.verify_decline_open(seat)
@@ -1115,9 +1091,6 @@ class Hand:
             raise IllegalActionError("draw_limit", f"seat {self._seat_no[i]} may draw 0..{top} cards, not {count!r}",
                                 rule=rule)
 
-    def can_announce(self, seat: int, count: int) -> bool:
-        return _can(self.verify_announce, seat, count)
-
     def announce(self, seat: int, count: int) -> list[Event]:
         """The player states how many cards he wants; he may change it until he is served (001 IV 3)."""
         self.verify_announce(seat, count)
@@ -1204,9 +1177,6 @@ class Hand:
         finally:
             self._ident = snapshot
 
-    def can_draw(self, seat: int, discard: Sequence[CardLike]) -> bool:
-        return _can(self.verify_draw, seat, discard)
-
     def draw(self, seat: int, discard: Sequence[CardLike]) -> list[Event]:
         """Discard these cards ([] stands pat) and be served as many from the top of the stub at once."""
         self.verify_draw(seat, discard)
@@ -1289,9 +1259,6 @@ class Hand:
             self._resolve_cards(pool, order, "reshuffle")
         finally:
             self._ident = snapshot
-
-    def can_reshuffle(self, order: Sequence[CardLike]) -> bool:
-        return _can(self.verify_reshuffle, order)
 
     def reshuffle(self, order: Sequence[CardLike]) -> list[Event]:
         """The dealer's new stub order (top first) after shuffling :meth:`reshuffle_pool`."""
@@ -1469,9 +1436,6 @@ class Hand:
         if self.phase is Phase.SHOWDOWN and self._unmucked_left() <= 1:
             raise IllegalActionError("last_hand", "the last hand in the showdown must be shown", rule=R_SHOWDOWN)
 
-    def can_muck(self, seat: int) -> bool:
-        return _can(self.verify_muck, seat)
-
     def muck(self, seat: int) -> list[Event]:
         """Concede at the showdown, or (when proving) admit the openers cannot be shown."""
         self.verify_muck(seat)
@@ -1621,9 +1585,6 @@ class Hand:
         if self.is_over:
             raise IllegalActionError("hand_over", "the hand is already over")
 
-    def can_forget(self, seat: int) -> bool:
-        return _can(self.verify_forget, seat)
-
     def forget(self, seat: int) -> list[Event]:
         """No longer know which cards the seat holds (the dealer saw only how many he threw, so nobody knows
         which are left): each becomes "??", in the hand and in the record's deck, and is learnt again when shown.
@@ -1688,9 +1649,6 @@ class Hand:
     def verify_floor_ruling(self, report: _irregular.Report) -> None:
         """A supervisor's ruling where the books are silent (kinds: ``irregular.FLOOR_KINDS``)."""
         self._verify_report("floor_ruling", report)
-
-    def can_floor_ruling(self, report: _irregular.Report) -> bool:
-        return _can(self.verify_floor_ruling, report)
 
     def floor_ruling(self, report: _irregular.Report) -> list[Event]:
         """Apply a supervisor's ruling; conservation still holds after it."""

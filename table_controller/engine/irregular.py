@@ -3,7 +3,7 @@ the remedy the rule books give for it.
 
 How it works: a report is a :class:`Report` (a frozen pydantic model: the record stores it as it is). The
 :class:`~table_controller.engine.hand.Hand` has two thin entry points, ``irregularity(report)`` and
-``floor_ruling(report)`` (each with ``verify_`` and ``can_``), which call :func:`verify` and :func:`apply` here.
+``floor_ruling(report)`` (each with its ``verify_``), which call :func:`verify` and :func:`apply` here.
 ``verify`` raises :class:`IllegalActionError` naming the rule and changes nothing; ``apply`` first puts the
 cards where the report says they physically are (an extra card taken from the top of the pack, a missing
 card still on it), then applies the remedy, and appends events that name the rule applied with its book
