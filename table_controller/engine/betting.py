@@ -13,6 +13,7 @@ picks the one a game plays.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from table_controller.engine.config import Betting, GameConfig, GameForm
 
@@ -44,7 +45,10 @@ class Round:
 
 
 class BettingStructure:
-    """The rules of one structure."""
+    """The rules of one structure (frozen: a copied hand shares its structure)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BettingStructure:
+        return self  # immutable (and the compiled build cannot copy a frozen dataclass the default way)
 
     def raise_range(self, r: Round) -> tuple[int, int] | None:
         """(min_to, max_to) for a bet or raise now, before the player's chips are counted; None: no raise."""
