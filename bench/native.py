@@ -8,10 +8,11 @@ calls between compiled functions skip the interpreter. Nothing in the source cha
 run against both builds (``tests/engine/test_native_build.py``).
 
 How: :func:`build` copies the project's packages, tests and docs into a build directory named after a hash of
-their content, runs mypyc there on :data:`NATIVE_MODULES` (the engine's hot path: the hand, its transition table,
-seating and the random player), and leaves the compiled ``.so`` files beside the copied sources. A program runs on
-the native build when that directory comes first on ``sys.path`` (:func:`environment`). The working tree is never
-touched: a compiled module beside its source would shadow later edits of it.
+their content, runs mypyc there on :data:`NATIVE_MODULES` (the engine's hot path: the hand, its betting
+structures, its transition table, seating and the random player), and leaves the compiled ``.so`` files beside
+the copied sources. A program runs on the native build when that directory comes first on ``sys.path``
+(:func:`environment`). The working tree is never touched: a compiled module beside its source would shadow later
+edits of it.
 
 The build needs a C compiler and the Python headers (on CI: Debian's gcc, and the headers that come with the
 interpreter); :func:`unavailable` says what is missing. ``python -m bench.native`` builds and prints the directory.
@@ -36,8 +37,10 @@ CACHE = ROOT / "build" / "native"  # build/ is ignored by git
 # stay interpreted: they take values from outside (numpy integers from the vision side, ints in place of cards)
 # that the interpreted code accepts on purpose and a compiled signature would refuse.
 NATIVE_MODULES = (
+    "table_controller/engine/betting.py",
     "table_controller/engine/hand.py",
     "table_controller/engine/machine.py",
+    "table_controller/engine/pots.py",
     "table_controller/engine/seating.py",
     "table_controller/engine/simulate.py",
 )

@@ -1,12 +1,12 @@
 """The live hand: the controller's adapter over the rules engine's :class:`~table_controller.engine.hand.Hand`.
 
-The engine tracks cards by their position in the shoe's order and deals the five cards each from the deck
-it is built with. A live shoe gives cards one at a time and never reveals what is below, so the adapter
-keeps the cards dealt so far (``deck``: codes, or "??" from a shoe without a reader) and rebuilds the engine
-hand from that prefix and the acts so far whenever the shoe has delivered more: the engine is pure and
-deterministic, so a rebuild is the same hand knowing more cards. Before an act that takes cards from the
-shoe (a draw, with the burn before the first), :meth:`EngineHand.cards_for` plays it on a copy to learn how
-many cards, and which of them is a burn, the controller must have the shoe deliver first.
+The engine tracks cards by their position in the shoe's order. The hand is built with the cards of the deal
+(codes, or "??" from a shoe without a reader); a live shoe gives the rest one at a time and never reveals what
+is below, so the adapter feeds each card to the engine as it arrives (``Hand.deliver``: the identity of the
+next shoe position). Before an act that takes cards from the shoe, :meth:`EngineHand.cards_for` asks the
+engine how many, and which of them is a burn, the controller must have the shoe deliver first: for a draw the
+engine answers directly (``Hand.shoe_cards_for_draw``); a report (irregularity, floor ruling) is tried on a
+copy of the hand, its remedies being too many to answer otherwise.
 
 This module also lists the irregularities the dealer console offers, each with the rule it applies.
 """
@@ -101,7 +101,6 @@ class SeatInfo:
 
 DECK_SIZE = 52
 _EXPOSURES = frozenset({"exposed_in_deal", "exposed_in_draw", "faced_in_pack"})
-_VERIFIED = frozenset({"check", "bet", "raise", "call", "fold", "straddle", "decline_straddle", "show", "muck"})
 _FORCED_AS_BET = frozenset({"blind", "straddle", "blind_open", "block_blind", "block_raise"})
 _VIEW_PHASE = {
     Phase.STRADDLING: "betting", Phase.FIRST_BETTING: "betting", Phase.FINAL_BETTING: "betting",
@@ -111,13 +110,6 @@ _VIEW_PHASE = {
 
 
 UNKNOWN = "??"
-
-
-def _undealt(hand: Hand, known: int) -> int:
-    """Positions still in the stub that the shoe has not delivered (position >= ``known``). The stub is private
-    to the engine but the only record of which positions are left; the adapter reads it, never writes it."""
-    stub: list[int] = getattr(hand, "_stub")  # noqa: B009
-    return sum(1 for pos in stub if pos >= known)
 
 
 def game_config(form: str, betting: str, stakes: dict[str, int], options: dict[str, Any]) -> Any:
@@ -138,9 +130,8 @@ def _engine_error(exc: EngineError) -> NotAllowedError:
     return NotAllowedError(str(exc), code="engine_refused")
 
 
-# Acts the engine can check without playing them; the others are tried on a copy of the hand.
-_VERIFIED_IN_PLACE = frozenset({"check", "bet", "raise", "call", "fold", "straddle", "decline_straddle", "show",
-                                "muck"})
+# The reports: their remedies may take cards from the shoe, so they are tried on a copy of the hand.
+_TRIED = frozenset({"irregularity", "floor_ruling"})
 
 
 class EngineHand:
@@ -155,10 +146,9 @@ class EngineHand:
         self.carried_in = carried_pot
         self.passed_deals = passed_deals
         self.ante_for_all = ante_for_all
-        self.deck = list(deck)
         self._cache: dict[str, Any] | None = None
         self._forgotten: dict[int, frozenset[str]] = {}
-        self.hand = self._build(self.deck, actions or [])
+        self.hand = self._build(list(deck), actions or [])
 
     @staticmethod
     def deal_order(seats: list[int], button: int) -> list[int]:
@@ -180,11 +170,15 @@ class EngineHand:
     # -- acts ------------------------------------------------------------------------------------------
 
     @staticmethod
-    def _apply(hand: Hand, act: dict[str, Any]) -> list[Event]:
+    def _model(act: dict[str, Any]) -> ActionModel:
         try:
-            model = ActionModel.model_validate(act)
+            return ActionModel.model_validate(act)
         except ValueError as exc:
             raise TableRequestError(f"bad act {act!r}: {exc}", code="bad_act") from exc
+
+    @classmethod
+    def _apply(cls, hand: Hand, act: dict[str, Any]) -> list[Event]:
+        model = cls._model(act)
         before = len(hand.events)
         try:
             apply_action(hand, model)
@@ -198,52 +192,46 @@ class EngineHand:
         Raises the engine's refusal (as :class:`NotAllowedError`) if the act is illegal, so nothing is dealt
         for an act that will not happen.
         """
-        if act.get("act") in _VERIFIED:
-            self._verify(act)
-            return []
-        trial = copy.deepcopy(self.hand)
-        known = len(self.deck)
-        before = _undealt(trial, known)
-        events = self._apply(trial, act)
-        # Every position the act took that the shoe has not dealt yet is a card the shoe must deliver; cards
-        # put back on the pack or reshuffled into the stub are already known. The engine's stub says which.
-        taken = max(0, before - _undealt(trial, known))
-        burn = any(isinstance(ev, Burned) for ev in events)
-        if burn and taken:
-            return ["burn"] + ["deal"] * (taken - 1)
-        return ["deal"] * taken
-
-    def _verify(self, act: dict[str, Any]) -> None:
+        model = self._model(act)
+        if model.act in _TRIED:
+            trial = copy.deepcopy(self.hand)
+            before = trial.undelivered_in_stub()
+            events = self._apply(trial, act)
+            # Every position the report took that the shoe has not delivered yet is a card the shoe must deliver;
+            # cards put back on the pack or reshuffled into the stub are already known.
+            taken = max(0, before - trial.undelivered_in_stub())
+            if taken and any(isinstance(ev, Burned) for ev in events):
+                return ["burn"] + ["deal"] * (taken - 1)
+            return ["deal"] * taken
         try:
-            model = ActionModel.model_validate(act)
-        except ValueError as exc:
-            raise TableRequestError(f"bad act {act!r}: {exc}", code="bad_act") from exc
-        try:
-            if model.act in _VERIFIED_IN_PLACE:
-                verify_action(self.hand, model)
-            else:  # the draw and the reports: tried on a copy, whose stub lacks the cards the shoe will deal
-                self._apply(copy.deepcopy(self.hand), act)
+            verify_action(self.hand, model)
+            if model.act == "draw" and model.seat is not None:
+                return list(self.hand.shoe_cards_for_draw(model.seat, len(model.discard or ())))
         except EngineError as exc:
             raise _engine_error(exc) from exc
+        return []
 
     def act(self, act: dict[str, Any], new_cards: list[str]) -> list[Event]:
-        """Apply the act, the shoe having delivered ``new_cards`` for it (in order)."""
+        """Apply the act, the shoe having delivered ``new_cards`` for it (in order): the engine learns them
+        first, then plays the act."""
         self._cache = None
         if new_cards:
-            self.deck.extend(new_cards)
-            self.hand = self._build(self.deck, [dict(a) for a in self.hand.actions])
+            try:
+                self.hand.deliver(new_cards)
+            except EngineError as exc:
+                raise _engine_error(exc) from exc
         return self._apply(self.hand, act)
 
     def forget(self, seat: int) -> None:
-        """Unlearn which cards the seat holds now: they become "??" in the deck (the dealer saw only a count
-        thrown, so nobody knows which of them are left). They are learnt again when shown."""
+        """Unlearn which cards the seat holds now: they become "??" (the dealer saw only a count thrown, so
+        nobody knows which of them are left). They are learnt again when shown; an exposed card stays known."""
         held = set(self.hand.hole_cards(seat))
         self._forgotten[seat] = frozenset(self._forgotten.get(seat, frozenset()) | held) - {UNKNOWN}
-        self.deck = [UNKNOWN if code in held else code for code in self.deck]
         self._cache = None
-        # Earlier acts that named one of these cards (an exposed card) keep naming it: replaying them, the engine
-        # learns it again onto this seat's cards, which is where it is.
-        self.hand = self._build(self.deck, [dict(a) for a in self.hand.actions])
+        try:
+            self.hand.forget(seat)
+        except EngineError as exc:
+            raise _engine_error(exc) from exc
 
     def possible(self, seat: int) -> frozenset[str] | None:
         """The cards a seat whose cards were forgotten may hold among its "??" (None: never forgotten)."""
@@ -268,9 +256,6 @@ class EngineHand:
     def phase(self) -> str:
         ph = self.hand.phase
         return "complete" if ph is None else _VIEW_PHASE.get(ph, "betting")
-
-    def engine_phase(self) -> Phase | None:
-        return self.hand.phase
 
     def to_act(self) -> int | None:
         if self.hand.is_over:
@@ -438,6 +423,3 @@ class EngineHand:
     @property
     def carried_out(self) -> int:
         return self.hand.carried_pot
-
-    def events_json(self) -> list[dict[str, Any]]:
-        return [e.to_json() for e in self.hand.events]

@@ -7,8 +7,9 @@ betting, showdown and irregularities), "001" (the casino procedure), "003" (the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass, field, fields
+from enum import Enum, StrEnum
+from typing import Any
 
 from table_controller.engine.errors import ConfigError
 from table_controller.engine.irregular_options import (
@@ -188,3 +189,16 @@ def config_problems(config: GameConfig) -> list[str]:
     if not 1 <= config.options.draw_limit_six_plus <= 5:
         problems.append("options.draw_limit_six_plus must be 1..5")
     return problems
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, Enum) else value
+
+
+def config_to_json(config: GameConfig) -> dict[str, Any]:
+    """The ``game`` object of a record for this configuration (only non-default stakes and options)."""
+    stakes = {f.name: getattr(config.stakes, f.name) for f in fields(Stakes)
+              if getattr(config.stakes, f.name) != f.default}
+    options = {f.name: _plain(getattr(config.options, f.name)) for f in fields(HouseOptions)
+               if getattr(config.options, f.name) != f.default}
+    return {"form": config.form.value, "betting": config.betting.value, "stakes": stakes, "options": options}

@@ -182,13 +182,24 @@ class HandEnded(Event):
     carried_pot: int
 
 
-def _install_fast_inits() -> None:
-    """The event classes above get the faster ``__init__`` of ``frozen_init``: same keyword-only signature,
-    same non-negative check, a quarter of the cost (an event is built for every act)."""
-    from table_controller.engine.frozen_init import install
+@dataclass(frozen=True, kw_only=True)
+class CardsDelivered(Event):
+    """The shoe delivered cards, in its order: ``first`` is the shoe position of the first ("??": not read)."""
 
-    for cls in Event.__subclasses__():
-        install(cls, nonnegative_ints=cls.__post_init__ is Event.__post_init__)
+    kind: ClassVar[str] = "delivered"
+    first: int
+    cards: tuple[str, ...]
 
 
-_install_fast_inits()
+@dataclass(frozen=True, kw_only=True)
+class CardsForgotten(Event):
+    """Which cards a seat holds is no longer known (the dealer saw only how many he threw): ``count`` of them."""
+
+    kind: ClassVar[str] = "forgotten"
+    seat: int
+    count: int
+
+
+# What the shoe and the table tell a live hand, not acts of the game: the hand record carries the cards in its
+# deck (as delivered, "??" where forgotten), so a hand's result lists the game's events without these.
+TABLE_INPUTS: tuple[type[Event], ...] = (CardsDelivered, CardsForgotten)

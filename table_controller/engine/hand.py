@@ -3,10 +3,13 @@
 Build a :class:`Hand` from a :class:`~table_controller.engine.config.GameConfig`, the seats dealt in (seat
 number, name, stack before the antes), the button's seat, the pot carried from earlier deals, how many deals
 were passed out in a row, and the deck (the shoe's order, top first; ``None`` for a card the table cannot
-read). The constructor posts the antes and forced bets and deals; then every act has three methods:
-``verify_x(...)`` raises :class:`IllegalActionError` naming the rule, ``can_x(...)`` answers, ``x(...)`` applies it
-and returns the events it produced. :meth:`Hand.legal_actions` says whose turn it is and exactly what that
-seat (or the dealer) may do, with amounts.
+read). The constructor posts the antes and forced bets and deals; then every act has ``verify_x(...)``, which
+raises :class:`IllegalActionError` naming the rule, and ``x(...)``, which applies it and returns the events it
+produced; where a caller needs only the answer (the legal view, the replayer) ``can_x(...)`` gives it.
+:meth:`Hand.legal_actions` says whose turn it is and exactly what that seat (or the dealer) may do, with amounts.
+
+A live shoe deals one card at a time: build the hand with the cards of the deal and feed it the others as they
+come (:meth:`Hand.deliver`; :meth:`Hand.shoe_cards_for_draw` says how many a draw needs first).
 
 Cards are tracked by their *position* in the shoe's order (0 = the first card off the shoe), so a deck the
 table cannot read works the same: identities are learnt when cards are shown. After every act the engine
@@ -27,8 +30,8 @@ from itertools import chain as _chain
 from operator import attrgetter
 from typing import Any
 
-from table_controller.engine import frozen_init as _frozen_init
 from table_controller.engine import irregular as _irregular
+from table_controller.engine.betting import R_BLOCK, R_LIMITS, Round, structure_for
 from table_controller.engine.cards import UNKNOWN_CODE, Card, card_str, parse_card
 from table_controller.engine.config import (
     FORCED_BLIND_FORMS,
@@ -41,16 +44,19 @@ from table_controller.engine.config import (
     GameForm,
     OddChip,
     PassMeaning,
+    config_to_json,
 )
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.evaluate import describe as _describe_value
-from table_controller.engine.evaluate import evaluate5 as _evaluate5
 from table_controller.engine.events import (
+    TABLE_INPUTS,
     BetMade,
     BetReturned,
     Burned,
     Called,
     CardsDealt,
+    CardsDelivered,
+    CardsForgotten,
     Checked,
     DrawAnnounced,
     DrawServed,
@@ -68,32 +74,18 @@ from table_controller.engine.events import (
     Shown,
     StraddleDeclined,
 )
-from table_controller.engine.machine import STAYS, TARGETS, TERMINAL, Phase, accepts, check_transition
+from table_controller.engine.hand_state import CardLike
+from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import meets_requirement
+from table_controller.engine.pots import side_pots, split
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
-
-# Enum members read on the hot paths, as module constants. Why: in Python 3.11 ``Phase.SHOWDOWN`` goes through
-# ``EnumType.__getattr__`` (a Python-level hook, about 0.2 us a read, several reads an act); a module global is
-# one cached load.
-(_STRADDLING, _FIRST_BETTING, _DRAWING, _RESHUFFLING, _FINAL_BETTING, _REOPENING, _PROVING, _SHOWDOWN, _COMPLETE,
- _PASSED_OUT) = (Phase.STRADDLING, Phase.FIRST_BETTING, Phase.DRAWING, Phase.RESHUFFLING, Phase.FINAL_BETTING,
-                 Phase.REOPENING, Phase.PROVING, Phase.SHOWDOWN, Phase.COMPLETE, Phase.PASSED_OUT)
-_BLOCK_SYSTEM, _PASS_AND_OUT, _FIVE_CARD_DRAW, _BLIND_OPENING = (GameForm.BLOCK_SYSTEM, GameForm.PASS_AND_OUT,
-                                                                 GameForm.FIVE_CARD_DRAW, GameForm.BLIND_OPENING)
-_FIXED_LIMIT, _SPREAD_LIMIT, _POT_LIMIT, _NO_LIMIT = (Betting.FIXED_LIMIT, Betting.SPREAD_LIMIT, Betting.POT_LIMIT,
-                                                      Betting.NO_LIMIT)
-_DRAW_FOUR, _DRAW_BY_PLAYERS = DrawLimit.FOUR, DrawLimit.BY_PLAYERS
-_DEALER_ANTE, _HIGH_SUIT, _CHECK_IF_FREE = AnteMode.DEALER, OddChip.HIGH_SUIT, PassMeaning.CHECK_IF_FREE
 
 HAND_SIZE = 5
 DECK_SIZE = 52
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
-_INT_ONLY = {int}
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
-_SHOW_OR_MUCK: tuple[str, ...] = ("show", "muck")
-_SHOW_ONLY: tuple[str, ...] = ("show",)
 _CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))
 _CARD_OF: dict[str, Card] = {code: Card(c) for c, code in enumerate(_CODE_OF)}
 _CODE_SET = frozenset(_CODE_OF)
@@ -115,14 +107,6 @@ R_PROVE = "003 Jackpots / 000 Proving openers: the opener must show openers befo
 R_FALSE4 = "003 False openers 4"
 R_FALSE2 = "003 False openers 2"
 R_SHOWDOWN = "000 Final betting and showdown: every player who has not dropped shows his full hand"
-R_LIMITS = {
-    Betting.FIXED_LIMIT: "fixed limit: bets and raises of exactly the small bet before the draw, the big bet after",
-    Betting.SPREAD_LIMIT: "spread limit: a bet or raise between the minimum and the maximum, a raise at least the last",
-    Betting.POT_LIMIT: "pot limit: a raise at least the last full bet or raise, at most the pot after calling",
-    Betting.NO_LIMIT: "no limit: a raise at least the last full bet or raise (an all-in may be less)",
-}
-R_BLOCK = "003 Block system: a raise is at most 2 chips before the draw, at most each player's pre-draw total after"
-
 
 @dataclass(frozen=True, kw_only=True)
 class SeatSpec:
@@ -157,67 +141,21 @@ class LegalActions:
         return self  # frozen, of ints, strs and a tuple of strs: nothing to copy (a compiled one refuses to)
 
 
-CardLike = Card | int | str | None
-
-# Built for every act (and every seat dealt in): the faster __init__, same signature (frozen_init.py).
-_frozen_init.install(SeatSpec)
-_frozen_init.install(LegalActions)
-
-# The events of the common acts, built positionally (fields in order) with the same checks: frozen_init.builder.
-_forced_bet_posted = _frozen_init.builder(ForcedBetPosted)
-_cards_dealt = _frozen_init.builder(CardsDealt)
-_checked = _frozen_init.builder(Checked)
-_called = _frozen_init.builder(Called)
-_bet_made = _frozen_init.builder(BetMade)
-_raised = _frozen_init.builder(Raised)
-_folded = _frozen_init.builder(Folded)
-_bet_returned = _frozen_init.builder(BetReturned)
-_interval_closed = _frozen_init.builder(IntervalClosed)
-_burned = _frozen_init.builder(Burned)
-_draw_served = _frozen_init.builder(DrawServed)
-_shown = _frozen_init.builder(Shown)
-_pot_awarded = _frozen_init.builder(PotAwarded)
-_hand_ended = _frozen_init.builder(HandEnded)
-
-# The events of the commonest acts, kept by value, as the legal views are (_betting_view): an event is frozen and
-# compared by value, so one object, built and validated once by its builder, serves every act that produces the
-# same event, in this hand or another (a check by seat 3 is always Checked(seat=3)). What the record holds is the
-# same; what is spared is building and freeing some fifteen small objects a hand. Only exact ints (and the bools
-# the engine computes) are kept as keys, so True never stands for 1 (``Hand._int_chips``, ``type(seat) is int``).
-_EVENTS_KEPT = 4096  # per table: a bound on memory, far above what fixed stakes produce
-_KEPT_CHECKS: dict[int, Event] = {}
-_KEPT_FOLDS: dict[int, Event] = {}
-_KEPT_CALLS: dict[tuple[int, int, bool], Event] = {}
-_KEPT_ANTES: dict[tuple[int, int, bool], Event] = {}
-
-
-def _keep_event(table: dict[Any, Event], key: Any, keep: bool, make: Callable[..., Event], *fields: Any) -> Event:
-    """Build the event (validated as always) and, when ``keep``, keep it in ``table`` under ``key``."""
-    event = make(*fields)
-    if keep:
-        if len(table) >= _EVENTS_KEPT:
-            table.clear()
-        table[key] = event
-    return event
-
-
 class Hand:
     """One deal. See the module docstring for how to drive it."""
 
-    # Why slots: a deal keeps some 80 fields, past the ~30 that CPython's shared-key instance dicts hold with
-    # fast attribute access; as slots every read and write of a field is a fixed-offset load. ``__dict__`` stays
-    # for anything else a caller hangs on a hand.
+    # Every field a deal keeps, declared in one place; ``__dict__`` stays for anything else a caller hangs on a hand.
     __slots__ = (
-        "__dict__", "_acted_full", "_after", "_aggressor", "_announced", "_ante_paid", "_bet", "_big_bet", "_burn",
-        "_burned_for_draw", "_button", "_cap", "_checked_layout", "_chips_total", "_contrib", "_current", "_dead",
-        "_deck_codes", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat", "_final_first",
-        "_fixed_limit", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_int_chips",
-        "_interval", "_last_inc", "_learnt", "_legal", "_legal_full", "_made_with", "_muck", "_mucked", "_n", "_needs",
-        "_opened", "_opener", "_openers_cache", "_original", "_others", "_pass_out_form", "_pending_serve", "_plain",
-        "_pot", "_predraw_level", "_raises", "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no",
-        "_show_pos", "_show_queue", "_shown", "_small_bet", "_stack", "_straddle_form", "_straddles", "_stub",
-        "_values", "actions", "carried_in", "config", "events", "false_opener_case", "irregular_state",
-        "openers_proved", "passed_deals", "phase", "requirement", "seats", "status", "to_act",
+        "__dict__", "_acted_full", "_after", "_aggressor", "_announced", "_ante_paid", "_bet", "_burn",
+        "_burned_for_draw", "_button", "_checked_layout", "_chips_total", "_contrib", "_current", "_dead",
+        "_deck_codes", "_delivered", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat",
+        "_final_first", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_interval",
+        "_last_inc", "_learnt", "_legal", "_legal_full", "_made_with", "_muck", "_mucked", "_n", "_needs", "_opened",
+        "_opener", "_original", "_others", "_pass_and_out", "_pending_serve", "_pot", "_predraw_level", "_raises",
+        "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos", "_show_queue",
+        "_shown", "_stack", "_straddle_form", "_straddles", "_structure", "_stub", "_values", "actions", "carried_in",
+        "config", "events", "false_opener_case", "irregular_state", "openers_proved", "passed_deals", "phase",
+        "requirement", "seats", "status", "to_act",
     )
 
     def __init__(self, config: GameConfig, seats: Sequence[SeatSpec], button: int, *,
@@ -250,16 +188,14 @@ class Hand:
         self.carried_in = carried_pot
         self.passed_deals = passed_deals
         self.requirement = config.requirement(passed_deals)
-        # The game's fixed facts, looked up before most acts (the config is frozen).
-        form, stakes = config.form, config.stakes
-        self._fixed_limit = config.betting is _FIXED_LIMIT and form is not _BLOCK_SYSTEM
-        self._pass_out_form = form is _PASS_AND_OUT
-        self._straddle_form = form in STRADDLE_FORMS
-        self._small_bet, self._big_bet, self._cap = stakes.small_bet, stakes.big_bet, stakes.cap
+        self._structure = structure_for(config)
+        # Facts of the game that the betting acts ask about, settled once (the config is frozen).
+        self._pass_and_out = config.form is GameForm.PASS_AND_OUT
+        self._straddle_form = config.form in STRADDLE_FORMS
         draw_limit = config.draw_limit
-        if draw_limit is _DRAW_FOUR:
+        if draw_limit is DrawLimit.FOUR:
             self._draw_top = 4
-        elif draw_limit is _DRAW_BY_PLAYERS and len(ordered) >= 6:
+        elif draw_limit is DrawLimit.BY_PLAYERS and len(ordered) >= 6:
             self._draw_top = config.options.draw_limit_six_plus
         else:
             self._draw_top = HAND_SIZE
@@ -280,13 +216,6 @@ class Hand:
         self._dead = 0  # dealer's ante for all and the block-system ante: in the pot, nobody's live bet
         self._dead_payer = self._button  # who put the dead money in (a misdeal may give it back)
         self._chips_total = sum(self._stack) + carried_pot
-        # Seat numbers, stacks and the carried pot all exact ints: every amount the engine computes is one, and the
-        # events it builds from them may be kept by value (_keep_event).
-        self._int_chips = {*map(type, numbers), *map(type, stacks), type(carried_pot)} == _INT_ONLY
-        # Fixed limit with no opening requirement, blinds, straddles or pass-and-out, int seats and chips:
-        # legal_actions() computes the betting view of this game (the commonest) inline.
-        self._plain = (self._fixed_limit and not self._pass_out_form and not self._straddle_form
-                       and form is not _BLIND_OPENING and self.requirement is None and self._int_chips)
 
         # Cards, by position in the shoe's order.
         ident = _whole_pack(deck)
@@ -298,7 +227,8 @@ class Hand:
             self._learnt = True  # the identity check runs with the first invariant check
             ident = list(map(_CARD_OF.get, self._deck_codes))
         self._ident: list[Card | None] = ident
-        self._openers_cache: dict[tuple[int, tuple[int, ...]], bool] = {}
+        # Shoe positions the table has been given (read, or "??"): a live shoe delivers the rest with deliver().
+        self._delivered = DECK_SIZE if deck is None else min(len(deck), DECK_SIZE)
         self._stub = list(_FULL_STUB)  # top of the stub at the end
         self._hands: list[list[int]] = []  # dealt by _deal, in seat order
         self._original: list[tuple[int, ...]] = []  # each hand as dealt (by _deal), for proving openers
@@ -402,9 +332,7 @@ class Hand:
         return codes
 
     def _move(self, target: Phase, trigger: str) -> None:
-        targets = TARGETS.get((self.phase, trigger))  # check_transition, inlined: this runs after every act
-        if targets is None or target not in targets:
-            check_transition(self.phase, trigger, target)  # raises, naming the move
+        check_transition(self.phase, trigger, target)
         self.phase = target
 
     def _emit(self, event: Event) -> Event:
@@ -433,28 +361,13 @@ class Hand:
             if self.ante_for_all is not None:
                 self._dead_payer = payer = self._index[self.ante_for_all]
                 self._post(payer, st.ante * n, "ante_for_all", live=False, as_bet=False)
-            elif cfg.options.ante_mode is _DEALER_ANTE:
+            elif cfg.options.ante_mode is AnteMode.DEALER:
                 self._post(b, st.ante * n, "dealer_ante", live=False, as_bet=False)
-            else:  # each player antes, from the dealer's left (_post, inlined: this runs for every player)
-                stack, contrib, paid_in, seat_no, emit = self._stack, self._contrib, self._ante_paid, self._seat_no, \
-                    self.events.append
-                ante = st.ante
-                pot = self._pot
-                kept = self._int_chips
+            else:  # each player antes, from the dealer's left
                 for i in _deal_order(n, left):
-                    paid = ante if ante <= stack[i] else stack[i]
-                    stack[i] -= paid
-                    pot += paid
-                    contrib[i] += paid
-                    paid_in[i] = paid
-                    key = (seat_no[i], paid, stack[i] == 0)
-                    event = _KEPT_ANTES.get(key)
-                    if event is None or not kept:
-                        event = _keep_event(_KEPT_ANTES, key, kept, _forced_bet_posted, key[0], paid, "ante", key[2])
-                    emit(event)
-                self._pot = pot
+                    self._ante_paid[i] = self._post(i, st.ante, "ante", live=True, as_bet=False)
         first = left
-        if form is _BLOCK_SYSTEM:
+        if form is GameForm.BLOCK_SYSTEM:
             self._post(b, st.block_ante, "block_ante", live=False, as_bet=False)
             second = (left + 1) % n
             self._post(left, st.block_blind, "block_blind", live=True, as_bet=True)
@@ -469,7 +382,7 @@ class Hand:
             self._current = self._bet[left]
             self._forced_last = left
             self._last_inc = st.blind
-        elif form is _BLIND_OPENING:
+        elif form is GameForm.BLIND_OPENING:
             self._post(left, st.blind, "blind_open", live=True, as_bet=True)
             self._current = self._bet[left]
             self._last_inc = st.blind
@@ -485,14 +398,14 @@ class Hand:
         if form in STRADDLE_FORMS:
             nxt = (left + 1) % n
             if self._may_straddle(nxt):
-                self._move(_STRADDLING, "start")
+                self._move(Phase.STRADDLING, "start")
                 self.to_act = nxt
                 self._check_invariants()
                 return
             self._begin_first_after_straddles()
             self._check_invariants()
             return
-        self._move(_FIRST_BETTING, "start")
+        self._move(Phase.FIRST_BETTING, "start")
         self._open_interval(first)
         self._check_invariants()
 
@@ -511,7 +424,7 @@ class Hand:
         self._hands = hands
         self._original = list(map(tuple, hands))
         seat_no = self._seat_no
-        self.events.append(_cards_dealt(tuple([seat_no[i] for i in order]), HAND_SIZE))
+        self._emit(CardsDealt(order=tuple(seat_no[i] for i in order), cards_each=HAND_SIZE))
 
     # ------------------------------------------------------------------------------------------ invariants
 
@@ -520,7 +433,7 @@ class Hand:
         # (no Python loop). The cards: where every pile and hand holds exactly what it held at the last proof
         # (a copy kept then), the 52 places are the ones that proof established; any difference at all, in any
         # pile, hand or order, is proved again by _check_cards.
-        places = self._stack + self._bet  # one list, one sum and one min: each builtin call costs more than its loop
+        places = self._stack + self._bet
         pot = self._pot
         chips = sum(places) + pot
         if chips != self._chips_total or min(places) < 0 or pot < 0:
@@ -623,16 +536,11 @@ class Hand:
         return UNKNOWN_CODE if c is None else _CODE_OF[c]
 
     def _codes(self, positions: Sequence[int]) -> tuple[str, ...]:
-        ident, name = self._ident, _NAME_OF
-        return tuple([name[ident[p]] for p in positions])
+        return tuple(self._code(p) for p in positions)
 
     def hole_cards(self, seat: int) -> tuple[str, ...]:
         """The cards a seat holds now ("??" where unidentified). Secret: the caller controls who sees them."""
-        i = self._index.get(seat)
-        if i is None:
-            i = self._i(seat)  # raises, naming the seat
-        ident, name = self._ident, _NAME_OF  # _codes(), inlined: the random player asks before every draw
-        return tuple([name[ident[p]] for p in self._hands[i]])
+        return self._codes(self._hands[self._i(seat)])
 
     def card_identities(self) -> tuple[str, ...]:
         """Every shoe position's card as known now ("??" where not yet identified). For records and auditors."""
@@ -692,9 +600,6 @@ class Hand:
         self._require_phase("straddle")
         self._require_turn(i, R_STRADDLE)
 
-    def can_straddle(self, seat: int) -> bool:
-        return _can(self.verify_straddle, seat)
-
     def straddle(self, seat: int) -> list[Event]:
         self.verify_straddle(seat)
         before = len(self.events)
@@ -707,10 +612,10 @@ class Hand:
         self._log({"seat": seat, "act": "straddle"})
         nxt = (i + 1) % self._n
         if self._may_straddle(nxt):
-            self._move(_STRADDLING, "straddle")
+            self._move(Phase.STRADDLING, "straddle")
             self.to_act = nxt
         else:
-            self._move(_FIRST_BETTING, "straddle")
+            self._move(Phase.FIRST_BETTING, "straddle")
             self._begin_first_after_straddles(moved=True)
         return self._done(before)
 
@@ -730,13 +635,13 @@ class Hand:
         before = len(self.events)
         self._emit(StraddleDeclined(seat=seat))
         self._log({"seat": seat, "act": "decline_straddle"})
-        self._move(_FIRST_BETTING, "decline_straddle")
+        self._move(Phase.FIRST_BETTING, "decline_straddle")
         self._begin_first_after_straddles(moved=True)
         return self._done(before)
 
     def _begin_first_after_straddles(self, *, moved: bool = False) -> None:
         if not moved:
-            self._move(_FIRST_BETTING, "start")
+            self._move(Phase.FIRST_BETTING, "start")
         assert self._forced_last is not None
         self._entry = 2 * self._current
         self._open_interval((self._forced_last + 1) % self._n)
@@ -745,32 +650,24 @@ class Hand:
 
     def _open_interval(self, first: int) -> None:
         """Start a betting interval with the first player from ``first`` who can act; none: close it at once."""
-        n, folded, stack, bet, cur = self._n, self._folded, self._stack, self._bet, self._current
-        can_bet = [not f and s > 0 for f, s in zip(folded, stack, strict=True)]  # _can_bet_chips of each
+        can_bet = [self._can_bet_chips(i) for i in range(self._n)]
         # A player acts only if someone else could answer him, or he has a bet to meet.
         if can_bet.count(True) >= 2:
             self._needs = can_bet
         else:
-            self._needs = [c and b < cur for c, b in zip(can_bet, bet, strict=True)]
-        self._acted_full = [False] * n
+            self._needs = [can_bet[i] and self._bet[i] < self._current for i in range(self._n)]
+        self._acted_full = [False] * self._n
         self._aggressor = None
         # The turn is read back from _set_next, not from self.to_act: a type checker keeps the None stored just
-        # before a call, and a compiled build (see docs/benchmarks.md) would trust it.
+        # before a call, and the compiled build would trust it.
         if self._set_next(first, inclusive=True) is None:
             self._close_interval("no_action")
 
     def _set_next(self, start: int, *, inclusive: bool) -> int | None:
         """Give the turn to the next player from ``start`` who still has to act; returns him (None: nobody)."""
-        needs, folded, stack = self._needs, self._folded, self._stack
-        if inclusive and needs[start] and not folded[start] and stack[start] > 0:
-            self.to_act = start
-            return start
-        for j in self._after[start]:
-            if needs[j] and not folded[j] and stack[j] > 0:  # _can_bet_chips, inlined: this runs after every act
-                self.to_act = j
-                return j
-        self.to_act = None
-        return None
+        order = (start, *self._after[start]) if inclusive else self._after[start]
+        self.to_act = next((j for j in order if self._needs[j] and self._can_bet_chips(j)), None)
+        return self.to_act
 
     def _to_call(self, i: int) -> int:
         return min(self._current - self._bet[i], self._stack[i])
@@ -792,49 +689,35 @@ class Hand:
     def _raise_limits(self, i: int) -> tuple[int, int, int] | None:
         """(full_to, min_to, max_to): the smallest full bet or raise, and the bounds once an all-in is allowed
         for less (an all-in below ``full_to`` is a short raise that does not reopen the betting)."""
-        stack, bet, folded = self._stack, self._bet, self._folded
-        all_in_to = bet[i] + stack[i]
+        all_in_to = self._bet[i] + self._stack[i]
         cur = self._current
         if all_in_to <= cur or self._acted_full[i]:
             return None
-        for j in self._others[i]:
-            if not folded[j] and stack[j] + bet[j] > cur:
-                break
-        else:
+        if not self._could_be_called(i):
             return None  # common practice: nobody is left who could call a raise
-        entry = self._entry > 0 and (self._entry_seat is None or self._entry_seat == i)  # _entry_pending(i)
-        if self._fixed_limit and not entry:  # the common case, in short: the unit, if the cap allows
-            if self._cap and self._raises >= self._cap:
-                return None
-            lo = cur + (self._small_bet if self._interval == "first" else self._big_bet)
-            return (lo, lo, lo) if lo <= all_in_to else (lo, all_in_to, all_in_to)
-        cfg, st = self.config, self.config.stakes
-        if cfg.form is _BLOCK_SYSTEM:
-            limit = st.block_raise_limit if self._interval == "first" else max(1, self._predraw_level)
-            lo, hi = cur + 1, cur + limit
-        elif cfg.betting is _FIXED_LIMIT:
-            if st.cap and self._raises >= st.cap and not entry:
-                return None
-            lo = hi = cur + (st.small_bet if self._interval == "first" else st.big_bet)  # _unit()
-        elif cfg.betting is _SPREAD_LIMIT:
-            inc = min(max(st.min_bet, self._last_inc), st.max_bet)
-            lo, hi = cur + inc, cur + st.max_bet
-        elif cfg.betting is _POT_LIMIT:
-            lo = cur + max(st.min_bet, self._last_inc)
-            hi = cur + self._pot + sum(self._bet) + (cur - self._bet[i])
-        else:
-            lo, hi = cur + max(st.min_bet, self._last_inc), all_in_to
+        entry = self._entry_pending(i)
+        bounds = self._structure.raise_range(Round(
+            current=cur, last_increment=self._last_inc, raises=self._raises, first=self._interval == "first",
+            pot_after_call=self.pot + (cur - self._bet[i]), all_in_to=all_in_to, predraw_level=self._predraw_level,
+            entry=entry))
+        if bounds is None:
+            return None
+        lo, hi = bounds
         if entry:
             lo = max(lo, self._entry)
-            hi = max(hi, lo) if cfg.betting is not _FIXED_LIMIT else lo
+            hi = max(hi, lo) if self.config.betting is not Betting.FIXED_LIMIT else lo
         full = lo
-        hi = all_in_to if hi > all_in_to else hi  # min() and max() by hand: this runs before every betting act
-        lo = all_in_to if lo > all_in_to else lo
-        return full, lo, hi if hi > lo else lo
+        hi = min(hi, all_in_to)
+        lo = min(lo, all_in_to)
+        return full, lo, max(hi, lo)
+
+    def _could_be_called(self, i: int) -> bool:
+        """Whether another player still in could call a raise above the current bet."""
+        return any(not self._folded[j] and self._stack[j] + self._bet[j] > self._current for j in self._others[i])
 
     def _blind_entry_open(self) -> bool:
         """In the straddle forms, nobody has stayed voluntarily yet: the only acts are fold and bet."""
-        return self.config.form in STRADDLE_FORMS and self._interval == "first" and not self._opened
+        return self._straddle_form and self._interval == "first" and not self._opened
 
     def _betting_common(self, seat: int, act: str) -> int:
         i = self._i(seat)
@@ -851,29 +734,24 @@ class Hand:
             raise IllegalActionError("must_bet_or_drop", "before the pot is opened a player must bet or drop",
                                 rule=R_PASS_OUT)
 
-    def can_check(self, seat: int) -> bool:
-        return _can(self.verify_check, seat)
-
     def check(self, seat: int) -> list[Event]:
-        legal = self._legal
-        if legal is None or legal.seat != seat or "check" not in legal.acts:  # _listed(), inlined
+        if not self._listed(seat, "check"):
             self.verify_check(seat)
-        events = self.events
-        before = len(events)
+        before = len(self.events)
         i = self._index[seat]
-        event = _KEPT_CHECKS.get(seat)  # _emit and _log, inlined: the commonest acts
-        if event is None or type(seat) is not int:
-            event = _keep_event(_KEPT_CHECKS, seat, type(seat) is int, _checked, seat)
-        events.append(event)
-        self._legal = None
-        self.actions.append({"seat": seat, "act": "check"})
+        self._emit(Checked(seat=seat))
+        self._log({"seat": seat, "act": "check"})
         self._after_act(i, "check")
-        self._legal = None  # _done(before), inlined
-        self._check_invariants()
-        return events[before:]
+        return self._done(before)
+
+    def _listed(self, seat: int, act: str) -> bool:
+        """Whether the legal view already computed for this state lets this seat take this act: the view is
+        exactly what the verify methods accept (tests/engine/test_properties.py), so the act needs no other check."""
+        legal = self._legal
+        return legal is not None and legal.seat == seat and act in legal.acts
 
     def _pass_and_out_unopened(self) -> bool:
-        return self.config.form is _PASS_AND_OUT and self._interval == "first" and not self._opened
+        return self._pass_and_out and self._interval == "first" and not self._opened
 
     def verify_bet(self, seat: int, to: int) -> None:
         i = self._betting_common(seat, "bet")
@@ -883,9 +761,6 @@ class Hand:
         self._verify_amount(i, to, "bet")
         if self._interval == "first" and not self._opened:
             self._verify_openers(i)
-
-    def can_bet(self, seat: int, to: int) -> bool:
-        return _can(self.verify_bet, seat, to)
 
     def bet(self, seat: int, to: int) -> list[Event]:
         minimum_full = self._checked_amount(seat, to, "bet", self.verify_bet)
@@ -897,7 +772,7 @@ class Hand:
             self._opener = i
         amount = to - self._bet[i]
         full = self._apply_raise(i, to, minimum_full=minimum_full)
-        self.events.append(_bet_made(seat, to, amount, self._stack[i] == 0, opens, full))
+        self._emit(BetMade(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, opens=opens, full=full))
         self._log({"seat": seat, "act": "bet", "to": to})
         self._after_act(i, "bet")
         return self._done(before)
@@ -906,8 +781,7 @@ class Hand:
         """Check a bet or raise to `to` and return the smallest full bet or raise for it. An amount inside the
         legal view already computed for this seat is legal by construction, so the full verify is skipped."""
         legal = self._legal
-        if legal is not None and legal.seat == seat and act in legal.acts and type(to) is int \
-                and legal.min_to <= to <= legal.max_to:
+        if legal is not None and self._listed(seat, act) and type(to) is int and legal.min_to <= to <= legal.max_to:
             return self._legal_full
         verify(seat, to)
         return self._full_threshold(self._index[seat])
@@ -921,7 +795,7 @@ class Hand:
             raise IllegalActionError("bad_amount", f"'{act}' needs a whole number of chips 'to', got {to!r}")
         bounds = self._raise_bounds(i)
         if bounds is None:
-            if self.config.betting is _FIXED_LIMIT and self.config.stakes.cap and \
+            if self.config.betting is Betting.FIXED_LIMIT and self.config.stakes.cap and \
                     self._raises >= self.config.stakes.cap:
                 raise IllegalActionError("cap_reached", f"the cap of {self.config.stakes.cap} bets and raises is "
                                          "reached", rule="fixed limit: the cap on bets and raises per interval")
@@ -930,7 +804,7 @@ class Hand:
                                 rule=R_LIMITS[self.config.betting])
         lo, hi = bounds
         if not lo <= to <= hi:
-            rule = R_BLOCK if self.config.form is _BLOCK_SYSTEM else R_LIMITS[self.config.betting]
+            rule = R_BLOCK if self.config.form is GameForm.BLOCK_SYSTEM else R_LIMITS[self.config.betting]
             if self._entry_pending(i) and to < self._entry:
                 rule = R_STAY if self.config.form in STRADDLE_FORMS else R_DOUBLE
             raise IllegalActionError("bad_amount", f"{act} to {to} is outside {lo}..{hi}", rule=rule)
@@ -940,15 +814,10 @@ class Hand:
         req = self.requirement
         if req is None or not self.config.options.refuse_false_open:
             return False
-        key = (i, tuple(self._hands[i]))
-        verdict = self._openers_cache.get(key)
-        if verdict is None:
-            cards = [self._ident[p] for p in self._hands[i]]
-            known = [c for c in cards if c is not None]
-            verdict = len(known) == len(cards) and not meets_requirement(
-                known, req, bobtail_allowed=self.config.bobtail_allowed)
-            self._openers_cache[key] = verdict
-        return verdict
+        cards = [self._ident[p] for p in self._hands[i]]
+        known = [c for c in cards if c is not None]
+        return len(known) == len(cards) and not meets_requirement(known, req,
+                                                                  bobtail_allowed=self.config.bobtail_allowed)
 
     def _verify_openers(self, i: int) -> None:
         req = self.requirement
@@ -962,22 +831,19 @@ class Hand:
         self._contrib[i] += to - self._bet[i]
         self._bet[i] = to
         full = to >= minimum_full
-        others = self._others[i]
-        if full:
+        if full:  # a full bet or raise reopens the betting to everyone who acted
             self._last_inc = inc
             self._raises += 1
-            acted_full = self._acted_full
-            for j in others:
-                acted_full[j] = False
+            for j in self._others[i]:
+                self._acted_full[j] = False
         self._current = to
         self._aggressor = i
         self._entry = 0
         self._entry_seat = None
         self._opened = True
-        needs, folded, stack = self._needs, self._folded, self._stack
-        for j in others:
-            if not folded[j] and stack[j] > 0:  # _can_bet_chips, inlined
-                needs[j] = True
+        for j in self._others[i]:
+            if self._can_bet_chips(j):
+                self._needs[j] = True
         return full
 
     def verify_call(self, seat: int) -> None:
@@ -989,36 +855,19 @@ class Hand:
         if self._entry_pending(i):
             raise IllegalActionError("must_double_to_stay", f"to stay, raise to {self._entry}", rule=R_DOUBLE)
 
-    def can_call(self, seat: int) -> bool:
-        return _can(self.verify_call, seat)
-
     def call(self, seat: int) -> list[Event]:
-        legal = self._legal
-        if legal is not None and legal.seat == seat and "call" in legal.acts:
-            amount = legal.call_amount
-            i = self._index[seat]
-        else:
+        if not self._listed(seat, "call"):
             self.verify_call(seat)
-            i = self._index[seat]
-            amount = self._to_call(i)
-        events = self.events
-        before = len(events)
-        stack = self._stack
-        stack[i] -= amount
+        before = len(self.events)
+        i = self._index[seat]
+        amount = self._to_call(i)
+        self._stack[i] -= amount
         self._bet[i] += amount
         self._contrib[i] += amount
-        key = (seat, amount, stack[i] == 0)
-        event = _KEPT_CALLS.get(key)
-        if event is None or type(seat) is not int or not self._int_chips:
-            kept = type(seat) is int and self._int_chips
-            event = _keep_event(_KEPT_CALLS, key, kept, _called, seat, amount, key[2])
-        events.append(event)
-        self._legal = None
-        self.actions.append({"seat": seat, "act": "call"})
+        self._emit(Called(seat=seat, amount=amount, all_in=self._stack[i] == 0))
+        self._log({"seat": seat, "act": "call"})
         self._after_act(i, "call")
-        self._legal = None  # _done(before), inlined
-        self._check_invariants()
-        return events[before:]
+        return self._done(before)
 
     def verify_raise_to(self, seat: int, to: int) -> None:
         i = self._betting_common(seat, "raise")
@@ -1027,16 +876,13 @@ class Hand:
                                      rule=R_LIMITS[self.config.betting])
         self._verify_amount(i, to, "raise")
 
-    def can_raise_to(self, seat: int, to: int) -> bool:
-        return _can(self.verify_raise_to, seat, to)
-
     def raise_to(self, seat: int, to: int) -> list[Event]:
         minimum_full = self._checked_amount(seat, to, "raise", self.verify_raise_to)
         before = len(self.events)
         i = self._index[seat]
         amount = to - self._bet[i]
         full = self._apply_raise(i, to, minimum_full=minimum_full)
-        self.events.append(_raised(seat, to, amount, self._stack[i] == 0, full))
+        self._emit(Raised(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, full=full))
         self._log({"seat": seat, "act": "raise", "to": to})
         self._after_act(i, "raise")
         return self._done(before)
@@ -1046,12 +892,8 @@ class Hand:
         if self._current <= self._bet[i] and not self._pass_and_out_unopened():
             raise IllegalActionError("cannot_fold", f"seat {seat} faces no bet: check instead", rule=R_CHECK)
 
-    def can_fold(self, seat: int) -> bool:
-        return _can(self.verify_fold, seat)
-
     def fold(self, seat: int) -> list[Event]:
-        legal = self._legal
-        if legal is None or legal.seat != seat or "fold" not in legal.acts:
+        if not self._listed(seat, "fold"):
             self.verify_fold(seat)
         before = len(self.events)
         self._fold(self._index[seat], "fold")
@@ -1060,10 +902,7 @@ class Hand:
     def _fold(self, i: int, act: str) -> None:
         seat = self._seat_no[i]
         self._folded[i] = True
-        event = _KEPT_FOLDS.get(seat)
-        if event is None or type(seat) is not int:
-            event = _keep_event(_KEPT_FOLDS, seat, type(seat) is int, _folded, seat)
-        self.events.append(event)
+        self._emit(Folded(seat=seat))
         if i == self._opener and self.requirement is not None:
             # 003 Final betting interval: a dropping opener shows his openers; his cards are kept apart.
             self._held[i] += self._hands[i]
@@ -1083,11 +922,8 @@ class Hand:
         if self._pass_is_check(i):
             self.verify_check(seat)
 
-    def can_pass_(self, seat: int) -> bool:
-        return _can(self.verify_pass_, seat)
-
     def _pass_is_check(self, i: int) -> bool:
-        return (self.config.options.pass_meaning is _CHECK_IF_FREE
+        return (self.config.options.pass_meaning is PassMeaning.CHECK_IF_FREE
                 and not self._pass_and_out_unopened() and self._current <= self._bet[i])
 
     def pass_(self, seat: int) -> list[Event]:
@@ -1110,9 +946,6 @@ class Hand:
             raise IllegalActionError("not_the_opener", f"seat {seat} did not open this pot", rule=R_FALSE2)
         if not _irregular.before_the_draw(self):
             raise IllegalActionError("too_late", "the draw has begun: a card of it has been served", rule=R_FALSE2)
-
-    def can_declare_no_openers(self, seat: int) -> bool:
-        return _can(self.verify_declare_no_openers, seat)
 
     def declare_no_openers(self, seat: int) -> list[Event]:
         """The opener announces before the draw (until its first card is served) that he lacks openers: his hand
@@ -1154,16 +987,13 @@ class Hand:
         elif resume is None or self._set_next(resume, inclusive=True) is None:
             self._close_interval("take_open")
         else:
-            self._move(_FIRST_BETTING, "take_open")
+            self._move(Phase.FIRST_BETTING, "take_open")
         return self._done(before)
 
     def verify_decline_open(self, seat: int) -> None:
         i = self._i(seat)
         self._require_phase("decline_open")
         self._require_turn(i, R_FALSE2)
-
-    def can_decline_open(self, seat: int) -> bool:
-        return _can(self.verify_decline_open, seat)
 
     def decline_open(self, seat: int) -> list[Event]:
         self.verify_decline_open(seat)
@@ -1172,30 +1002,21 @@ class Hand:
         self._reopen_pos += 1
         if self._reopen_pos < len(self._reopen_queue):
             self.to_act = self._reopen_queue[self._reopen_pos]
-            self._move(_REOPENING, "decline_open")
+            self._move(Phase.REOPENING, "decline_open")
         else:
             _irregular.no_new_opener(self, "decline_open")
         return self._done(before)
 
     def _after_act(self, i: int, trigger: str) -> None:
-        needs = self._needs
-        needs[i] = False
+        self._needs[i] = False
         self._acted_full[i] = True
-        folded = self._folded
-        if folded.count(False) == 1:
-            self._finish_uncontested(folded.index(False), trigger)
+        live = self._live()
+        if len(live) == 1:
+            self._finish_uncontested(live[0], trigger)
             return
-        stack = self._stack
-        for j in self._after[i]:  # _set_next(i, inclusive=False), inlined: this runs after every betting act
-            if needs[j] and not folded[j] and stack[j] > 0:
-                self.to_act = j
-                phase = self.phase
-                if (phase, trigger) not in STAYS:  # _move(phase, trigger), inlined: the phase stays
-                    stay = phase or _FIRST_BETTING
-                    check_transition(phase, trigger, stay)  # raises, naming the move
-                    self.phase = stay
-                return
-        self.to_act = None
+        if self._set_next(i, inclusive=False) is not None:
+            self._move(self.phase or Phase.FIRST_BETTING, trigger)  # the interval stays open
+            return
         self._close_interval(trigger)
 
     def _return_uncalled(self) -> None:
@@ -1208,7 +1029,7 @@ class Hand:
             self._bet[top] -= excess
             self._contrib[top] -= excess
             self._stack[top] += excess
-            self.events.append(_bet_returned(self._seat_no[top], excess, "uncalled"))
+            self._emit(BetReturned(seat=self._seat_no[top], amount=excess, reason="uncalled"))
 
     def _collect(self) -> None:
         self._pot += sum(self._bet)
@@ -1218,9 +1039,9 @@ class Hand:
         """The bets are equalized (or nobody can act): collect, then the draw, the showdown or a passed deal."""
         self.to_act = None
         if self._interval == "first":
-            if not self._opened and self.config.form in PASS_AND_BACK_IN_FORMS | {_PASS_AND_OUT}:
+            if not self._opened and self.config.form in PASS_AND_BACK_IN_FORMS | {GameForm.PASS_AND_OUT}:
                 self._collect()
-                self._move(_PASSED_OUT, trigger)
+                self._move(Phase.PASSED_OUT, trigger)
                 self.status = "passed_out"
                 self._emit(PotCarried(amount=self._pot, reason="nobody opened: the pot stays for the next deal "
                                       "(003 Jackpots)"))
@@ -1229,14 +1050,14 @@ class Hand:
             self._return_uncalled()
             self._predraw_level = max(self._bet)
             self._collect()
-            self.events.append(_interval_closed("first", self._pot))
-            self._move(_DRAWING, trigger)
+            self._emit(IntervalClosed(interval="first", pot=self._pot))
+            self._move(Phase.DRAWING, trigger)
             self._begin_draw()
             return
         self._return_uncalled()
         self._collect()
-        self.events.append(_interval_closed("final", self._pot))
-        self._move(_SHOWDOWN, trigger)
+        self._emit(IntervalClosed(interval="final", pot=self._pot))
+        self._move(Phase.SHOWDOWN, trigger)
         self._begin_showdown()
 
     # --------------------------------------------------------------------------------------------- the draw
@@ -1266,12 +1087,9 @@ class Hand:
             raise _irregular.cannot_draw_short(self, i)
         top = self.max_discard(self._seat_no[i])
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= top:
-            rule = R_DRAW_LIMIT_001 if self.config.draw_limit is _DRAW_FOUR else R_DRAW_LIMIT_003
+            rule = R_DRAW_LIMIT_001 if self.config.draw_limit is DrawLimit.FOUR else R_DRAW_LIMIT_003
             raise IllegalActionError("draw_limit", f"seat {self._seat_no[i]} may draw 0..{top} cards, not {count!r}",
                                 rule=rule)
-
-    def can_announce(self, seat: int, count: int) -> bool:
-        return _can(self.verify_announce, seat, count)
 
     def announce(self, seat: int, count: int) -> list[Event]:
         """The player states how many cards he wants; he may change it until he is served (001 IV 3)."""
@@ -1280,7 +1098,7 @@ class Hand:
         self._announced[seat] = count
         self._emit(DrawAnnounced(seat=seat, count=count))
         self._log({"seat": seat, "act": "announce", "count": count})
-        self._move(_DRAWING, "announce")
+        self._move(Phase.DRAWING, "announce")
         return self._done(before)
 
     def _resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]:
@@ -1359,87 +1177,54 @@ class Hand:
         finally:
             self._ident = snapshot
 
-    def _listed_draw(self, seat: int, discard: Sequence[CardLike]) -> list[int] | None:
-        """The positions thrown, when the current legal view allows this seat's draw and the discards are known
-        cards of its hand, none twice (what verify_draw accepts without learning anything); else None."""
-        legal = self._legal
-        if legal is None or legal.seat != seat or "draw" not in legal.acts or type(discard) not in (list, tuple) \
-                or len(discard) > legal.max_discard:
-            return None
-        ident = self._ident
-        at = {ident[p]: p for p in self._hands[self._index[seat]]}
-        thrown: list[int] = []
-        for item in discard:
-            card = _CARD_OF.get(item) if type(item) is str else None
-            pos = None if card is None else at.get(card)
-            if pos is None or pos in thrown:
-                return None
-            thrown.append(pos)
-        return thrown
-
-    def can_draw(self, seat: int, discard: Sequence[CardLike]) -> bool:
-        return _can(self.verify_draw, seat, discard)
-
     def draw(self, seat: int, discard: Sequence[CardLike]) -> list[Event]:
         """Discard these cards ([] stands pat) and be served as many from the top of the stub at once."""
-        thrown = self._listed_draw(seat, discard)
-        if thrown is None:
-            self.verify_draw(seat, discard)
-            thrown = self._resolve_cards(self._hands[self._index[seat]], discard, f"seat {seat} discards")
+        self.verify_draw(seat, discard)
         before = len(self.events)
         i = self._index[seat]
-        ident, name = self._ident, _NAME_OF
-        codes = tuple([name[ident[p]] for p in thrown])  # _codes(thrown), inlined
+        thrown = self._resolve_cards(self._hands[i], discard, f"seat {seat} discards")
         self._hands[i] = [p for p in self._hands[i] if p not in thrown]
         held = (i == self._opener and self.requirement is not None and self.config.options.opener_holds_discards)
         if held:
             self._held[i] += thrown
         else:
             self._discards[i] += thrown
-        self._log({"seat": seat, "act": "draw", "discard": list(codes)})
+        self._log({"seat": seat, "act": "draw", "discard": list(self._codes(thrown))})
         if thrown and not self._burned_for_draw and self.config.options.burn_before_draw:
             self._burned_for_draw = True
             if len(self._stub) > self._reserve():
                 pos = self._stub.pop()
                 self._burn.append(pos)
-                self.events.append(_burned(_NAME_OF[self._ident[pos]]))  # _code(pos)
+                self._emit(Burned(card=self._code(pos)))
         owed = len(thrown) if self.irregular_state is None else len(thrown) + _irregular.owed_with_draw(self, i)
-        self._serve(i, owed, [], list(thrown), "draw", thrown_codes=codes)
+        self._serve(i, owed, [], list(thrown), "draw")
         return self._done(before)
 
     def _reserve(self) -> int:
         return self._reserve_cards  # 1 when the house never deals the last card
 
-    def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str, *,
-               thrown_codes: tuple[str, ...] | None = None) -> None:
-        stub, cards, reserve = self._stub, self._hands[i], self._reserve_cards
-        left = len(stub) - reserve
-        take = owed if owed < left else left
-        if take > 0:  # from the top of the stub (its end), one card after another
-            top = stub[-take:]
-            del stub[-take:]
-            top.reverse()
-            cards += top
-            served += top
-            owed -= take
+    def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
+        take = min(owed, len(self._stub) - self._reserve())
+        for _ in range(take):  # from the top of the stub (its end), one card after another
+            pos = self._stub.pop()
+            self._hands[i].append(pos)
+            served.append(pos)
+        owed -= max(take, 0)
         if owed > 0:
             if not self._reshuffle_pool(i):
                 raise IllegalActionError("deck_exhausted", "no cards left to complete the draw", rule=R_RESHUFFLE)
             self._pending_serve = (i, owed, served, thrown)
-            self._move(_RESHUFFLING, trigger)
+            self._move(Phase.RESHUFFLING, trigger)
             self.to_act = None
             return
         self._pending_serve = None
-        ident, name, seat = self._ident, _NAME_OF, self._seat_no[i]
-        self.events.append(_draw_served(
-            seat, tuple([name[ident[p]] for p in thrown]) if thrown_codes is None else thrown_codes,
-            tuple([name[ident[p]] for p in served]), bool(thrown) and thrown[0] in self._held[i]))
-        if self._announced:
-            self._announced.pop(seat, None)
+        seat = self._seat_no[i]
+        self._emit(DrawServed(seat=seat, discards=self._codes(thrown), served=self._codes(served),
+                              held_out=bool(thrown) and thrown[0] in self._held[i]))
+        self._announced.pop(seat, None)
         self._draw_pos += 1
         if self._draw_pos < len(self._drawers):
-            if self.phase is not _DRAWING or (_DRAWING, trigger) not in STAYS:  # else _move would change nothing
-                self._move(_DRAWING, trigger)
+            self._move(Phase.DRAWING, trigger)
             self.to_act = self._drawers[self._draw_pos]
             return
         if self.irregular_state is not None:
@@ -1458,7 +1243,7 @@ class Hand:
 
     def reshuffle_pool(self) -> tuple[str, ...]:
         """The cards the dealer must shuffle now (codes, "??" unidentified), in a canonical order."""
-        if self.phase is not _RESHUFFLING or self._pending_serve is None:
+        if self.phase is not Phase.RESHUFFLING or self._pending_serve is None:
             return ()
         return self._codes(self._reshuffle_pool(self._pending_serve[0]))
 
@@ -1474,9 +1259,6 @@ class Hand:
             self._resolve_cards(pool, order, "reshuffle")
         finally:
             self._ident = snapshot
-
-    def can_reshuffle(self, order: Sequence[CardLike]) -> bool:
-        return _can(self.verify_reshuffle, order)
 
     def reshuffle(self, order: Sequence[CardLike]) -> list[Event]:
         """The dealer's new stub order (top first) after shuffling :meth:`reshuffle_pool`."""
@@ -1510,11 +1292,11 @@ class Hand:
         folded, stack = self._folded, self._stack
         bettors = [i for i in range(self._n) if not folded[i] and stack[i] > 0]  # _can_bet_chips of each
         if len(bettors) < 2 and not any(self._bet):
-            self._move(_SHOWDOWN, trigger)
+            self._move(Phase.SHOWDOWN, trigger)
             self._begin_showdown()
             return
         form = self.config.form
-        if form is _FIVE_CARD_DRAW:
+        if form is GameForm.FIVE_CARD_DRAW:
             first = (self._button + 1) % self._n  # 001 Game procedure 6
         elif form in FORCED_BLIND_FORMS and self._forced_last is not None:
             first = (self._forced_last + 1) % self._n
@@ -1523,7 +1305,7 @@ class Hand:
         else:
             first = (self._button + 1) % self._n
         self._final_first = first
-        self._move(_FINAL_BETTING, trigger)
+        self._move(Phase.FINAL_BETTING, trigger)
         self._open_interval(first)
 
     # ------------------------------------------------------------------------------------ uncontested, proof
@@ -1558,19 +1340,20 @@ class Hand:
         if w == self._opener and self.requirement is not None and not proved:
             verdict = self._judge_and_emit(w, final=False)
             if verdict is None:
-                self._move(_PROVING, trigger)
+                self._move(Phase.PROVING, trigger)
                 self.to_act = w
                 return
             if not verdict:
                 _irregular.false_opener_uncalled(self, w, trigger)
                 return
-        self._move(_COMPLETE, trigger)
+        self._move(Phase.COMPLETE, trigger)
         self._return_uncalled()
         self._collect()
         amount = self._pot
         self._stack[w] += amount
         self._pot = 0
-        self.events.append(_pot_awarded(0, amount, (self._seat_no[w],), (amount,), "uncontested"))
+        self._emit(PotAwarded(pot_index=0, amount=amount, seats=(self._seat_no[w],), shares=(amount,),
+                              hand="uncontested"))
         self.status = "complete"
         self._end()
 
@@ -1608,7 +1391,7 @@ class Hand:
     def _learn_show(self, i: int, cards: Sequence[CardLike] | None) -> None:
         if cards:
             self._resolve_cards(self._hands[i] + self._held[i], cards, f"seat {self._seat_no[i]} shows")
-        if self.phase is _SHOWDOWN and None in map(self._ident.__getitem__, self._hands[i]):
+        if self.phase is Phase.SHOWDOWN and None in map(self._ident.__getitem__, self._hands[i]):
             raise IllegalActionError("must_show_all", f"seat {self._seat_no[i]} must show all five cards",
                                      rule=R_SHOWDOWN)
 
@@ -1618,14 +1401,6 @@ class Hand:
     def show(self, seat: int, cards: Sequence[CardLike] | None = None) -> list[Event]:
         """Show the hand (at showdown) or the openers (when proving). ``cards`` names cards the table could not
         read; with a reader it may be omitted."""
-        legal = self._legal
-        if not cards and legal is not None and legal.seat == seat and legal.phase is _SHOWDOWN \
-                and "show" in legal.acts:
-            i = self._index[seat]
-            ident = self._ident
-            held = [ident[p] for p in self._hands[i]]
-            if len(held) == HAND_SIZE and None not in held:  # all five known: what verify_show checks here
-                return self._show_known(i, seat, held)
         self.verify_show(seat, cards)
         before = len(self.events)
         i = self._i(seat)
@@ -1634,7 +1409,7 @@ class Hand:
         if cards:
             act["cards"] = [UNKNOWN_CODE if c is None else (c if isinstance(c, str) else card_str(c)) for c in cards]
         self._log(act)
-        if self.phase is _PROVING:
+        if self.phase is Phase.PROVING:
             verdict = self._judge_and_emit(i, final=True)
             if verdict:
                 self._finish_uncontested(i, "show", proved=True)
@@ -1654,31 +1429,12 @@ class Hand:
         self._next_show("show")
         return self._done(before)
 
-    def _show_known(self, i: int, seat: int, held: list[Card | None]) -> list[Event]:
-        """show() at the showdown of five known cards, nothing named: as show() does it, valued directly."""
-        before = len(self.events)
-        self._log({"seat": seat, "act": "show"})
-        self._shown[i] = True
-        value = _evaluate5(*held)  # type: ignore[arg-type]  # five distinct known cards (the invariants)
-        self._values[i] = value
-        self.events.append(_shown(seat, tuple([_NAME_OF[c] for c in held]), describe(value)))
-        if i == self._opener and self.requirement is not None:
-            verdict = self._judge_and_emit(i, final=True)
-            if not verdict:
-                self._foul[i] = True
-                self.false_opener_case = 4
-        self._next_show("show")
-        return self._done(before)
-
     def verify_muck(self, seat: int) -> None:
         i = self._i(seat)
         self._require_phase("muck")
         self._require_turn(i, R_SHOWDOWN)
-        if self.phase is _SHOWDOWN and self._unmucked_left() <= 1:
+        if self.phase is Phase.SHOWDOWN and self._unmucked_left() <= 1:
             raise IllegalActionError("last_hand", "the last hand in the showdown must be shown", rule=R_SHOWDOWN)
-
-    def can_muck(self, seat: int) -> bool:
-        return _can(self.verify_muck, seat)
 
     def muck(self, seat: int) -> list[Event]:
         """Concede at the showdown, or (when proving) admit the openers cannot be shown."""
@@ -1687,7 +1443,7 @@ class Hand:
         i = self._i(seat)
         self._log({"seat": seat, "act": "muck"})
         self._emit(Mucked(seat=seat))
-        if self.phase is _PROVING:
+        if self.phase is Phase.PROVING:
             self.openers_proved = False
             self._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_PROVE))
             _irregular.false_opener_uncalled(self, i, "muck")
@@ -1707,63 +1463,36 @@ class Hand:
         self._show_pos += 1
         if self._show_pos < len(self._show_queue):
             self.to_act = self._show_queue[self._show_pos]
-            if self.phase is not _SHOWDOWN or (_SHOWDOWN, trigger) not in STAYS:  # else _move would change nothing
-                self._move(_SHOWDOWN, trigger)
+            self._move(Phase.SHOWDOWN, trigger)
             return
         self.to_act = None
-        self._move(_COMPLETE, trigger)
+        self._move(Phase.COMPLETE, trigger)
         self._award_showdown()
 
     def _award_showdown(self) -> None:
-        folded, mucked, foul, contrib = self._folded, self._mucked, self._foul, self._contrib
-        contenders = [j for j in range(self._n) if not folded[j]]
-        eligible = [j for j in contenders if not mucked[j] and not foul[j]]
+        contenders = [j for j in range(self._n) if not self._folded[j]]
+        eligible = [j for j in contenders if not self._mucked[j] and not self._foul[j]]
         values = self._values  # every eligible hand was shown and valued
-        levels = sorted({contrib[j] for j in contenders})
-        layers: list[tuple[int, list[int]]] = []
-        if len(levels) == 1:  # nobody all in for less: one pot, all of it (what the layers below come to then)
-            layers.append((self._pot, eligible))
-        else:
-            prev = 0
-            for level in levels:
-                amount = sum(min(c, level) - min(c, prev) for c in self._contrib)
-                layers.append((amount, [j for j in eligible if self._contrib[j] >= level]))
-                prev = level
-            extra = self._pot - sum(a for a, _ in layers)
-            if layers:
-                layers[0] = (layers[0][0] + extra, layers[0][1])
         carried = 0
-        n, b = self._n, self._button
-        for index, (amount, elig) in enumerate(layers):
+        for index, (amount, elig) in enumerate(side_pots(self._pot, self._contrib, contenders, eligible)):
             if amount == 0:
                 continue
             if not elig:
                 carried += amount
                 continue
-            best = max([values[j] for j in elig])
+            best = max(values[j] for j in elig)
             winners = [j for j in elig if values[j] == best]
-            if len(winners) > 1:  # the odd chip's order: from the button's left
-                winners.sort(key=lambda j: (j - b - 1) % n)
-            share, odd = divmod(amount, len(winners))
-            shares = [share] * len(winners)
-            if not odd:  # nothing left over (always so for one winner): no order needed
-                order = []
-            elif self.config.options.odd_chip is _HIGH_SUIT:
+            winners.sort(key=lambda j: (j - self._button - 1) % self._n)  # the odd chips' order: from the button's left
+            odd_first = 0
+            if amount % len(winners) and self.config.options.odd_chip is OddChip.HIGH_SUIT:
                 # The winner holding the highest card (rank, then suit as 001 orders them) takes the odd chips.
-                def top(j: int) -> int:
-                    return max(c for c in (self._ident[p] for p in self._hands[j]) if c is not None)
-                first = max(range(len(winners)), key=lambda k: top(winners[k]))
-                order = [first] + [k for k in range(len(winners)) if k != first]
-            else:
-                order = list(range(len(winners)))
-            for k in order[:odd]:
-                shares[k] += 1
-            for j, s in zip(winners, shares, strict=True):
-                self._stack[j] += s
-            self._pot -= sum(shares)
-            seat_no = self._seat_no
-            self.events.append(_pot_awarded(index, sum(shares), tuple([seat_no[j] for j in winners]), tuple(shares),
-                                            describe(best)))
+                odd_first = max(range(len(winners)), key=lambda k: self._top_card(winners[k]))
+            shares = split(amount, len(winners), odd_first)
+            for j, share in zip(winners, shares, strict=True):
+                self._stack[j] += share
+            self._pot -= amount
+            self._emit(PotAwarded(pot_index=index, amount=amount, seats=tuple(self._seat_no[j] for j in winners),
+                                  shares=tuple(shares), hand=describe(best)))
         if self._pot != carried:
             raise InvariantError(f"pot {self._pot} left after the awards, {carried} expected to carry")
         if carried:
@@ -1774,9 +1503,119 @@ class Hand:
             self.status = "complete"
         self._end()
 
+    def _top_card(self, i: int) -> Card:
+        return max(c for c in (self._ident[p] for p in self._hands[i]) if c is not None)
+
     def _end(self) -> None:
         self.to_act = None
-        self.events.append(_hand_ended(self.status, self._pot))
+        self._emit(HandEnded(status=self.status, carried_pot=self._pot))
+
+    # ------------------------------------------------------------------- the shoe: cards as they are delivered
+
+    @property
+    def delivered(self) -> int:
+        """How many shoe positions the table has been given so far (the next one delivered is this position)."""
+        return self._delivered
+
+    def _card_or_unknown(self, item: CardLike, what: str) -> Card | None:
+        if item is None or item == UNKNOWN_CODE:
+            return None
+        try:
+            return parse_card(item) if isinstance(item, str) else Card(_card_int(item))
+        except ValueError as exc:
+            raise IllegalActionError("bad_card", f"{what}: {exc}") from None
+
+    def verify_deliver(self, cards: Sequence[CardLike]) -> None:
+        """The shoe's next cards, in its order ("??" or None for a card it could not read)."""
+        if len(cards) > DECK_SIZE - self._delivered:
+            raise IllegalActionError("pack_exhausted", f"the shoe has {DECK_SIZE - self._delivered} cards left to "
+                                     f"deliver, not {len(cards)}")
+        seen: set[Card] = set()
+        for pos, item in enumerate(cards, start=self._delivered):
+            card = self._card_or_unknown(item, "the shoe delivers")
+            if card is None:
+                continue
+            if card in seen:
+                raise IllegalActionError("duplicate_card", f"the shoe delivered {card_str(card)} twice")
+            seen.add(card)
+            known = self._ident[pos]
+            if (known is None and card in self._ident) or (known is not None and known != card):
+                raise IllegalActionError("card_elsewhere", f"the shoe delivered {card_str(card)}, which is known "
+                                         "to be elsewhere")
+
+    def can_deliver(self, cards: Sequence[CardLike]) -> bool:
+        return _can(self.verify_deliver, cards)
+
+    def deliver(self, cards: Sequence[CardLike]) -> list[Event]:
+        """Learn the shoe's next cards as it delivers them (a live shoe deals one card at a time). Cards are
+        positions in the shoe's order, so a card delivered is the identity of the next position: the hand needs
+        no other change. Not an act of the record: its deck lists the cards delivered."""
+        self.verify_deliver(cards)
+        before = len(self.events)
+        first = self._delivered
+        for pos, item in enumerate(cards, start=first):
+            card = self._card_or_unknown(item, "the shoe delivers")
+            if card is not None:
+                self._ident[pos] = card
+                self._learnt = True
+            self._deck_codes[pos] = UNKNOWN_CODE if card is None else card_str(card)
+        self._delivered += len(cards)
+        self._emit(CardsDelivered(first=first, cards=tuple(self._deck_codes[first:self._delivered])))
+        return self._done(before)
+
+    def shoe_cards_for_draw(self, seat: int, count: int) -> tuple[str, ...]:
+        """What the shoe must deliver before this seat draws ``count`` cards: "burn" or "deal" for each card the
+        draw takes from the stub that the shoe has not delivered yet, in the order taken (the burn before the
+        first card of the draw, then the cards served, as far as the stub goes before a reshuffle)."""
+        i = self._i(seat)
+        stub = self._stub
+        burn = count > 0 and not self._burned_for_draw and self.config.options.burn_before_draw \
+            and len(stub) > self._reserve()
+        burns = 1 if burn else 0
+        owed = count + _irregular.owed_with_draw_pending(self, i)
+        kinds = ["burn"] * burns + ["deal"] * max(0, min(owed, len(stub) - burns - self._reserve()))
+        return tuple(kind for kind, pos in zip(kinds, reversed(stub), strict=False) if pos >= self._delivered)
+
+    def undelivered_in_stub(self) -> int:
+        """How many cards of the stub the shoe has not delivered yet."""
+        return sum(1 for pos in self._stub if pos >= self._delivered)
+
+    def verify_forget(self, seat: int) -> None:
+        self._i(seat)
+        if self.is_over:
+            raise IllegalActionError("hand_over", "the hand is already over")
+
+    def forget(self, seat: int) -> list[Event]:
+        """No longer know which cards the seat holds (the dealer saw only how many he threw, so nobody knows
+        which are left): each becomes "??", in the hand and in the record's deck, and is learnt again when shown.
+        A card some act of the hand named (an exposed card) stays known: everyone saw it."""
+        self.verify_forget(seat)
+        before = len(self.events)
+        named = self._named_in_acts()
+        forgotten = 0
+        for pos in self._hands[self._i(seat)]:
+            card = self._ident[pos]
+            if card is not None and card not in named:
+                self._ident[pos] = None
+                self._deck_codes[pos] = UNKNOWN_CODE
+                forgotten += 1
+        self._emit(CardsForgotten(seat=seat, count=forgotten))
+        return self._done(before)
+
+    def _named_in_acts(self) -> set[Card]:
+        """The cards the acts so far named (a report's exposed card, a shown hand, a reshuffled stub)."""
+        codes: list[Any] = []
+        for act in self.actions:
+            report = act.get("report")
+            for source in (act, report if isinstance(report, dict) else {}):
+                card = source.get("card")
+                if isinstance(card, str):
+                    codes.append(card)
+                for key in ("cards", "order", "discard"):
+                    value = source.get(key)
+                    if isinstance(value, list):
+                        codes += value
+        return {_CARD_OF[c] for c in codes if isinstance(c, str) and c in _CARD_OF}
 
     # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
 
@@ -1811,9 +1650,6 @@ class Hand:
         """A supervisor's ruling where the books are silent (kinds: ``irregular.FLOOR_KINDS``)."""
         self._verify_report("floor_ruling", report)
 
-    def can_floor_ruling(self, report: _irregular.Report) -> bool:
-        return _can(self.verify_floor_ruling, report)
-
     def floor_ruling(self, report: _irregular.Report) -> list[Event]:
         """Apply a supervisor's ruling; conservation still holds after it."""
         return self._apply_report("floor_ruling", report)
@@ -1821,95 +1657,34 @@ class Hand:
     # ------------------------------------------------------------------------------------------ legal view
 
     def legal_actions(self) -> LegalActions:
-        legal = self._legal
-        if legal is not None:  # computed once per state: the acts reuse it (see _legal in __init__)
-            return legal
-        phase, i = self.phase, self.to_act
-        if i is None or (phase is not _FIRST_BETTING and phase is not _FINAL_BETTING):
-            legal = self._legal = self._legal_view()
-            return legal
-        if not self._plain or self._entry > 0:
-            self._legal_full = 0
-            legal = self._legal = self._legal_betting(i, phase)
-            return legal
-        # The commonest view, inlined: fixed limit with no opening requirement and no blinds, straddles or
-        # pass-and-out (``_plain``), no entry bet pending. It is _legal_betting with those branches taken:
-        # check or call and fold; one bet or raise of the unit, if the cap allows, someone could call it and the
-        # player has not acted on a full bet since.
-        cur = self._current
-        bets, stacks = self._bet, self._stack
-        bet, stack = bets[i], stacks[i]
-        if cur > bet:
-            acts = _CALL_FOLD
-            call_amount = cur - bet if cur - bet < stack else stack  # _to_call(i)
-        else:
-            acts = _CHECK
-            call_amount = 0
-        full = lo = 0
-        all_in_to = bet + stack
-        if all_in_to > cur and not self._acted_full[i] and not (self._cap and self._raises >= self._cap):
-            folded = self._folded
-            for j in self._others[i]:
-                if not folded[j] and stacks[j] + bets[j] > cur:  # someone is left who could call a raise
-                    full = cur + (self._small_bet if self._interval == "first" else self._big_bet)
-                    lo = full if full <= all_in_to else all_in_to
-                    acts |= _RAISE if cur else _BET
-                    break
-        self._legal_full = full
-        key = (phase, self._seat_no[i], acts, call_amount, lo, lo)
-        legal = _VIEWS.get(key)
-        if legal is None:  # (the seat is an int: _plain)
-            legal = _betting_view(key)
-        self._legal = legal
-        return legal
+        if self._legal is None:  # computed once per state: the acts reuse it (see _legal in __init__)
+            self._legal = self._legal_view()
+        return self._legal
 
     def _legal_view(self) -> LegalActions:
         phase, i = self.phase, self.to_act
         assert phase is not None
         self._legal_full = 0
-        if i is not None:  # the common cases first: a betting act, then a draw, then a show
-            if phase is _FIRST_BETTING or phase is _FINAL_BETTING:
-                return self._legal_betting(i, phase)
-            seat = self._seat_no[i]
-            if phase is _DRAWING:  # max_discard(seat), inlined
-                held = len(self._hands[i])
-                top = held if held < self._draw_top else self._draw_top
-                if self.irregular_state is not None and not _irregular.may_draw(self, i):
-                    top = 0
-                view = _DRAW_VIEWS.get((seat, top))
-                if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
-                    view = _keep_view(_DRAW_VIEWS, (seat, top), LegalActions(
-                        phase=phase, seat=seat, acts=("announce", "draw"), max_discard=top))
-                return view
-            if phase is _SHOWDOWN:
-                mucked = self._mucked
-                unmucked = 0
-                for j in self._show_queue:  # _unmucked_left(), inlined
-                    if not mucked[j]:
-                        unmucked += 1
-                shown = _SHOW_OR_MUCK if unmucked > 1 else _SHOW_ONLY
-                view = _SHOW_VIEWS.get((seat, shown))
-                if view is None or type(seat) is not int:  # kept as the betting views are: see _betting_view
-                    view = _keep_view(_SHOW_VIEWS, (seat, shown), LegalActions(phase=phase, seat=seat, acts=shown))
-                return view
         if phase in TERMINAL:
             return LegalActions(phase=phase, seat=None, acts=())
-        if phase is _RESHUFFLING:
+        if phase is Phase.RESHUFFLING:
             return LegalActions(phase=phase, seat=None, acts=("reshuffle",), reshuffle_size=len(self.reshuffle_pool()))
-        i = self.to_act
         assert i is not None
         seat = self._seat_no[i]
-        if phase is _STRADDLING:
-            acts = ["straddle"]
-            if self.can_decline_straddle(seat):
-                acts.append("decline_straddle")
-            return LegalActions(phase=phase, seat=seat, acts=tuple(acts), call_amount=0,
+        if phase is Phase.DRAWING:
+            return LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=self.max_discard(seat))
+        if phase is Phase.SHOWDOWN:
+            acts = ("show", "muck") if self._unmucked_left() > 1 else ("show",)
+            return LegalActions(phase=phase, seat=seat, acts=acts)
+        if phase is Phase.STRADDLING:
+            acts = ("straddle", "decline_straddle") if self.can_decline_straddle(seat) else ("straddle",)
+            return LegalActions(phase=phase, seat=seat, acts=acts, call_amount=0,
                                 min_to=2 * self._current, max_to=2 * self._current)
-        if phase is _PROVING:
+        if phase is Phase.PROVING:
             return LegalActions(phase=phase, seat=seat, acts=("show", "muck"))
-        if phase is _REOPENING:
-            acts = ["take_open"] if self.can_take_open(seat) else []
-            return LegalActions(phase=phase, seat=seat, acts=(*acts, "decline_open"))
+        if phase is Phase.REOPENING:
+            acts = ("take_open", "decline_open") if self.can_take_open(seat) else ("decline_open",)
+            return LegalActions(phase=phase, seat=seat, acts=acts)
         return self._legal_betting(i, phase)
 
     def _legal_betting(self, i: int, phase: Phase) -> LegalActions:
@@ -1917,50 +1692,31 @@ class Hand:
         tests/engine/test_properties.py checks that they agree)."""
         cur, bet = self._current, self._bet[i]
         owes = cur > bet
-        first = self._interval == "first"
-        unopened = first and not self._opened
-        unopened_pass_out = unopened and self._pass_out_form  # _pass_and_out_unopened()
-        blind_open = unopened and self._straddle_form  # _blind_entry_open()
-        acts = 0 if owes or unopened_pass_out else _CHECK  # the acts as bits of _BETTING_ACTS
-        entry = self._entry > 0 and self._entry_seat in (None, i)  # _entry_pending(i), inlined
-        stacks = self._stack
-        stack = stacks[i]
-        full = lo = hi = 0  # full: the smallest full bet or raise (_raise_limits()[0])
-        may_raise = False
-        if self._fixed_limit and not entry:  # _raise_limits(i) in the common case, inlined: the unit, cap allowing
-            all_in_to = bet + stack
-            if all_in_to > cur and not self._acted_full[i] and not (self._cap and self._raises >= self._cap):
-                folded, bets = self._folded, self._bet
-                for j in self._others[i]:
-                    if not folded[j] and stacks[j] + bets[j] > cur:  # someone is left who could call a raise
-                        full = cur + (self._small_bet if first else self._big_bet)
-                        lo = hi = full if full <= all_in_to else all_in_to
-                        may_raise = True
-                        break
-        else:
-            limits = self._raise_limits(i)
-            if limits is not None:
-                full, lo, hi = limits
-                may_raise = True
-        if may_raise:
+        unopened = self._interval == "first" and not self._opened
+        blind_open = self._blind_entry_open()
+        acts: list[str] = []
+        if not owes and not self._pass_and_out_unopened():
+            acts.append("check")
+        lo = hi = 0
+        limits = self._raise_limits(i)
+        if limits is not None:
+            full, lo, hi = limits
             kind_bet = cur == 0 or blind_open
             if kind_bet and unopened and self.requirement is not None and self._lacks_openers(i):
                 lo = hi = 0
             else:
-                acts |= _BET if kind_bet else _RAISE
+                acts.append("bet" if kind_bet else "raise")
                 self._legal_full = full
         call_amount = 0
-        if owes and not blind_open and not entry:
-            acts |= _CALL
-            owed = cur - bet
-            call_amount = owed if owed < stack else stack  # _to_call(i), inlined
-        if owes or unopened_pass_out:
-            acts |= _FOLD
-        if first and i == self._opener and self.requirement is not None:
-            acts |= _DECLARE
-        key = (phase, self._seat_no[i], acts, call_amount, lo, hi)
-        view = _VIEWS.get(key)
-        return _betting_view(key) if view is None or type(key[1]) is not int else view
+        if owes and not blind_open and not self._entry_pending(i):
+            acts.append("call")
+            call_amount = self._to_call(i)
+        if owes or self._pass_and_out_unopened():
+            acts.append("fold")
+        if self._interval == "first" and i == self._opener and self.requirement is not None:
+            acts.append("declare_no_openers")
+        return LegalActions(phase=phase, seat=self._seat_no[i], acts=tuple(acts), call_amount=call_amount,
+                            min_to=lo, max_to=hi)
 
     # ------------------------------------------------------------------------------------------- results
 
@@ -1986,7 +1742,7 @@ class Hand:
             "false_opener_case": self.false_opener_case,
             "awards": awards,
             "hands": hands,
-            "events": [e.to_json() for e in self.events],
+            "events": [e.to_json() for e in self.events if not isinstance(e, TABLE_INPUTS)],
         }
         result.update(_irregular.result_fields(self))
         if not self.is_over:  # a record that stops mid-hand: where it stands and what may come next
@@ -1998,8 +1754,6 @@ class Hand:
 
     def to_record(self) -> dict[str, Any]:
         """This hand as a ``cardtable.hand/1`` record (the acts so far)."""
-        from table_controller.engine.record import config_to_json
-
         return {
             "format": "cardtable.hand/1",
             "game": config_to_json(self.config),
@@ -2011,39 +1765,6 @@ class Hand:
             "deck": list(self._deck_codes),
             "actions": [dict(a) for a in self.actions],
         }
-
-
-# The betting acts in the order a legal view lists them, and the bit of each in _legal_betting's mask.
-_BETTING_ACTS = ("check", "bet", "raise", "call", "fold", "declare_no_openers")
-_CHECK, _BET, _RAISE, _CALL, _FOLD, _DECLARE = (1 << k for k in range(len(_BETTING_ACTS)))
-_CALL_FOLD = _CALL | _FOLD
-_ACTS_OF_MASK = tuple(tuple(a for k, a in enumerate(_BETTING_ACTS) if mask >> k & 1)
-                      for mask in range(1 << len(_BETTING_ACTS)))
-_VIEWS: dict[tuple[Phase, int, int, int, int, int], LegalActions] = {}
-_VIEWS_KEPT = 4096
-_DRAW_VIEWS: dict[tuple[int, int], LegalActions] = {}
-_SHOW_VIEWS: dict[tuple[int, tuple[str, ...]], LegalActions] = {}
-
-
-def _betting_view(key: tuple[Phase, int, int, int, int, int]) -> LegalActions:
-    """The betting view (phase, seat, acts as a mask, call amount, min_to, max_to), kept in ``_VIEWS``.
-
-    Views are frozen and compared by value, so one object serves every hand that reaches the same view (most
-    hands meet the same few dozen; the table is bounded). Only plain int seats are kept: ``True == 1``, and a
-    view must give back the seat exactly as the hand has it."""
-    phase, seat, acts, call_amount, min_to, max_to = key
-    return _keep_view(_VIEWS, key, LegalActions(phase=phase, seat=seat, acts=_ACTS_OF_MASK[acts],
-                                                call_amount=call_amount, min_to=min_to, max_to=max_to))
-
-
-def _keep_view(views: dict[Any, LegalActions], key: tuple[Any, ...], view: LegalActions) -> LegalActions:
-    """``view``, kept in ``views`` under ``key`` when its seat is a plain int (see _betting_view); a full table is
-    emptied first. Runs only when a view is built, never when one is reused, so the hot path does not pay for it."""
-    if type(view.seat) is int:
-        if len(views) >= _VIEWS_KEPT:
-            views.clear()
-        views[key] = view
-    return view
 
 
 def _whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:

@@ -3,7 +3,7 @@ the remedy the rule books give for it.
 
 How it works: a report is a :class:`Report` (a frozen pydantic model: the record stores it as it is). The
 :class:`~table_controller.engine.hand.Hand` has two thin entry points, ``irregularity(report)`` and
-``floor_ruling(report)`` (each with ``verify_`` and ``can_``), which call :func:`verify` and :func:`apply` here.
+``floor_ruling(report)`` (each with its ``verify_``), which call :func:`verify` and :func:`apply` here.
 ``verify`` raises :class:`IllegalActionError` naming the rule and changes nothing; ``apply`` first puts the
 cards where the report says they physically are (an extra card taken from the top of the pack, a missing
 card still on it), then applies the remedy, and appends events that name the rule applied with its book
@@ -20,12 +20,13 @@ transition table (machine.py, trigger ``irregularity`` / ``floor_ruling``) stay 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.events import (
     OpenersJudged,
 )
+from table_controller.engine.hand_state import HandState, IrregularState
 from table_controller.engine.irregular_core import (
     FLOOR_KINDS,
     R_AFTER_DRAW_001,
@@ -37,7 +38,6 @@ from table_controller.engine.irregular_core import (
     DrawCountAnswered,
     FloorRuled,
     IrregularityRuled,
-    IrregularState,
     MixedCardsShuffled,
     ReplacementServed,
     Report,
@@ -55,6 +55,7 @@ from table_controller.engine.irregular_core import (
     hand_value,
     may_draw,
     owed_with_draw,
+    owed_with_draw_pending,
     refuse_taking_back,
     state,
 )
@@ -96,9 +97,6 @@ from table_controller.engine.irregular_options import (
 )
 from table_controller.engine.machine import TERMINAL, Phase
 
-if TYPE_CHECKING:
-    from table_controller.engine.hand import Hand
-
 __all__ = [
     "FLOOR_KINDS",
     "REPORT_FIELDS",
@@ -122,6 +120,7 @@ __all__ = [
     "mixed_pool",
     "no_new_opener",
     "owed_with_draw",
+    "owed_with_draw_pending",
     "refuse_taking_back",
     "reports_open",
     "result_fields",
@@ -131,17 +130,17 @@ __all__ = [
 ]
 
 
-def verify(hand: Hand, report: Report) -> None:
+def verify(hand: HandState, report: Report) -> None:
     """Raise :class:`IllegalActionError` unless the report can be applied now. Changes nothing."""
     _dispatch(hand, report, apply_it=False)
 
 
-def apply(hand: Hand, report: Report) -> None:
+def apply(hand: HandState, report: Report) -> None:
     """Apply a verified report (``Hand.irregularity`` / ``Hand.floor_ruling`` verify first)."""
     _dispatch(hand, report, apply_it=True)
 
 
-def _dispatch(hand: Hand, report: Report, *, apply_it: bool) -> None:
+def _dispatch(hand: HandState, report: Report, *, apply_it: bool) -> None:
     if hand.phase is None or hand.phase in TERMINAL:
         raise IllegalActionError("hand_over", "the hand is already over")
     handler = _HANDLERS.get(report.kind)
@@ -150,7 +149,7 @@ def _dispatch(hand: Hand, report: Report, *, apply_it: bool) -> None:
     handler(hand, report, apply_it)
 
 
-def _faced_in_pack(hand: Hand, report: Report, apply_it: bool) -> None:
+def _faced_in_pack(hand: HandState, report: Report, apply_it: bool) -> None:
     """A card found faced in the pack is an exposed card of the player it falls to, in the deal or the draw."""
     if hand.phase in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN):
         _exposed_in_draw(hand, report, apply_it)
@@ -158,7 +157,7 @@ def _faced_in_pack(hand: Hand, report: Report, apply_it: bool) -> None:
         _exposed_in_deal(hand, report, apply_it)
 
 
-def _foul_hand(hand: Hand, report: Report, apply_it: bool) -> None:
+def _foul_hand(hand: HandState, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     _require_phase(hand, (Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN, Phase.PROVING),
                    report, R_FOUL)
@@ -182,7 +181,7 @@ def _foul_hand(hand: Hand, report: Report, apply_it: bool) -> None:
 R_MAY_WITHDRAW = "000 False openers: each other player may withdraw from the pot any chips, except his ante"
 
 
-def _leave_in_pot(h: Hand, report: Report, apply_it: bool) -> None:
+def _leave_in_pot(h: HandState, report: Report, apply_it: bool) -> None:
     """A player's choice not to withdraw: should the opener prove false with nobody calling him, this player's
     chips stay in the pot with the antes (000 False openers and 003 False openers 3: he "may withdraw"). Made
     while the hand is on, up to the opener's proving his openers."""
@@ -228,7 +227,7 @@ _HANDLERS = {
 }
 
 
-def reports_open(hand: Hand) -> tuple[str, ...]:
+def reports_open(hand: HandState) -> tuple[str, ...]:
     """The report kinds the phase admits now (a hint for the dealer console; each is still verified)."""
     phase = hand.phase
     if phase is None or phase in TERMINAL:
@@ -263,7 +262,7 @@ def reports_open(hand: Hand) -> tuple[str, ...]:
     return tuple(dict.fromkeys(kinds))
 
 
-def result_fields(hand: Hand) -> dict[str, Any]:
+def result_fields(hand: HandState) -> dict[str, Any]:
     """What the reports add to ``Hand.result()``: the next deal's consequences, the seats playing short, and
     during the draw and the final interval the draw counts the house rule lets the public display show."""
     out: dict[str, Any] = {}

@@ -8,9 +8,9 @@ state on purpose, so that the engine's invariants and transition table stay the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -24,6 +24,7 @@ from table_controller.engine.events import (
     OpenersJudged,
     PotCarried,
 )
+from table_controller.engine.hand_state import HandState, IrregularState
 from table_controller.engine.irregular_openers import (
     ask_for_a_new_opener,
     before_the_draw,
@@ -34,9 +35,6 @@ from table_controller.engine.irregular_options import (
     DrawCountInfo,
 )
 from table_controller.engine.machine import Phase
-
-if TYPE_CHECKING:
-    from table_controller.engine.hand import Hand
 
 # The rules cited: book, section and paragraph (book codes as in config.py).
 R_EXPOSED_DEAL = "000 Irregularities, Card exposed in the deal"
@@ -252,20 +250,7 @@ class FloorRuled(Event):
 _OWN_EVENTS = (IrregularityRuled, ReplacementServed, MixedCardsShuffled, DrawCountAnswered, FloorRuled)
 
 
-@dataclass
-class IrregularState:
-    """What the reports have left pending on a hand (kept on ``Hand.irregular_state``)."""
-
-    exposed_deal: dict[int, list[int]] = field(default_factory=dict)  # player index -> exposed positions
-    owed_after_draw: list[tuple[int, int, str]] = field(default_factory=list)  # (index, cards, rule)
-    owed_with_draw: dict[int, tuple[int, str]] = field(default_factory=dict)  # index -> (cards, rule)
-    short: set[int] = field(default_factory=set)  # players playing on with too few cards
-    false_opener: int | None = None  # the seat whose foul hand made the opening false
-    leave_in_pot: set[int] = field(default_factory=set)  # players who will not withdraw from a false opener's pot
-    next_deal: dict[str, Any] = field(default_factory=dict)
-
-
-def state(hand: Hand) -> IrregularState:
+def state(hand: HandState) -> IrregularState:
     st = hand.irregular_state
     if st is None:
         st = IrregularState()
@@ -294,29 +279,29 @@ def _illegal(code: str, message: str, rule: str) -> IllegalActionError:
     return IllegalActionError(code, message, rule=rule)
 
 
-def _seat_index(hand: Hand, seat: int | None, kind: str) -> int:
+def _seat_index(hand: HandState, seat: int | None, kind: str) -> int:
     if seat is None:
         raise IllegalActionError("bad_report", f"'{kind}' needs a 'seat'")
     return hand._i(seat)
 
 
-def _voluntary_betting_started(hand: Hand) -> bool:
+def _voluntary_betting_started(hand: HandState) -> bool:
     return any(a.get("act") in ("check", "bet", "call", "raise", "fold", "pass") for a in hand.actions)
 
 
-def _deal_window(hand: Hand) -> bool:
+def _deal_window(hand: HandState) -> bool:
     """The deal has just ended: nobody has yet acted on his cards (straddles are made blind)."""
     return hand.phase in (Phase.STRADDLING, Phase.FIRST_BETTING) and not _voluntary_betting_started(hand)
 
 
-def _last_engine_event(hand: Hand) -> Event | None:
+def _last_engine_event(hand: HandState) -> Event | None:
     for event in reversed(hand.events):
         if not isinstance(event, _OWN_EVENTS):
             return event
     return None
 
 
-def _last_serve(hand: Hand, i: int) -> DrawServed | None:
+def _last_serve(hand: HandState, i: int) -> DrawServed | None:
     seat = hand._seat_no[i]
     for event in reversed(hand.events):
         if isinstance(event, DrawServed) and event.seat == seat:
@@ -324,13 +309,13 @@ def _last_serve(hand: Hand, i: int) -> DrawServed | None:
     return None
 
 
-def _just_served(hand: Hand, i: int) -> bool:
+def _just_served(hand: HandState, i: int) -> bool:
     """Player i was the last served, and nothing has happened since (the next player is not served)."""
     last = _last_engine_event(hand)
     return isinstance(last, DrawServed) and last.seat == hand._seat_no[i]
 
 
-def _draw_open(hand: Hand) -> bool:
+def _draw_open(hand: HandState) -> bool:
     """The draw is under way, or has just ended with no act since."""
     if hand.phase is Phase.DRAWING:
         return True
@@ -339,13 +324,13 @@ def _draw_open(hand: Hand) -> bool:
     return False
 
 
-def _served_positions(hand: Hand, i: int) -> list[int]:
+def _served_positions(hand: HandState, i: int) -> list[int]:
     last = _last_serve(hand, i)
     n = 0 if last is None else len(last.served)
     return hand._hands[i][len(hand._hands[i]) - n:] if n else []
 
 
-def _resolve(hand: Hand, positions: Sequence[int], codes: Sequence[str], what: str, *, learn: bool) -> list[int]:
+def _resolve(hand: HandState, positions: Sequence[int], codes: Sequence[str], what: str, *, learn: bool) -> list[int]:
     snapshot = list(hand._ident)
     learnt = hand._learnt
     try:
@@ -356,12 +341,12 @@ def _resolve(hand: Hand, positions: Sequence[int], codes: Sequence[str], what: s
             hand._learnt = learnt
 
 
-def _ruled(hand: Hand, report: Report, remedy: str, rule: str, cards: Sequence[int] = ()) -> None:
+def _ruled(hand: HandState, report: Report, remedy: str, rule: str, cards: Sequence[int] = ()) -> None:
     hand._emit(IrregularityRuled(irregularity=report.kind, seat=report.seat, remedy=remedy, rule=rule,
                                  cards=hand._codes(list(cards))))
 
 
-def _take_from_stub(hand: Hand, i: int, count: int) -> list[int]:
+def _take_from_stub(hand: HandState, i: int, count: int) -> list[int]:
     taken = []
     for _ in range(count):
         pos = hand._stub.pop()
@@ -370,7 +355,7 @@ def _take_from_stub(hand: Hand, i: int, count: int) -> list[int]:
     return taken
 
 
-def _return_to_stub(hand: Hand, i: int, positions: Sequence[int]) -> None:
+def _return_to_stub(hand: HandState, i: int, positions: Sequence[int]) -> None:
     """Put these cards of player i back on the top of the pack, in the order they came off it."""
     for pos in positions:
         hand._hands[i].remove(pos)
@@ -378,12 +363,12 @@ def _return_to_stub(hand: Hand, i: int, positions: Sequence[int]) -> None:
         hand._stub.append(pos)
 
 
-def _next_off_the_pack(hand: Hand, count: int) -> list[int]:
+def _next_off_the_pack(hand: HandState, count: int) -> list[int]:
     """The next ``count`` positions off the top of the pack, in the order they would come off it."""
     return list(reversed(hand._stub[-count:])) if count > 0 else []
 
 
-def _excess_named(hand: Hand, report: Report, pool: Sequence[int], count: int, *, rule: str,
+def _excess_named(hand: HandState, report: Report, pool: Sequence[int], count: int, *, rule: str,
                   learn: bool) -> list[int]:
     """The excess cards the dealer draws from the player's cards and restores to the top of the pack (000 Incorrect
     hand; 003 Incorrect dealing in the draw 2): those named in ``cards`` (top of the pack first) among ``pool``,
@@ -395,11 +380,11 @@ def _excess_named(hand: Hand, report: Report, pool: Sequence[int], count: int, *
     return _resolve(hand, pool, report.cards, f"seat {report.seat} excess card", learn=learn)
 
 
-def _available(hand: Hand) -> int:
+def _available(hand: HandState) -> int:
     return len(hand._stub) - hand._reserve()
 
 
-def _draw_info_mode(hand: Hand) -> DrawCountInfo:
+def _draw_info_mode(hand: HandState) -> DrawCountInfo:
     from table_controller.engine.config import GameForm
 
     mode = hand.config.options.draw_count_info
@@ -408,7 +393,7 @@ def _draw_info_mode(hand: Hand) -> DrawCountInfo:
     return DrawCountInfo.ANY_PLAYER if hand.config.form is GameForm.FIVE_CARD_DRAW else DrawCountInfo.DEALER_ONLY
 
 
-def _final_betting_started(hand: Hand) -> bool:
+def _final_betting_started(hand: HandState) -> bool:
     if hand._interval != "final":
         return False
     last_draw = max((k for k, e in enumerate(hand.events) if isinstance(e, (DrawServed, ReplacementServed))),
@@ -418,7 +403,7 @@ def _final_betting_started(hand: Hand) -> bool:
     return any(isinstance(e, (Checked, BetMade, Called, Raised, Folded)) for e in hand.events[last_draw + 1:])
 
 
-def _foul(hand: Hand, i: int, report: Report, rule: str) -> None:
+def _foul(hand: HandState, i: int, report: Report, rule: str) -> None:
     """Player i's hand is foul: he cannot win, is deemed to drop, and forfeits his chips (000 Foul hand).
     An opener's foul hand is a false opening (003 False openers: "or has a foul hand")."""
     h = hand
@@ -468,7 +453,7 @@ def _about_openers(report: Report, rule: str) -> bool:
     return report.kind == "false_openers" or rule == R_NO_OPENERS_SIX
 
 
-def _after_drop(h: Hand, i: int) -> None:
+def _after_drop(h: HandState, i: int) -> None:
     """Player i is out of the hand between turns: move the turn on as the phase requires."""
     phase = h.phase
     live = h._live()
@@ -514,7 +499,7 @@ def _after_drop(h: Hand, i: int) -> None:
             h._close_interval("irregularity")
 
 
-def _drop(h: Hand, i: int) -> None:
+def _drop(h: HandState, i: int) -> None:
     """A drop that is not a foul (the player's choice where a remedy offers it): an ordinary fold."""
     h._folded[i] = True
     h._needs[i] = False
@@ -528,7 +513,7 @@ def _drop(h: Hand, i: int) -> None:
     _after_drop(h, i)
 
 
-def _false_opener_before_draw(h: Hand, i: int, report: Report, rule: str) -> None:
+def _false_opener_before_draw(h: HandState, i: int, report: Report, rule: str) -> None:
     """The opener's hand is found foul before the draw: as if he had announced it (003 False openers 2)."""
     seat = h._seat_no[i]
     state(h).false_opener = seat
@@ -540,7 +525,7 @@ def _false_opener_before_draw(h: Hand, i: int, report: Report, rule: str) -> Non
     ask_for_a_new_opener(h, i, "irregularity")
 
 
-def end_of_draw(hand: Hand) -> None:
+def end_of_draw(hand: HandState) -> None:
     """Called by the hand when the last drawer has been served: replace exposed cards from the top."""
     st = hand.irregular_state
     if st is None or not st.owed_after_draw:
@@ -550,7 +535,7 @@ def end_of_draw(hand: Hand) -> None:
         _serve_owed(hand, i, count, rule)
 
 
-def _serve_owed(hand: Hand, i: int, count: int, rule: str) -> None:
+def _serve_owed(hand: HandState, i: int, count: int, rule: str) -> None:
     if hand._folded[i] or count <= 0:
         return
     take = min(count, _available(hand))
@@ -561,7 +546,7 @@ def _serve_owed(hand: Hand, i: int, count: int, rule: str) -> None:
     hand._emit(ReplacementServed(seat=hand._seat_no[i], cards=hand._codes(served), rule=rule))
 
 
-def owed_with_draw(hand: Hand, i: int) -> int:
+def owed_with_draw(hand: HandState, i: int) -> int:
     """Cards a player is owed with his draw (001 IV 5a after the open); called by ``Hand.draw``. In a 003 game he
     may not draw (003 Other rules governing the draw 2): he stood pat and plays on short."""
     st = hand.irregular_state
@@ -577,7 +562,15 @@ def owed_with_draw(hand: Hand, i: int) -> int:
     return count
 
 
-def _needs_five_to_draw(hand: Hand) -> bool:
+def owed_with_draw_pending(hand: HandState, i: int) -> int:
+    """What :func:`owed_with_draw` will give player i with his draw, changing nothing."""
+    st = hand.irregular_state
+    if st is None or i not in st.owed_with_draw or _needs_five_to_draw(hand):
+        return 0
+    return st.owed_with_draw[i][0]
+
+
+def _needs_five_to_draw(hand: HandState) -> bool:
     """003's games: "A player must have five cards, including his discard and the cards held in his hand, in
     order to draw". The casino game of 001 gives a short player his missing cards with his draw (001 IV 5a)."""
     from table_controller.engine.config import GameForm
@@ -585,13 +578,13 @@ def _needs_five_to_draw(hand: Hand) -> bool:
     return hand.config.form is not GameForm.FIVE_CARD_DRAW
 
 
-def may_draw(hand: Hand, i: int) -> bool:
+def may_draw(hand: HandState, i: int) -> bool:
     """Whether player i may draw cards (he may always stand pat)."""
     st = hand.irregular_state
     return st is None or i not in st.owed_with_draw or not _needs_five_to_draw(hand)
 
 
-def refuse_taking_back(hand: Hand, positions: Sequence[int], card: Card, what: str) -> None:
+def refuse_taking_back(hand: HandState, positions: Sequence[int], card: Card, what: str) -> None:
     """A card named among a player's cards (``positions``) that lies among the discards: "a card taken from a
     player's hand and discarded face-down on the table may not be taken back under any circumstances" (003 Other
     rules 3). Cards named among other piles (a reshuffle, the mixed cards) are not a taking back."""
@@ -605,12 +598,12 @@ def refuse_taking_back(hand: Hand, positions: Sequence[int], card: Card, what: s
                            "a discard may not be taken back", R_TAKEN_BACK)
 
 
-def cannot_draw_short(hand: Hand, i: int) -> IllegalActionError:
+def cannot_draw_short(hand: HandState, i: int) -> IllegalActionError:
     return _illegal("short_hand", f"seat {hand._seat_no[i]} holds {len(hand._hands[i])} cards: a player must have "
                     "five cards, including his discard, in order to draw; he may stand pat", R_FIVE_TO_DRAW)
 
 
-def _exposed_position(hand: Hand, cards: Sequence[int], report: Report, rule: str, *, learn: bool) -> int:
+def _exposed_position(hand: HandState, cards: Sequence[int], report: Report, rule: str, *, learn: bool) -> int:
     """Which of these cards (a hand in the order dealt, or this draw in the order served) was exposed. With a shoe
     that cannot read cards, ``count`` gives its place (1 = first) and the exposed card is learnt there."""
     assert report.card is not None
@@ -622,17 +615,17 @@ def _exposed_position(hand: Hand, cards: Sequence[int], report: Report, rule: st
     return _resolve(hand, [pos], [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
 
 
-def _require_phase(hand: Hand, phases: tuple[Phase, ...], report: Report, rule: str) -> None:
+def _require_phase(hand: HandState, phases: tuple[Phase, ...], report: Report, rule: str) -> None:
     if hand.phase not in phases:
         raise _illegal("wrong_phase", f"'{report.kind}' cannot be reported during {hand.phase}", rule)
 
 
-def _require_live(hand: Hand, i: int, rule: str) -> None:
+def _require_live(hand: HandState, i: int, rule: str) -> None:
     if hand._folded[i]:
         raise _illegal("not_in_hand", f"seat {hand._seat_no[i]} is no longer in the hand", rule)
 
 
-def _void(hand: Hand, report: Report, *, antes_back: bool, status: str, rule: str) -> None:
+def _void(hand: HandState, report: Report, *, antes_back: bool, status: str, rule: str) -> None:
     """The deal is void: bets (and, if so, antes) go back; the cards are gathered for a new shuffle."""
     h = hand
     return_bets(h, antes_back=antes_back, reason=rule)

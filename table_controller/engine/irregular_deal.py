@@ -7,10 +7,9 @@ Each handler takes ``(hand, report, apply_it)``: with ``apply_it`` false it only
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from table_controller.engine.cards import UNKNOWN_CODE
 from table_controller.engine.errors import IllegalActionError
+from table_controller.engine.hand_state import HandState
 from table_controller.engine.irregular_core import (
     R_EXPOSED_DEAL,
     R_FACED_PACK,
@@ -49,11 +48,8 @@ from table_controller.engine.irregular_options import (
 )
 from table_controller.engine.machine import Phase
 
-if TYPE_CHECKING:
-    from table_controller.engine.hand import Hand
 
-
-def _exposed_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
+def _exposed_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
     rule = R_FACED_PACK if report.kind == "faced_in_pack" else R_EXPOSED_DEAL
     i = _seat_index(hand, report.seat, report.kind)
     if not _deal_window(hand):
@@ -77,7 +73,7 @@ def _exposed_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
     _ruled(hand, report, remedy, rule, [pos])
 
 
-def _misdeal(hand: Hand, report: Report, apply_it: bool) -> None:
+def _misdeal(hand: HandState, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     st = state(hand)
     until_seen = hand.config.options.misdeal_call is MisdealCall.UNTIL_SEEN
@@ -99,7 +95,7 @@ def _misdeal(hand: Hand, report: Report, apply_it: bool) -> None:
               rule=rule)
 
 
-def _too_many_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
+def _too_many_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     count = report.count or 0
     if not (hand.phase is Phase.DRAWING and before_the_draw(hand)):  # found before the first draw card is served
@@ -132,7 +128,7 @@ def _too_many_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
     _foul(hand, i, report, rule)
 
 
-def _too_few_in_deal(hand: Hand, report: Report, apply_it: bool) -> None:
+def _too_few_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     count = report.count or 0
     _require_phase(hand, (Phase.STRADDLING, Phase.FIRST_BETTING), report, R_TOO_FEW_DEAL_000)

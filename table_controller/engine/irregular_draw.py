@@ -9,13 +9,14 @@ Each handler takes ``(hand, report, apply_it)`` as in :mod:`irregular_deal`. doc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from table_controller.engine.cards import UNKNOWN_CODE
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.events import (
     DrawServed,
 )
+from table_controller.engine.hand_state import HandState
 from table_controller.engine.irregular_core import (
     R_ASKED,
     R_DEALER_DRAW,
@@ -69,11 +70,8 @@ from table_controller.engine.irregular_options import (
 )
 from table_controller.engine.machine import Phase
 
-if TYPE_CHECKING:
-    from table_controller.engine.hand import Hand
 
-
-def _served_seat(hand: Hand, report: Report, rule: str) -> tuple[int, list[int]]:
+def _served_seat(hand: HandState, report: Report, rule: str) -> tuple[int, list[int]]:
     i = _seat_index(hand, report.seat, report.kind)
     if not _draw_open(hand):
         raise _illegal("wrong_phase", f"'{report.kind}' is reported during the draw", rule)
@@ -83,7 +81,7 @@ def _served_seat(hand: Hand, report: Report, rule: str) -> tuple[int, list[int]]
     return i, _served_positions(hand, i)
 
 
-def _exposed_in_draw(hand: Hand, report: Report, apply_it: bool) -> None:
+def _exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> None:
     option = hand.config.options.exposed_draw_card
     rule = R_EXPOSED_DRAW_001 if option is ExposedDrawCard.NEVER_KEPT else f"{R_EXPOSED_DRAW_003}; {R_EXPOSED_DRAW_000}"
     i, served = _served_seat(hand, report, rule)
@@ -110,7 +108,7 @@ def _exposed_in_draw(hand: Hand, report: Report, apply_it: bool) -> None:
         state(hand).owed_after_draw.append((i, 1, rule))
 
 
-def _card_known(hand: Hand, report: Report, apply_it: bool) -> None:
+def _card_known(hand: HandState, report: Report, apply_it: bool) -> None:
     i, _ = _served_seat(hand, report, R_KNOWN)
     if not _just_served(hand, i):
         raise _illegal("too_late", "reported as the card is served", R_KNOWN)
@@ -119,7 +117,7 @@ def _card_known(hand: Hand, report: Report, apply_it: bool) -> None:
                "must take it", R_KNOWN)
 
 
-def _draw_card_seen(hand: Hand, report: Report, apply_it: bool) -> None:
+def _draw_card_seen(hand: HandState, report: Report, apply_it: bool) -> None:
     """003 Other rules governing the draw 6: "If a player, before discarding, intentionally sees the face of any
     card dealt to him in the draw, his hand is foul." Reported once he has been served, whenever it is found."""
     i = _seat_index(hand, report.seat, report.kind)
@@ -133,7 +131,7 @@ def _draw_card_seen(hand: Hand, report: Report, apply_it: bool) -> None:
         _foul(hand, i, report, f"{R_SAW_DRAW_CARD}: before discarding he saw a card dealt to him in the draw")
 
 
-def _named_from_hand(hand: Hand, i: int, report: Report, count: int, *, exclude: Sequence[int], rule: str,
+def _named_from_hand(hand: HandState, i: int, report: Report, count: int, *, exclude: Sequence[int], rule: str,
                      apply_it: bool, excess: bool = False) -> list[int]:
     codes = report.cards or []
     if len(codes) != count:
@@ -147,14 +145,14 @@ def _named_from_hand(hand: Hand, i: int, report: Report, count: int, *, exclude:
     return _resolve(hand, pool, codes, f"seat {report.seat} discards", learn=apply_it)
 
 
-def _discard(hand: Hand, i: int, positions: Sequence[int]) -> None:
+def _discard(hand: HandState, i: int, positions: Sequence[int]) -> None:
     for pos in positions:
         hand._hands[i].remove(pos)
     held = i == hand._opener and hand.requirement is not None and hand.config.options.opener_holds_discards
     (hand._held if held else hand._discards)[i].extend(positions)
 
 
-def _draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
+def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> None:
     option = hand.config.options.late_draw_miscount
     rule = R_MISCOUNT_003 if option is LateDrawMiscount.DISCARD_OR_DROP else R_MISCOUNT_000
     i, served = _served_seat(hand, report, rule)
@@ -234,7 +232,7 @@ def _draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
         _ruled(hand, report, f"he plays on with a short hand of {len(hand._hands[i])} cards", rule)
 
 
-def _dealer_draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
+def _dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> None:
     from table_controller.engine.config import GameForm
 
     i, served = _served_seat(hand, report, R_DEALER_DRAW)
@@ -273,7 +271,7 @@ def _dealer_draw_miscount(hand: Hand, report: Report, apply_it: bool) -> None:
     _ruled(hand, report, "the dealer plays on with an insufficient number of cards (house option)", R_DEALER_DRAW)
 
 
-def _asked_wrong_count(hand: Hand, report: Report, apply_it: bool) -> None:
+def _asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> None:
     i, served = _served_seat(hand, report, R_ASKED)
     asked, meant = len(served), report.count
     if meant is None or meant == asked or meant > hand.max_discard(hand._seat_no[i]) + asked:
@@ -315,7 +313,7 @@ def _asked_wrong_count(hand: Hand, report: Report, apply_it: bool) -> None:
         _ruled(hand, report, "corrected before discarding: the surplus goes back on top of the pack", R_ASKED)
 
 
-def _draw_out_of_turn(hand: Hand, report: Report, apply_it: bool) -> None:
+def _draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> None:
     option = hand.config.options.out_of_turn_discarded
     rule = R_OUT_OF_TURN_003 if option is OutOfTurnDiscarded.DEAD else f"{R_OUT_OF_TURN_000}; {R_OUT_OF_TURN_003}"
     i = _seat_index(hand, report.seat, report.kind)
@@ -350,12 +348,12 @@ def _draw_out_of_turn(hand: Hand, report: Report, apply_it: bool) -> None:
     hand._serve(i, 0, [], list(thrown), "irregularity")
 
 
-def mixed_pool(hand: Hand, seats: Sequence[int]) -> tuple[str, ...]:
+def mixed_pool(hand: HandState, seats: Sequence[int]) -> tuple[str, ...]:
     """The cards the dealer must shuffle and cut when these players' draws got mixed with the discards."""
     return hand._codes(_mixed_positions(hand, [hand._i(s) for s in seats]))
 
 
-def _mixed_positions(hand: Hand, players: Sequence[int]) -> list[int]:
+def _mixed_positions(hand: HandState, players: Sequence[int]) -> list[int]:
     pool = list(hand._muck)
     for k in range(hand._n):
         pool += hand._discards[k]
@@ -364,7 +362,7 @@ def _mixed_positions(hand: Hand, players: Sequence[int]) -> list[int]:
     return sorted(pool)
 
 
-def _mixed_cards(hand: Hand, report: Report, apply_it: bool) -> None:
+def _mixed_cards(hand: HandState, report: Report, apply_it: bool) -> None:
     seats = report.seats or ([report.seat] if report.seat is not None else [])
     if not seats or len(set(seats)) != len(seats):
         raise IllegalActionError("bad_report", "'seats' lists the players whose draws were mixed")
@@ -403,7 +401,7 @@ def _mixed_cards(hand: Hand, report: Report, apply_it: bool) -> None:
         hand._emit(ReplacementServed(seat=hand._seat_no[i], cards=hand._codes(served), rule=R_MIXED))
 
 
-def _ask_draw_count(hand: Hand, report: Report, apply_it: bool) -> None:
+def _ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> None:
     mode = _draw_info_mode(hand)
     rule = R_INFO_001 if mode is DrawCountInfo.ANY_PLAYER else R_INFO_003
     i = _seat_index(hand, report.seat, report.kind)
@@ -423,7 +421,7 @@ def _ask_draw_count(hand: Hand, report: Report, apply_it: bool) -> None:
                                      rule=rule))
 
 
-def _may_ask(hand: Hand, i: int, j: int, mode: DrawCountInfo) -> tuple[bool, str]:
+def _may_ask(hand: HandState, i: int, j: int, mode: DrawCountInfo) -> tuple[bool, str]:
     if hand.phase not in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN) or _last_serve(hand, j) is None:
         return False, "that player has not drawn"
     if hand._folded[i]:
@@ -441,7 +439,7 @@ def _may_ask(hand: Hand, i: int, j: int, mode: DrawCountInfo) -> tuple[bool, str
     return True, ""
 
 
-def _has_bet_after_draw(hand: Hand, i: int) -> bool:
+def _has_bet_after_draw(hand: HandState, i: int) -> bool:
     from table_controller.engine.events import BetMade, Called, Raised
 
     seat = hand._seat_no[i]
@@ -450,7 +448,7 @@ def _has_bet_after_draw(hand: Hand, i: int) -> bool:
     return any(isinstance(e, (BetMade, Called, Raised)) and e.seat == seat for e in hand.events[last_draw + 1:])
 
 
-def visible_draw_counts(hand: Hand) -> dict[int, int]:
+def visible_draw_counts(hand: HandState) -> dict[int, int]:
     """The draw counts the public display may show now, as the house option allows (seat -> cards drawn):
     001 IV 4, every drawn player's count until the second betting round starts; 003 Other rules 5, only the
     dealer's, while some player still in has not yet bet after the draw."""
@@ -466,7 +464,7 @@ def visible_draw_counts(hand: Hand) -> dict[int, int]:
     return {dealer: counts[dealer]} if dealer in counts and askers else {}
 
 
-def draw_count_info(hand: Hand) -> dict[str, Any]:
+def draw_count_info(hand: HandState) -> dict[str, Any]:
     """The house rule on draw information, for the displays: which book, and the counts that may be shown."""
     mode = _draw_info_mode(hand)
     return {"rule": R_INFO_001 if mode is DrawCountInfo.ANY_PLAYER else R_INFO_003, "mode": mode.value,

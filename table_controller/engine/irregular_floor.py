@@ -5,12 +5,11 @@ the hand checks its chips and cards after every ruling as after every act.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.events import (
     PotAwarded,
 )
+from table_controller.engine.hand_state import HandState
 from table_controller.engine.irregular_core import (
     R_FLOOR,
     FloorRuled,
@@ -20,9 +19,6 @@ from table_controller.engine.irregular_core import (
 )
 from table_controller.engine.machine import Phase
 
-if TYPE_CHECKING:
-    from table_controller.engine.hand import Hand
-
 
 def _floor_common(report: Report) -> None:
     if not report.by.strip() or not report.reason.strip():
@@ -30,13 +26,13 @@ def _floor_common(report: Report) -> None:
                                  rule=R_FLOOR)
 
 
-def _void_hand(hand: Hand, report: Report, apply_it: bool) -> None:
+def _void_hand(hand: HandState, report: Report, apply_it: bool) -> None:
     _floor_common(report)
     if apply_it:
         _void(hand, report, antes_back=True, status="void", rule=f"{R_FLOOR}: {report.reason}")
 
 
-def _award_pot(hand: Hand, report: Report, apply_it: bool) -> None:
+def _award_pot(hand: HandState, report: Report, apply_it: bool) -> None:
     _floor_common(report)
     seats = report.seats or ([report.seat] if report.seat is not None else [])
     if not seats or len(set(seats)) != len(seats):
@@ -69,7 +65,7 @@ def _award_pot(hand: Hand, report: Report, apply_it: bool) -> None:
     h._end()
 
 
-def _move_chips(hand: Hand, report: Report, apply_it: bool) -> None:
+def _move_chips(hand: HandState, report: Report, apply_it: bool) -> None:
     _floor_common(report)
     i = _seat_index(hand, report.seat, report.kind)
     amount = report.amount or 0

@@ -19,14 +19,10 @@ transition table stays the single source of truth). docs/irregularities.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from table_controller.engine.events import BetReturned, DrawServed, PotCarried
+from table_controller.engine.hand_state import HandState
 from table_controller.engine.irregular_options import UncalledFalseOpener
 from table_controller.engine.machine import Phase
-
-if TYPE_CHECKING:
-    from table_controller.engine.hand import Hand
 
 R_FALSE2 = "003 False openers 2"
 R_FALSE3 = "003 False openers 3"
@@ -34,7 +30,7 @@ R_FALSE_000 = "000 False openers"
 
 
 
-def return_bets(h: Hand, *, antes_back: bool, reason: str, keep: int | None = None) -> None:
+def return_bets(h: HandState, *, antes_back: bool, reason: str, keep: int | None = None) -> None:
     """Every player's chips in the pot go back to him (his ante too when ``antes_back``), except the player at
     index ``keep``: what is still in front of him comes off his bet, the rest out of the pot."""
     for j in range(h._n):
@@ -48,7 +44,7 @@ def return_bets(h: Hand, *, antes_back: bool, reason: str, keep: int | None = No
         h._stack[j] += back
         h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=reason))
 
-def before_the_draw(hand: Hand) -> bool:
+def before_the_draw(hand: HandState) -> bool:
     """The first betting interval, or the draw before any card of it is served or thrown (003 False openers 2)."""
     if hand.phase is Phase.FIRST_BETTING:
         return True
@@ -57,7 +53,7 @@ def before_the_draw(hand: Hand) -> bool:
     return not any(isinstance(e, DrawServed) and (e.served or e.discards) for e in hand.events)
 
 
-def ask_for_a_new_opener(h: Hand, i: int, trigger: str) -> None:
+def ask_for_a_new_opener(h: HandState, i: int, trigger: str) -> None:
     """Player i, the opener, lacks openers before the draw: his hand is foul and kept apart; the others are asked
     in turn from his left whether they open in his place."""
     h._foul[i] = True
@@ -77,7 +73,7 @@ def ask_for_a_new_opener(h: Hand, i: int, trigger: str) -> None:
         h.to_act = h._reopen_queue[0]
 
 
-def resume_the_draw(h: Hand, trigger: str) -> None:
+def resume_the_draw(h: HandState, trigger: str) -> None:
     """A new opener took the false opener's place after the betting closed: the draw proceeds without the
     false opener (players who stood pat before the announcement keep their turn taken)."""
     folded = h._folded
@@ -93,7 +89,7 @@ def resume_the_draw(h: Hand, trigger: str) -> None:
     h._begin_final(trigger)
 
 
-def no_new_opener(h: Hand, trigger: str) -> None:
+def no_new_opener(h: HandState, trigger: str) -> None:
     """Nobody takes over: every other player withdraws what he put in except his ante (his bet of this interval,
     or, once the interval has closed, his chips already in the pot); the antes and the false opener's chips stay
     for the next deal."""
@@ -107,7 +103,7 @@ def no_new_opener(h: Hand, trigger: str) -> None:
     h._end()
 
 
-def false_opener_uncalled(h: Hand, w: int, trigger: str) -> None:
+def false_opener_uncalled(h: HandState, w: int, trigger: str) -> None:
     """Nobody called the false opener w (003 False openers 3; 000 False openers). After the draw both books let
     every other player withdraw what he put in except his ante; before the draw 003 keeps every chip in the pot
     (house option ``uncalled_false_opener``: ``others_withdraw`` reads 000, which makes no such difference). A

@@ -112,18 +112,11 @@ TRANSITIONS: tuple[Transition, ...] = (
 )
 
 _INDEX: dict[tuple[Phase | None, str], tuple[Phase, ...]] = {(t.source, t.trigger): t.targets for t in TRANSITIONS}
-TARGETS = _INDEX  # (phase, trigger) -> the phases that may follow: for a caller that inlines check_transition
-# The (phase, trigger) pairs whose targets include the phase itself: a betting act that leaves the interval open.
-STAYS = frozenset((t.source, t.trigger) for t in TRANSITIONS if t.source in t.targets)
 
 
 def accepts(phase: Phase | None, trigger: str) -> bool:
     """Whether this phase accepts this trigger at all."""
     return (phase, trigger) in _INDEX
-
-
-def triggers_of(phase: Phase) -> tuple[str, ...]:
-    return tuple(t.trigger for t in TRANSITIONS if t.source is phase)
 
 
 def check_transition(source: Phase | None, trigger: str, target: Phase) -> None:

@@ -8,8 +8,6 @@ result object that ``cardtable replay`` prints. Field by field documentation: do
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
-from enum import Enum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -263,19 +261,6 @@ def _config_unchecked(game: GameModel) -> GameConfig:
 def config_from_model(game: GameModel) -> GameConfig:
     return GameConfig(form=game.form, betting=game.betting, stakes=Stakes(**game.stakes.model_dump()),
                       options=HouseOptions(**game.options.model_dump()))
-
-
-def _plain(value: Any) -> Any:
-    return value.value if isinstance(value, Enum) else value
-
-
-def config_to_json(config: GameConfig) -> dict[str, Any]:
-    """The ``game`` object of a record for this configuration (only non-default stakes and options)."""
-    stakes = {f.name: getattr(config.stakes, f.name) for f in fields(Stakes)
-              if getattr(config.stakes, f.name) != f.default}
-    options = {f.name: _plain(getattr(config.options, f.name)) for f in fields(HouseOptions)
-               if getattr(config.options, f.name) != f.default}
-    return {"form": config.form.value, "betting": config.betting.value, "stakes": stakes, "options": options}
 
 
 def parse_record(data: Any) -> HandRecord:

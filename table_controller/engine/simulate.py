@@ -10,13 +10,9 @@ from itertools import permutations
 from typing import Protocol, TypeVar
 
 from table_controller.engine.hand import Hand, LegalActions
-from table_controller.engine.machine import TERMINAL, Phase
+from table_controller.engine.machine import Phase
 
 T = TypeVar("T")
-# Phase members as module constants: Phase.X reads go through EnumType.__getattr__ in Python 3.11 (see hand.py).
-_STRADDLING, _FIRST_BETTING, _DRAWING, _FINAL_BETTING, _REOPENING, _PROVING, _SHOWDOWN = (
-    Phase.STRADDLING, Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.REOPENING, Phase.PROVING,
-    Phase.SHOWDOWN)
 _AGGRESSIVE = frozenset({"bet", "raise"})
 _PASSIVE = frozenset({"check", "call"})
 
@@ -58,40 +54,30 @@ def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequenc
     """
     legal = hand.legal_actions()
     phase = legal.phase
-    if phase is _FIRST_BETTING or phase is _FINAL_BETTING:  # most acts: tested first
-        _random_betting(hand, rng, legal, aggression)
-        return
-    _random_other(hand, rng, legal, aggression, truth=truth, mucks=mucks)
-
-
-def _random_other(hand: Hand, rng: Chooser, legal: LegalActions, aggression: int, *, truth: Sequence[str] | None,
-                  mucks: bool) -> None:
-    """random_step for any view but the betting intervals' (the draw, the showdown...), given that view."""
-    phase = legal.phase
     acts = legal.acts
     seat = legal.seat
     if "reshuffle" in acts:
         hand.reshuffle(shuffled(rng, hand.reshuffle_pool()))
         return
     assert seat is not None
-    if phase is _DRAWING:
+    if phase is Phase.DRAWING:
         cards = hand.hole_cards(seat)
         count = rng.randrange(legal.max_discard + 1)
         hand.draw(seat, shuffled(rng, cards)[:count])
         return
-    if phase is _STRADDLING:
+    if phase is Phase.STRADDLING:
         if "decline_straddle" in acts and rng.randrange(2):
             hand.decline_straddle(seat)
         else:
             hand.straddle(seat)
         return
-    if phase is _REOPENING:
+    if phase is Phase.REOPENING:
         if "take_open" in acts and rng.randrange(2):
             hand.take_open(seat)
         else:
             hand.decline_open(seat)
         return
-    if phase is _SHOWDOWN or phase is _PROVING:
+    if phase is Phase.SHOWDOWN or phase is Phase.PROVING:
         if mucks and "muck" in acts and rng.randrange(8) == 0:
             hand.muck(seat)
         elif truth is not None:
@@ -102,29 +88,14 @@ def _random_other(hand: Hand, rng: Chooser, legal: LegalActions, aggression: int
     _random_betting(hand, rng, legal, aggression)
 
 
-_SORTED_ACTS: dict[tuple[str, ...], tuple[bool, str | None, tuple[str, ...]]] = {}
-
-
-def _sort_acts(acts: tuple[str, ...]) -> tuple[bool, str | None, tuple[str, ...]]:
-    """Whether the opener may declare he lacks openers, the first of bet / raise listed (or None), and check /
-    call in the order listed: the same for every view with these acts, so kept (a few dozen at most)."""
-    aggressive = next((a for a in acts if a in _AGGRESSIVE), None)
-    sorts = ("declare_no_openers" in acts, aggressive, tuple(a for a in acts if a in _PASSIVE))
-    if len(_SORTED_ACTS) < 1024:
-        _SORTED_ACTS[acts] = sorts
-    return sorts
-
-
 def _random_betting(hand: Hand, rng: Chooser, legal: LegalActions, aggression: int) -> None:
     """A betting act: bet or raise with weight ``aggression``/10, else check or call, folding now and then."""
     acts = legal.acts
     seat = legal.seat
     assert seat is not None
-    sorts = _SORTED_ACTS.get(acts)
-    if sorts is None:
-        sorts = _sort_acts(acts)
-    declare, aggressive, passive = sorts
-    if declare and rng.randrange(12) == 0:
+    aggressive = next((a for a in acts if a in _AGGRESSIVE), None)
+    passive = tuple(a for a in acts if a in _PASSIVE)
+    if "declare_no_openers" in acts and rng.randrange(12) == 0:
         hand.declare_no_openers(seat)
         return
     if aggressive is not None and rng.randrange(10) < aggression:
@@ -151,14 +122,8 @@ def play_random(hand: Hand, rng: Chooser, *, aggression: int = 3, max_steps: int
                 truth: Sequence[str] | None = None, mucks: bool = True) -> Hand:
     """Play the hand to its end with random legal acts."""
     steps = 0
-    legal_actions = hand.legal_actions
-    while hand.phase not in TERMINAL:  # not hand.is_over
-        legal = legal_actions()
-        phase = legal.phase
-        if phase is _FIRST_BETTING or phase is _FINAL_BETTING:  # random_step's first case, directly
-            _random_betting(hand, rng, legal, aggression)
-        else:
-            _random_other(hand, rng, legal, aggression, truth=truth, mucks=mucks)  # random_step's other cases
+    while not hand.is_over:
+        random_step(hand, rng, aggression=aggression, truth=truth, mucks=mucks)
         steps += 1
         if steps > max_steps:
             raise RuntimeError("the hand did not end: the engine is stuck")

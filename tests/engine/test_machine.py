@@ -30,7 +30,6 @@ def test_every_trigger_is_a_method_of_the_hand() -> None:
         name = {"raise": "raise_to"}.get(t.trigger, t.trigger)
         assert callable(getattr(Hand, name)), t.trigger
         assert callable(getattr(Hand, f"verify_{name}")), t.trigger
-        assert callable(getattr(Hand, f"can_{name}")), t.trigger
 
 
 def test_every_phase_is_reachable_and_terminal_phases_lead_nowhere() -> None:
