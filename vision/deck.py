@@ -5,7 +5,7 @@ card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `q
 rank (photos labelled by whole-card box and rank, `--labels`). At table time `DeckProfile.sharpen` weighs the
 network's probabilities of the 52 cards by how close each corner is to each card's prototype (a softmax of
 cosine similarity), at most doubling any card's probability and leaving "not an index" as it was, so a back
-stays a back.
+stays a back. A profile made with `default=False` (`--no-default`) names only the cards (or ranks) it learnt.
 
 A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
 (a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
@@ -45,6 +45,9 @@ class DeckProfile:
     name: str
     model_sha256: str
     prototypes: dict[str, FloatArray]  # card code or rank letter -> unit embedding
+    # False (`calibrate-deck --no-default`): only the cards (or ranks) the profile learnt can be named; the
+    # built-in reader no longer names the others
+    default: bool = True
 
     def check_model(self, reader: IndexReader) -> None:
         if self.model_sha256 != reader.meta.get("sha256"):
@@ -67,6 +70,8 @@ class DeckProfile:
         proto = np.exp(z)
         proto /= proto.sum(axis=1, keepdims=True)
         model = r.probs[:, :NONE]
+        if not self.default:
+            model = np.where(np.isnan(self._covered(keys)), 0.0, model).astype(np.float32)
         cards = model * proto
         cards *= (1.0 - r.probs[:, NONE:]) / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
         # A profile settles a choice the network hesitated over; it never makes a card of a crop the network
@@ -74,8 +79,18 @@ class DeckProfile:
         cards = np.minimum(cards, 2.0 * model)
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
 
+    @staticmethod
+    def _covered(keys: list[str]) -> FloatArray:
+        """1 for each of the 52 cards a prototype covers (by card or by rank), NaN for the others."""
+        out = np.full((1, len(ALL_CARDS)), np.nan, np.float32)
+        for i, c in enumerate(ALL_CARDS):
+            if c in keys or c[0] in keys:
+                out[0, i] = 1.0
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "name": self.name, "model": self.model_sha256,
+                "default": self.default,
                 "prototypes": {k: [round(float(v), 5) for v in p] for k, p in sorted(self.prototypes.items())}}
 
     def save(self, path: str | Path) -> None:
@@ -107,14 +122,17 @@ class DeckProfile:
         try:
             protos = {str(k): np.asarray(v, np.float32) for k, v in dict(data["prototypes"]).items()}
             name, sha = str(data["name"]), str(data["model"])
+            default = data.get("default", True)
         except (KeyError, TypeError, ValueError) as exc:
             raise VisionInputError(f"{path}: broken profile ({type(exc).__name__})") from exc
+        if not isinstance(default, bool):
+            raise VisionInputError(f"{path}: broken profile (default must be true or false)")
         sizes = {p.shape for p in protos.values()}
         if not protos or len(sizes) != 1 or len(next(iter(sizes))) != 1 or \
                 not all(k in ALL_CARDS or k in RANKS for k in protos) or \
                 not all(np.all(np.isfinite(p)) for p in protos.values()):
             raise VisionInputError(f"{path}: broken profile (prototypes)")
-        return cls(name, sha, protos)
+        return cls(name, sha, protos, default)
 
 
 def _prototypes(labelled: Sequence[tuple[str, FloatArray]]) -> dict[str, FloatArray]:
@@ -166,9 +184,10 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
     raise VisionInputError(f"{where}: no card index found in the photo (one face-up card per photo)")
 
 
-def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated",
+def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", default: bool = True,
                    reader: IndexReader | None = None) -> DeckProfile:
-    """A profile from one photo per card, each named by its card."""
+    """A profile from one photo per card, each named by its card. `default=False`: only these cards can be
+    named with the profile."""
     reader = reader or default_reader()
     if not paths:
         raise VisionInputError("no calibration images")
@@ -177,7 +196,7 @@ def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated",
         code = card_from_file_name(str(path))
         r = read_single_card(load_image(path, paper_background=True), str(path), reader)
         labelled.extend((code, r.embeddings[i]) for i in range(len(r.probs)) if float(r.probs[i, NONE]) < 0.5)
-    return DeckProfile(name, str(reader.meta["sha256"]), _prototypes(labelled))
+    return DeckProfile(name, str(reader.meta["sha256"]), _prototypes(labelled), default)
 
 
 @dataclass(frozen=True)
@@ -205,7 +224,7 @@ def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> n
 
 
 def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str = "calibrated",
-                    reader: IndexReader | None = None) -> RankCalibration:
+                    default: bool = True, reader: IndexReader | None = None) -> RankCalibration:
     """A rank-only profile from photographs labelled by whole-card box and rank: each labelled card found as an
     outline gives its two index corners under its rank."""
     reader = reader or default_reader()
@@ -230,5 +249,5 @@ def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str =
         raise VisionInputError("no labelled card was found in its photograph: nothing to learn")
     protos = _prototypes(labelled)
     missing = "".join(r for r in RANKS if r not in protos)
-    return RankCalibration(DeckProfile(name, str(reader.meta["sha256"]), protos), cards, found_n, len(labelled),
-                           missing)
+    return RankCalibration(DeckProfile(name, str(reader.meta["sha256"]), protos, default), cards, found_n,
+                           len(labelled), missing)

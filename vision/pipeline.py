@@ -16,9 +16,12 @@ An unnamed outline is face down when little of it is open paper (a back's patter
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import cv2
 import numpy as np
@@ -42,6 +45,8 @@ from vision.rectify import (
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,13 +139,17 @@ def open_paper(card: Image) -> float:
 
 class Recognizer:
     """Finds and reads the cards of frames. `card_size` ((short, long) side in pixels, from a table
-    calibration) sizes the corner proposals; `workers` is accepted for compatibility (one process reads)."""
+    calibration) sizes the corner proposals. `workers` (1 or 2): how many frames `in_order` works on at once,
+    in threads (OpenCV releases the interpreter lock; the network itself runs one batch at a time)."""
 
     def __init__(self, profile: DeckProfile | None = None, *, card_size: tuple[float, float] | None = None,
                  workers: int = 1, settings: Settings = SETTINGS, reader: IndexReader | None = None) -> None:
+        if workers not in (1, 2):
+            raise VisionInputError(f"workers must be 1 or 2, got {workers}")
         self.profile = profile
         self.card_size = card_size
         self.workers = workers
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="vision") if workers > 1 else None
         self.settings = settings
         self.reader = reader or default_reader()
         if profile is not None:
@@ -154,11 +163,24 @@ class Recognizer:
                  tb: TracebackType | None) -> None:
         self.close()
 
-    def start_workers(self) -> None:
-        """Nothing to start: the reader runs in this process."""
+    def in_order(self, work: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+        """`work` applied to each item, the results in the items' order; with two workers the next item is
+        worked on while the caller handles this one's result (items are taken from `items` in this thread)."""
+        if self._pool is None:
+            yield from map(work, items)
+            return
+        pending: deque[Future[R]] = deque()
+        for item in items:
+            pending.append(self._pool.submit(work, item))
+            if len(pending) >= self.workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Stops the worker threads (any frame being worked on is finished first)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
 
     def read(self, crops: list[Image]) -> Readings:
         readings = self.reader.read(crops)
