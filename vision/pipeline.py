@@ -202,7 +202,7 @@ class Recognizer:
         for c in found.corners:
             for width in c.widths:
                 quad = corner_frame(c.point, c.along_short, c.along_long, width)
-                proposals.append(quad)
+                proposals.append((quad, s.index_bar if c.by_index else s.name_bar))
                 crops.append(corner_crop_at(image, quad))
         readings = self.read(crops)
         out: list[Detection] = []
@@ -220,9 +220,9 @@ class Recognizer:
             if det is not None:
                 out.append(det)
         base = 2 * len(cards)
-        for j, quad in enumerate(proposals):
+        for j, (quad, bar) in enumerate(proposals):
             name, p = readings.best(base + j)
-            if name is not None and p >= s.name_bar:
+            if name is not None and p >= bar:
                 out.append(Detection(card=name, face="up", confidence=min(1.0, p), corners=_corners_of(quad)))
         for pile in found.piles:
             # a pile none of whose cards was read: one detection, face down unless it is open paper
@@ -276,11 +276,16 @@ class Recognizer:
                 named[d.card] = d
         out = [d for d in dets if d.card is None or named.get(d.card) is d]
         out.sort(key=lambda d: (d.card is None, -d.confidence))
-        # An unread outline holding a smaller detection's centre is no card (a zone drawn on the felt around it).
+        # An unread outline holding a smaller detection's centre is no card (a zone drawn on the felt around it);
+        # one whose centre lies on a larger named card is a part of that card (a pip, a picture's frame).
         quads = [np.array(d.corners, np.float32) for d in out]
         areas = [quad_area(q) for q in quads]
+
+        def on(i: int, j: int) -> bool:
+            return cv2.pointPolygonTest(quads[i].reshape(-1, 1, 2), out[j].center, False) >= 0
+
         out = [d for i, d in enumerate(out) if d.card is not None or not any(
-            areas[j] < 0.7 * areas[i] and cv2.pointPolygonTest(quads[i].reshape(-1, 1, 2), o.center, False) >= 0
+            (areas[j] < 0.7 * areas[i] and on(i, j)) or (o.card is not None and areas[j] > 2 * areas[i] and on(j, i))
             for j, o in enumerate(out) if j != i)]
         kept: list[Detection] = []
         for d in out:
