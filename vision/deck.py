@@ -31,7 +31,16 @@ from vision.errors import VisionInputError
 from vision.images import load_image
 from vision.labels import LabelledCard
 from vision.read import NONE, IndexReader, Readings, default_reader
-from vision.rectify import FloatArray, Image, corner_crops, order_quad, quad_area, warp_card
+from vision.rectify import (
+    FloatArray,
+    Image,
+    corner_crop_at,
+    corner_crops,
+    corner_frame,
+    order_quad,
+    quad_area,
+    warp_card,
+)
 from vision.settings import SETTINGS, Settings
 
 PROFILE_FORMAT = "cardtable-deck-profile"
@@ -64,29 +73,21 @@ class DeckProfile:
             cols = [ALL_CARDS.index(key)] if len(key) == 2 else [i for i, c in enumerate(ALL_CARDS) if c[0] == key]
             for col in cols:
                 card_sim[:, col] = np.fmax(card_sim[:, col], sims[:, j])
-        floor = np.nanmin(card_sim, axis=1, keepdims=True)
-        card_sim = np.where(np.isnan(card_sim), floor, card_sim)
-        z = s.prototype_scale * (card_sim - card_sim.max(axis=1, keepdims=True))
+        covered = ~np.isnan(card_sim[0])
+        z = s.prototype_scale * (card_sim[:, covered] - card_sim[:, covered].max(axis=1, keepdims=True))
         proto = np.exp(z)
         proto /= proto.sum(axis=1, keepdims=True)
         model = r.probs[:, :NONE]
-        if not self.default:
-            model = np.where(np.isnan(self._covered(keys)), 0.0, model).astype(np.float32)
-        cards = model * proto
-        cards *= (1.0 - r.probs[:, NONE:]) / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
+        # The profile redistributes the probability the network gave the cards it covers among them; the cards
+        # it does not cover keep theirs (or, without the default reader, lose it).
+        cards = model.copy() if self.default else np.zeros_like(model)
+        mass = model[:, covered].sum(axis=1, keepdims=True)
+        mixed = model[:, covered] * proto
+        mixed *= mass / np.maximum(mixed.sum(axis=1, keepdims=True), 1e-12)
         # A profile settles a choice the network hesitated over; it never makes a card of a crop the network
         # thought little of: no card gets more than twice the network's own probability.
-        cards = np.minimum(cards, 2.0 * model)
+        cards[:, covered] = np.minimum(mixed, 2.0 * model[:, covered])
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
-
-    @staticmethod
-    def _covered(keys: list[str]) -> FloatArray:
-        """1 for each of the 52 cards a prototype covers (by card or by rank), NaN for the others."""
-        out = np.full((1, len(ALL_CARDS)), np.nan, np.float32)
-        for i, c in enumerate(ALL_CARDS):
-            if c in keys or c[0] in keys:
-                out[0, i] = 1.0
-        return out
 
     def to_json(self) -> dict[str, Any]:
         return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "name": self.name, "model": self.model_sha256,
@@ -163,14 +164,18 @@ def _reads_as_card(r: Readings, s: Settings) -> bool:
     return sum(sure) >= 0.5 * len(sure)
 
 
-def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings = SETTINGS) -> Readings:
-    """The readings of both index corners of the one card in a calibration photo: of the outlines found, those
+def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings = SETTINGS,
+                     expect: str | None = None) -> Readings:
+    """The readings of the index corners of the one card in a calibration photo: of the outlines found, those
     whose corners read as indices are cards (two of them: an error naming the photo); with none, the whole photo
-    is the card (a scan, or a card filling the photo)."""
+    is the card (a scan, or a card filling the photo); failing that, the card is found by its index (a card held
+    up or lying on a light table), as at table time: the surest index window reading the `expect`ed card (the
+    photo's name), or else the surest of all, with the windows near it."""
     h, w = image.shape[:2]
     whole = order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+    found = find_cards(image, s)
     cards = []
-    for quad in sorted((o.quad for o in find_cards(image).outlines), key=quad_area, reverse=True):
+    for quad in sorted((o.quad for o in found.outlines), key=quad_area, reverse=True):
         r = reader.read(_views(warp_card(image, quad)))
         if _reads_as_card(r, s):
             cards.append(r)
@@ -181,7 +186,24 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
     r = reader.read(_views(warp_card(image, whole)))
     if _reads_as_card(r, s):
         return r
+    quads = [corner_frame(c.point, c.along_short, c.along_long, cw) for c in found.corners for cw in c.widths]
+    if quads:
+        r = reader.read([corner_crop_at(image, q) for q in quads])
+        sure = [(c == expect, p, i) for i, (c, p) in enumerate(r.best(i) for i in range(len(quads)))
+                if c and p >= s.index_bar]
+        if sure:
+            best = quads[max(sure)[2]]
+            near = [quads[i] for _, _, i in sure
+                    if float(np.linalg.norm(quads[i][0] - best[0])) < 0.3 * float(np.linalg.norm(best[1] - best[0]))]
+            return reader.read([v for q in near for v in _views_at(image, q)])
     raise VisionInputError(f"{where}: no card index found in the photo (one face-up card per photo)")
+
+
+def _views_at(image: Image, quad: FloatArray) -> list[Image]:
+    """The index window of a card known by one corner, as found and a little off (as at table time)."""
+    u, v = quad[1] - quad[0], quad[3] - quad[0]
+    return [corner_crop_at(image, (quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32))
+            for dx, dy, k in _JITTER]
 
 
 def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", default: bool = True,
@@ -194,7 +216,7 @@ def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", def
     labelled: list[tuple[str, FloatArray]] = []
     for path in paths:
         code = card_from_file_name(str(path))
-        r = read_single_card(load_image(path, paper_background=True), str(path), reader)
+        r = read_single_card(load_image(path, paper_background=True), str(path), reader, expect=code)
         labelled.extend((code, r.embeddings[i]) for i in range(len(r.probs)) if float(r.probs[i, NONE]) < 0.5)
     return DeckProfile(name, str(reader.meta["sha256"]), _prototypes(labelled), default)
 

@@ -169,7 +169,9 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         # An outline narrower than a card is the visible strip of a card under another (a row of cards, a
         # fanned hand): the card is proposed at each of the strip's corners, at the card_w width.
         for q in quads:
-            if side_lengths(q)[0] < s.strip_width * card_w:
+            short, long_ = side_lengths(q)
+            # a strip is as long as a card (a smaller card-shaped outline is a card further from the camera)
+            if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
     by_index = [Corner(c.point / scale, c.along_short, c.along_long, tuple(x / scale for x in c.widths), True)
@@ -238,23 +240,27 @@ def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[C
     card filling the photo): pairs of ink blobs of alike size, one a little above the other (a rank over its
     suit), each taken both ways round. The pair's axis is the card's long side; the window around the pair is
     framed as the reader was trained on boxed indices (index up-left, paper right of and below it)."""
-    ink_level = small.min(axis=2)  # red ink and black ink both dark in the lowest channel, paper light
+    blue, green, red = cv2.split(small)
+    ink_level = cv2.min(cv2.min(blue, green), red)  # red ink and black ink both dark in the lowest channel, paper light
     block = max(15, (min(small.shape[:2]) // 12) | 1)
     ink = cv2.adaptiveThreshold(ink_level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
-    n, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     lo, hi = s.glyph_size[0], s.glyph_size[1] * min(small.shape[:2])
-    glyphs = [i for i in range(1, n) if lo <= max(stats[i, 2], stats[i, 3]) <= hi
-              and 0.15 <= stats[i, 4] / (stats[i, 2] * stats[i, 3]) <= 0.85]
+    size = stats[:, 2:4].max(axis=1)
+    fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
+    keep = (size >= lo) & (size <= hi) & (fill >= 0.15) & (fill <= 0.85)
+    keep[0] = False  # the background
     # a glyph on a card outlined already is read through that outline; one inside an outline too small to be
     # its card (a pip or a picture's frame taken for a card) is not
-    glyphs = [i for i in glyphs if not any(
-        side_lengths(q)[0] >= 3 * max(stats[i, 2], stats[i, 3]) and
-        cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(centres[i][0]), float(centres[i][1])), False) >= 0
-        for q in quads)]
-    if not glyphs:
-        return []
+    cx, cy = centres[:, 0].astype(np.int32), centres[:, 1].astype(np.int32)
+    mask = np.zeros(small.shape[:2], np.uint8)
+    for q in quads:
+        mask[:] = 0
+        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
+        keep &= ~((mask[cy, cx] > 0) & (3 * size <= side_lengths(q)[0]))
+    glyphs = [int(i) for i in np.flatnonzero(keep)]
     pts = centres[glyphs].astype(np.float32)
-    size = stats[glyphs, 2:4].max(axis=1).astype(np.float32)
+    size = size[glyphs].astype(np.float32)
     out: list[Corner] = []
     for a in range(len(glyphs)):
         d = np.linalg.norm(pts - pts[a], axis=1)

@@ -116,11 +116,21 @@ def corner_crop_at(image: Image, quad: FloatArray) -> Image:
     u = (quad[1] - quad[0]) / max(w, 1e-6)
     v = (quad[3] - quad[0]) / max(h, 1e-6)
     sx, sy = w * CORNER_W / CROP_W, h * CORNER_H / CROP_H
-    # crop pixel (x, y) -> image point corner + x*sx*u + y*sy*v
-    m = np.array([[u[0] * sx, v[0] * sy, quad[0][0]], [u[1] * sx, v[1] * sy, quad[0][1]]], np.float32)
-    g = gray(image)
+    origin = quad[0].astype(np.float64)
+    # only the window's neighbourhood of the frame is converted and smoothed
+    ends = np.array([origin, origin + u * w * CORNER_W, origin + v * h * CORNER_H,
+                     origin + u * w * CORNER_W + v * h * CORNER_H])
+    pad = 3 + 2 * sx
+    ih, iw = image.shape[:2]
+    x0, y0 = (max(0, int(ends[:, k].min() - pad)) for k in (0, 1))
+    x1, y1 = min(iw, int(ends[:, 0].max() + pad) + 1), min(ih, int(ends[:, 1].max() + pad) + 1)
+    if x1 - x0 < 2 or y1 - y0 < 2:  # the window lies outside the frame
+        x0, y0, x1, y1 = 0, 0, iw, ih
+    g = gray(image[y0:y1, x0:x1])
     if sx > 1.5:  # shrinking: smooth first so the crop is not aliased
         g = np.asarray(cv2.GaussianBlur(g, (0, 0), 0.45 * sx), np.uint8)
+    # crop pixel (x, y) -> frame point corner + x*sx*u + y*sy*v, in the neighbourhood's coordinates
+    m = np.array([[u[0] * sx, v[0] * sy, origin[0] - x0], [u[1] * sx, v[1] * sy, origin[1] - y0]], np.float32)
     out = cv2.warpAffine(g, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                          borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, dtype=np.uint8)
