@@ -295,12 +295,14 @@ def _rows(metric: str, score: Score, note: str = "") -> list[BenchRow]:
 
 
 def run(quick: bool = False, *, lodo_mode: bool = False, lodo_decks: Sequence[str] = (),
-        log: Callable[[str], object] | None = None, main_rows: bool = True) -> list[BenchRow]:
+        log: Callable[[str], object] | None = None, main_rows: bool = True,
+        lodo_budget: tuple[int, int] | None = None) -> list[BenchRow]:
     say = log or (lambda text: sys.stderr.write(text + "\n"))
     rows = _main_rows(quick, say) if main_rows else []
     if lodo_mode:
         seeds = range(3) if quick else range(6)
-        scores = lodo(seeds, 12000 if quick else 20000, 3, say, lodo_decks)
+        samples, epochs = lodo_budget or ((12000 if quick else 20000), 3)
+        scores = lodo(seeds, samples, epochs, say, lodo_decks)
         both = Score()
         for name, score in scores.items():
             rows += _rows(f"leave-one-deck-out, {name}", score)
@@ -375,9 +377,13 @@ def main(argv: list[str] | None = None, out: Callable[[str], object] = print) ->
     p.add_argument("--lodo-deck", action="append", default=[], metavar="DECK",
                    help="leave-one-deck-out for this deck design only (repeatable; implies --lodo)")
     p.add_argument("--skip-main", action="store_true", help="only the leave-one-deck-out rows")
+    p.add_argument("--lodo-budget", nargs=2, type=int, metavar=("CROPS", "EPOCHS"),
+                   help="each leave-one-deck-out reader's training crops and epochs (default: 12000 3 with "
+                        "--quick, else 20000 3)")
     args = p.parse_args(argv)
     out(to_markdown(run(args.quick, lodo_mode=args.lodo or bool(args.lodo_deck), lodo_decks=args.lodo_deck,
-                        main_rows=not args.skip_main)))
+                        main_rows=not args.skip_main,
+                        lodo_budget=tuple(args.lodo_budget) if args.lodo_budget else None)))
     return 0
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import hashlib
 import json
 import sys
@@ -65,8 +66,14 @@ def build_sources(datasets: Path, split: str, exclude: tuple[str, ...] = ()) -> 
                              (float(r["xmin"]), float(r["ymin"]), float(r["xmax"]), float(r["ymax"])), 0.0)
                  for r in csv.DictReader(labels.open(encoding="utf-8"))
                  if r["card"] == "back" and r["suspect"] != "1" and keep(r)]
-        windows = ts.scene_windows(labels, keep=keep, propose=_index_proposals)
+        windows = _scene_windows(labels, split)
     return ts.Sources(decks, boxes, backs, scene_windows=windows)
+
+
+@functools.cache
+def _scene_windows(labels: Path, split: str) -> list[ts.SceneWindow]:
+    """The same for every deck left out: made once per process."""
+    return ts.scene_windows(labels, keep=photo_rows(split), propose=_index_proposals)
 
 
 def _index_proposals(image: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.float32]]:
