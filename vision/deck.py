@@ -32,11 +32,13 @@ from vision.images import load_image
 from vision.labels import LabelledCard
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
+    JITTER,
     FloatArray,
     Image,
     corner_crop_at,
     corner_crops,
     corner_frame,
+    jittered_windows,
     order_quad,
     quad_area,
     warp_card,
@@ -45,8 +47,6 @@ from vision.settings import SETTINGS, Settings
 
 PROFILE_FORMAT = "cardtable-deck-profile"
 PROFILE_VERSION = 2
-_JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94),
-           (0.0, 0.0, 1.06))
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,7 @@ def _views(card: Image) -> list[Image]:
     h, w = card.shape[:2]
     crops: list[Image] = []
     base = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    for dx, dy, k in _JITTER:
+    for dx, dy, k in JITTER:
         quad = (base - [w / 2, h / 2]) * k + [w / 2 + dx * w, h / 2 + dy * h]
         crops.extend(corner_crops(warp_card(card, order_quad(quad.astype(np.float32)), w, h)))
     return crops
@@ -195,15 +195,8 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
             best = quads[max(sure)[2]]
             near = [quads[i] for _, _, i in sure
                     if float(np.linalg.norm(quads[i][0] - best[0])) < 0.3 * float(np.linalg.norm(best[1] - best[0]))]
-            return reader.read([v for q in near for v in _views_at(image, q)])
+            return reader.read([v for q in near for v in jittered_windows(image, q)])
     raise VisionInputError(f"{where}: no card index found in the photo (one face-up card per photo)")
-
-
-def _views_at(image: Image, quad: FloatArray) -> list[Image]:
-    """The index window of a card known by one corner, as found and a little off (as at table time)."""
-    u, v = quad[1] - quad[0], quad[3] - quad[0]
-    return [corner_crop_at(image, (quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32))
-            for dx, dy, k in _JITTER]
 
 
 def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", default: bool = True,
