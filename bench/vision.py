@@ -169,11 +169,12 @@ def real_ranks(rec: Recognizer, folder: Path, names: Sequence[str], labels: dict
     return score
 
 
-def held_out_photos(rec: Recognizer, folder: Path, groups: Sequence[str]) -> Score:
-    """The cardcounterml photographs of `groups`: each labelled card (at its index boxes) right when a
-    detection names it over one of them."""
+def held_out_photos(rec: Recognizer, folder: Path, groups: Sequence[str],
+                    only: Callable[[str], bool] = lambda name: True) -> Score:
+    """The cardcounterml photographs of `groups` (those `only` keeps): each labelled card (at its index boxes)
+    right when a detection names it over one of them."""
     rows = [r for r in csv.DictReader((folder / "labels.csv").open(encoding="utf-8"))
-            if r["group"] in groups and r["suspect"] != "1"]
+            if r["group"] in groups and r["suspect"] != "1" and only(r["filename"])]
     by_image: dict[str, dict[str, list[Box]]] = {}
     for r in rows:
         box = (float(r["xmin"]), float(r["ymin"]), float(r["xmax"]), float(r["ymax"]))
@@ -203,6 +204,31 @@ def held_out_photos(rec: Recognizer, folder: Path, groups: Sequence[str]) -> Sco
                 score.missed += 1
         score.wrong += sum(1 for c in named if c not in cards)
     return score
+
+
+def calibrated_halves(rec: Recognizer, folder: Path, group: str,
+                      say: Callable[[str], object]) -> tuple[Score, Score]:
+    """`calibrate-deck` from one photo per card: the group's single-card photographs of one half (by
+    `calibration_half`) make a profile, the other half is scored without and with it. Photos that
+    `calibrate-deck` refuses (no card index found) are left out of the profile and counted."""
+    from vision.deck import calibrate_deck
+    from vision.errors import VisionInputError
+
+    rows = [r for r in csv.DictReader((folder / "labels.csv").open(encoding="utf-8")) if r["group"] == group]
+    names = sorted({r["filename"] for r in rows if r["card"] in _card_codes()})
+    usable = []
+    for name in (n for n in names if calibration_half(n)):
+        try:
+            calibrate_deck([folder / "images" / name], reader=rec.reader)
+        except VisionInputError:
+            continue
+        usable.append(folder / "images" / name)
+    profile = calibrate_deck(usable, name=group, reader=rec.reader)
+    say(f"calibrate-deck from {len(usable)} {group} photos ({len(profile.prototypes)} cards)")
+    scored = [n for n in names if not calibration_half(n)]
+    before = held_out_photos(rec, folder, (group,), only=lambda n: n in scored)
+    after = held_out_photos(Recognizer(profile, reader=rec.reader), folder, (group,), only=lambda n: n in scored)
+    return before, after
 
 
 def _card_codes() -> set[str]:
@@ -269,12 +295,14 @@ def _rows(metric: str, score: Score, note: str = "") -> list[BenchRow]:
 
 
 def run(quick: bool = False, *, lodo_mode: bool = False, lodo_decks: Sequence[str] = (),
-        log: Callable[[str], object] | None = None, main_rows: bool = True) -> list[BenchRow]:
+        log: Callable[[str], object] | None = None, main_rows: bool = True,
+        lodo_budget: tuple[int, int] | None = None) -> list[BenchRow]:
     say = log or (lambda text: sys.stderr.write(text + "\n"))
     rows = _main_rows(quick, say) if main_rows else []
     if lodo_mode:
         seeds = range(3) if quick else range(6)
-        scores = lodo(seeds, 12000 if quick else 20000, 3, say, lodo_decks)
+        samples, epochs = lodo_budget or ((12000 if quick else 20000), 3)
+        scores = lodo(seeds, samples, epochs, say, lodo_decks)
         both = Score()
         for name, score in scores.items():
             rows += _rows(f"leave-one-deck-out, {name}", score)
@@ -325,6 +353,13 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
             rows += _rows("real-photos-dev half, no profile", before)
             rows += _rows("real-photos-dev half, --labels profile from the other half", after)
     ccml = DATASETS / "cardcounterml-photos"
+    if ccml.is_dir() and not quick:
+        before, after = calibrated_halves(rec, ccml, "webcam_a", say)
+        say(f"webcam_a scored half, no profile: {before.line()}")
+        say(f"webcam_a scored half, calibrate-deck profile of the other half: {after.line()}")
+        note = "a training group of the reader: compare the two rows, not with the held-out sets"
+        rows += _rows("cardcounterml webcam_a half, no profile", before, note)
+        rows += _rows("cardcounterml webcam_a half, calibrate-deck profile from the other half", after, note)
     if ccml.is_dir():
         from vision.train import TEST_GROUPS
 
@@ -342,9 +377,13 @@ def main(argv: list[str] | None = None, out: Callable[[str], object] = print) ->
     p.add_argument("--lodo-deck", action="append", default=[], metavar="DECK",
                    help="leave-one-deck-out for this deck design only (repeatable; implies --lodo)")
     p.add_argument("--skip-main", action="store_true", help="only the leave-one-deck-out rows")
+    p.add_argument("--lodo-budget", nargs=2, type=int, metavar=("CROPS", "EPOCHS"),
+                   help="each leave-one-deck-out reader's training crops and epochs (default: 12000 3 with "
+                        "--quick, else 20000 3)")
     args = p.parse_args(argv)
     out(to_markdown(run(args.quick, lodo_mode=args.lodo or bool(args.lodo_deck), lodo_decks=args.lodo_deck,
-                        main_rows=not args.skip_main)))
+                        main_rows=not args.skip_main,
+                        lodo_budget=tuple(args.lodo_budget) if args.lodo_budget else None)))
     return 0
 
 

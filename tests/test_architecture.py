@@ -176,6 +176,17 @@ def test_the_cycle_finder_finds_one() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
 
 
+
+
+def test_vision_does_not_import_the_simulator() -> None:
+    # the simulated camera imports vision (its cards, its calibration), so vision may not import it back; only
+    # the reader's training code (not run at table time) draws the simulator's faces as training data
+    training = {"train.py", "trainset.py"}
+    offenders = [str(path.relative_to(ROOT)) for path in _py_files("vision") if path.name not in training
+                 and any(name.split(".")[0] == "hardware_sim" for name in _imports(path))]
+    assert not offenders
+
+
 def test_checker_sees_imports(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import socket\nfrom time import monotonic\nfrom . import local\n", encoding="utf-8")

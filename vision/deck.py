@@ -5,7 +5,7 @@ card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `q
 rank (photos labelled by whole-card box and rank, `--labels`). At table time `DeckProfile.sharpen` weighs the
 network's probabilities of the 52 cards by how close each corner is to each card's prototype (a softmax of
 cosine similarity), at most doubling any card's probability and leaving "not an index" as it was, so a back
-stays a back.
+stays a back. A profile made with `default=False` (`--no-default`) names only the cards (or ranks) it learnt.
 
 A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
 (a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
@@ -31,13 +31,22 @@ from vision.errors import VisionInputError
 from vision.images import load_image
 from vision.labels import LabelledCard
 from vision.read import NONE, IndexReader, Readings, default_reader
-from vision.rectify import FloatArray, Image, corner_crops, order_quad, quad_area, warp_card
+from vision.rectify import (
+    JITTER,
+    FloatArray,
+    Image,
+    corner_crop_at,
+    corner_crops,
+    corner_frame,
+    jittered_windows,
+    order_quad,
+    quad_area,
+    warp_card,
+)
 from vision.settings import SETTINGS, Settings
 
 PROFILE_FORMAT = "cardtable-deck-profile"
 PROFILE_VERSION = 2
-_JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94),
-           (0.0, 0.0, 1.06))
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,9 @@ class DeckProfile:
     name: str
     model_sha256: str
     prototypes: dict[str, FloatArray]  # card code or rank letter -> unit embedding
+    # False (`calibrate-deck --no-default`): only the cards (or ranks) the profile learnt can be named; the
+    # built-in reader no longer names the others
+    default: bool = True
 
     def check_model(self, reader: IndexReader) -> None:
         if self.model_sha256 != reader.meta.get("sha256"):
@@ -61,21 +73,25 @@ class DeckProfile:
             cols = [ALL_CARDS.index(key)] if len(key) == 2 else [i for i, c in enumerate(ALL_CARDS) if c[0] == key]
             for col in cols:
                 card_sim[:, col] = np.fmax(card_sim[:, col], sims[:, j])
-        floor = np.nanmin(card_sim, axis=1, keepdims=True)
-        card_sim = np.where(np.isnan(card_sim), floor, card_sim)
-        z = s.prototype_scale * (card_sim - card_sim.max(axis=1, keepdims=True))
+        covered = ~np.isnan(card_sim[0])
+        z = s.prototype_scale * (card_sim[:, covered] - card_sim[:, covered].max(axis=1, keepdims=True))
         proto = np.exp(z)
         proto /= proto.sum(axis=1, keepdims=True)
         model = r.probs[:, :NONE]
-        cards = model * proto
-        cards *= (1.0 - r.probs[:, NONE:]) / np.maximum(cards.sum(axis=1, keepdims=True), 1e-12)
+        # The profile redistributes the probability the network gave the cards it covers among them; the cards
+        # it does not cover keep theirs (or, without the default reader, lose it).
+        cards = model.copy() if self.default else np.zeros_like(model)
+        mass = model[:, covered].sum(axis=1, keepdims=True)
+        mixed = model[:, covered] * proto
+        mixed *= mass / np.maximum(mixed.sum(axis=1, keepdims=True), 1e-12)
         # A profile settles a choice the network hesitated over; it never makes a card of a crop the network
         # thought little of: no card gets more than twice the network's own probability.
-        cards = np.minimum(cards, 2.0 * model)
+        cards[:, covered] = np.minimum(mixed, 2.0 * model[:, covered])
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "name": self.name, "model": self.model_sha256,
+                "default": self.default,
                 "prototypes": {k: [round(float(v), 5) for v in p] for k, p in sorted(self.prototypes.items())}}
 
     def save(self, path: str | Path) -> None:
@@ -107,14 +123,17 @@ class DeckProfile:
         try:
             protos = {str(k): np.asarray(v, np.float32) for k, v in dict(data["prototypes"]).items()}
             name, sha = str(data["name"]), str(data["model"])
+            default = data.get("default", True)
         except (KeyError, TypeError, ValueError) as exc:
             raise VisionInputError(f"{path}: broken profile ({type(exc).__name__})") from exc
+        if not isinstance(default, bool):
+            raise VisionInputError(f"{path}: broken profile (default must be true or false)")
         sizes = {p.shape for p in protos.values()}
         if not protos or len(sizes) != 1 or len(next(iter(sizes))) != 1 or \
                 not all(k in ALL_CARDS or k in RANKS for k in protos) or \
                 not all(np.all(np.isfinite(p)) for p in protos.values()):
             raise VisionInputError(f"{path}: broken profile (prototypes)")
-        return cls(name, sha, protos)
+        return cls(name, sha, protos, default)
 
 
 def _prototypes(labelled: Sequence[tuple[str, FloatArray]]) -> dict[str, FloatArray]:
@@ -133,7 +152,7 @@ def _views(card: Image) -> list[Image]:
     h, w = card.shape[:2]
     crops: list[Image] = []
     base = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    for dx, dy, k in _JITTER:
+    for dx, dy, k in JITTER:
         quad = (base - [w / 2, h / 2]) * k + [w / 2 + dx * w, h / 2 + dy * h]
         crops.extend(corner_crops(warp_card(card, order_quad(quad.astype(np.float32)), w, h)))
     return crops
@@ -145,14 +164,18 @@ def _reads_as_card(r: Readings, s: Settings) -> bool:
     return sum(sure) >= 0.5 * len(sure)
 
 
-def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings = SETTINGS) -> Readings:
-    """The readings of both index corners of the one card in a calibration photo: of the outlines found, those
+def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings = SETTINGS,
+                     expect: str | None = None) -> Readings:
+    """The readings of the index corners of the one card in a calibration photo: of the outlines found, those
     whose corners read as indices are cards (two of them: an error naming the photo); with none, the whole photo
-    is the card (a scan, or a card filling the photo)."""
+    is the card (a scan, or a card filling the photo); failing that, the card is found by its index (a card held
+    up or lying on a light table), as at table time: the surest index window reading the `expect`ed card (the
+    photo's name), or else the surest of all, with the windows near it."""
     h, w = image.shape[:2]
     whole = order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+    found = find_cards(image, s)
     cards = []
-    for quad in sorted((o.quad for o in find_cards(image).outlines), key=quad_area, reverse=True):
+    for quad in sorted((o.quad for o in found.outlines), key=quad_area, reverse=True):
         r = reader.read(_views(warp_card(image, quad)))
         if _reads_as_card(r, s):
             cards.append(r)
@@ -163,21 +186,32 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
     r = reader.read(_views(warp_card(image, whole)))
     if _reads_as_card(r, s):
         return r
+    quads = [corner_frame(c.point, c.along_short, c.along_long, cw) for c in found.corners for cw in c.widths]
+    if quads:
+        r = reader.read([corner_crop_at(image, q) for q in quads])
+        sure = [(c == expect, p, i) for i, (c, p) in enumerate(r.best(i) for i in range(len(quads)))
+                if c and p >= s.index_bar]
+        if sure:
+            best = quads[max(sure)[2]]
+            near = [quads[i] for _, _, i in sure
+                    if float(np.linalg.norm(quads[i][0] - best[0])) < 0.3 * float(np.linalg.norm(best[1] - best[0]))]
+            return reader.read([v for q in near for v in jittered_windows(image, q)])
     raise VisionInputError(f"{where}: no card index found in the photo (one face-up card per photo)")
 
 
-def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated",
+def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", default: bool = True,
                    reader: IndexReader | None = None) -> DeckProfile:
-    """A profile from one photo per card, each named by its card."""
+    """A profile from one photo per card, each named by its card. `default=False`: only these cards can be
+    named with the profile."""
     reader = reader or default_reader()
     if not paths:
         raise VisionInputError("no calibration images")
     labelled: list[tuple[str, FloatArray]] = []
     for path in paths:
         code = card_from_file_name(str(path))
-        r = read_single_card(load_image(path, paper_background=True), str(path), reader)
+        r = read_single_card(load_image(path, paper_background=True), str(path), reader, expect=code)
         labelled.extend((code, r.embeddings[i]) for i in range(len(r.probs)) if float(r.probs[i, NONE]) < 0.5)
-    return DeckProfile(name, str(reader.meta["sha256"]), _prototypes(labelled))
+    return DeckProfile(name, str(reader.meta["sha256"]), _prototypes(labelled), default)
 
 
 @dataclass(frozen=True)
@@ -205,7 +239,7 @@ def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> n
 
 
 def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str = "calibrated",
-                    reader: IndexReader | None = None) -> RankCalibration:
+                    default: bool = True, reader: IndexReader | None = None) -> RankCalibration:
     """A rank-only profile from photographs labelled by whole-card box and rank: each labelled card found as an
     outline gives its two index corners under its rank."""
     reader = reader or default_reader()
@@ -230,5 +264,5 @@ def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str =
         raise VisionInputError("no labelled card was found in its photograph: nothing to learn")
     protos = _prototypes(labelled)
     missing = "".join(r for r in RANKS if r not in protos)
-    return RankCalibration(DeckProfile(name, str(reader.meta["sha256"]), protos), cards, found_n, len(labelled),
-                           missing)
+    return RankCalibration(DeckProfile(name, str(reader.meta["sha256"]), protos, default), cards, found_n,
+                           len(labelled), missing)

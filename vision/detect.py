@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.rectify import CARD_ASPECT, FloatArray, Image, order_quad, quad_area, quad_iou, side_lengths
+from vision.rectify import CARD_ASPECT, CORNER_W, FloatArray, Image, order_quad, quad_area, quad_iou, side_lengths
 from vision.settings import SETTINGS, Settings
 
 
@@ -36,6 +36,7 @@ class Corner:
     along_short: FloatArray  # unit vector along the card's short side from the corner
     along_long: FloatArray  # unit vector along its long side
     widths: tuple[float, ...]  # card widths (pixels) to try
+    by_index: bool = False  # proposed from an index's glyphs (not from an outline's vertex)
 
 
 @dataclass(frozen=True)
@@ -60,11 +61,12 @@ def _masks(small: Image) -> list[Image]:
     edges = cv2.Canny(gray, 15, 45)
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.int16)
-    table = np.median(lab.reshape(-1, 3)[::7], axis=0).astype(np.int16)
-    apart = (np.abs(lab - table).sum(axis=2) > 45).astype(np.uint8) * 255
-    apart = cv2.morphologyEx(apart, cv2.MORPH_OPEN, kernel)
-    apart = cv2.morphologyEx(apart, cv2.MORPH_CLOSE, kernel)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    table = np.median(lab.reshape(-1, 3)[::7], axis=0)
+    off = cv2.absdiff(lab, np.array([*table, 0.0], np.float64))  # a scalar: the table's colour
+    distance = cv2.transform(off, np.ones((1, 3), np.float32))
+    far = np.asarray((distance > 45).astype(np.uint8) * 255, np.uint8)
+    apart = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
     return [np.asarray(paper, np.uint8), np.asarray(edges, np.uint8), np.asarray(apart, np.uint8)]
 
 
@@ -167,9 +169,13 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         # An outline narrower than a card is the visible strip of a card under another (a row of cards, a
         # fanned hand): the card is proposed at each of the strip's corners, at the card_w width.
         for q in quads:
-            if side_lengths(q)[0] < s.strip_width * card_w:
+            short, long_ = side_lengths(q)
+            # a strip is as long as a card (a smaller card-shaped outline is a card further from the camera)
+            if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
+    by_index = [Corner(c.point / scale, c.along_short, c.along_long, tuple(x / scale for x in c.widths), True)
+                for c in _index_corners(small, quads, s)]
     piles: list[FloatArray] = []
     for k, blob in sorted(blobs, key=lambda kb: -cv2.contourArea(kb[1])):
         if any(_inside(blob, q) for q in quads):
@@ -195,8 +201,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 continue
             corners.append(Corner(v / scale, u, wv, tuple(x / scale for x in widths)))
             if len(corners) >= s.max_corners:
-                return Found(outlines, corners, piles)
-    return Found(outlines, corners, piles)
+                return Found(outlines, corners + by_index, piles)
+    return Found(outlines, corners + by_index, piles)
 
 
 def _one_per_card(quads: list[FloatArray]) -> list[FloatArray]:
@@ -226,6 +232,54 @@ def _one_per_card(quads: list[FloatArray]) -> list[FloatArray]:
     for q in kept:  # the replacements above may have made duplicates
         if all(quad_iou(q, o) < 0.5 for o in out):
             out.append(q)
+    return out
+
+
+def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[Corner]:
+    """Cards found by their index, where no outline holds them (a card on a light table, a card in a hand, a
+    card filling the photo): pairs of ink blobs of alike size, one a little above the other (a rank over its
+    suit), each taken both ways round. The pair's axis is the card's long side; the window around the pair is
+    framed as the reader was trained on boxed indices (index up-left, paper right of and below it)."""
+    blue, green, red = cv2.split(small)
+    ink_level = cv2.min(cv2.min(blue, green), red)  # red ink and black ink both dark in the lowest channel, paper light
+    block = max(15, (min(small.shape[:2]) // 12) | 1)
+    ink = cv2.adaptiveThreshold(ink_level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
+    _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    lo, hi = s.glyph_size[0], s.glyph_size[1] * min(small.shape[:2])
+    size = stats[:, 2:4].max(axis=1)
+    fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
+    keep = (size >= lo) & (size <= hi) & (fill >= 0.15) & (fill <= 0.85)
+    keep[0] = False  # the background
+    # a glyph on a card outlined already is read through that outline; one inside an outline too small to be
+    # its card (a pip or a picture's frame taken for a card) is not
+    cx, cy = centres[:, 0].astype(np.int32), centres[:, 1].astype(np.int32)
+    mask = np.zeros(small.shape[:2], np.uint8)
+    for q in quads:
+        mask[:] = 0
+        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
+        keep &= ~((mask[cy, cx] > 0) & (3 * size <= side_lengths(q)[0]))
+    glyphs = [int(i) for i in np.flatnonzero(keep)]
+    pts = centres[glyphs].astype(np.float32)
+    size = size[glyphs].astype(np.float32)
+    out: list[Corner] = []
+    for a in range(len(glyphs)):
+        d = np.linalg.norm(pts - pts[a], axis=1)
+        mean = (size + size[a]) / 2
+        ratio = size / size[a]
+        for b in np.flatnonzero((d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)):
+            if b <= a:
+                continue
+            for top, low in ((a, b), (b, a)):  # either blob may be the rank
+                v = (pts[low] - pts[top]) / max(float(d[b]), 1e-6)
+                u = np.array([v[1], -v[0]], np.float32)  # the card's short side, to the index's right
+                ih = float(d[b]) + float(size[top] + size[low]) / 2
+                iw = float(max(size[top], size[low]))
+                centre = (pts[top] + pts[low]) / 2
+                win_w = 1.7 * iw  # the window's height follows from the card's proportions: about 1.6 times this
+                origin = centre - (iw / 2 + 0.25 * iw) * u - (ih / 2 + 0.15 * ih) * v
+                out.append(Corner(origin, u.astype(np.float32), v.astype(np.float32), (win_w / CORNER_W,), True))
+                if len(out) >= s.max_index_pairs:
+                    return out
     return out
 
 

@@ -16,9 +16,12 @@ An unnamed outline is face down when little of it is open paper (a back's patter
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import cv2
 import numpy as np
@@ -42,6 +45,8 @@ from vision.rectify import (
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,13 +139,17 @@ def open_paper(card: Image) -> float:
 
 class Recognizer:
     """Finds and reads the cards of frames. `card_size` ((short, long) side in pixels, from a table
-    calibration) sizes the corner proposals; `workers` is accepted for compatibility (one process reads)."""
+    calibration) sizes the corner proposals. `workers` (1 or 2): how many frames `in_order` works on at once,
+    in threads (OpenCV releases the interpreter lock; the network itself runs one batch at a time)."""
 
     def __init__(self, profile: DeckProfile | None = None, *, card_size: tuple[float, float] | None = None,
                  workers: int = 1, settings: Settings = SETTINGS, reader: IndexReader | None = None) -> None:
+        if workers not in (1, 2):
+            raise VisionInputError(f"workers must be 1 or 2, got {workers}")
         self.profile = profile
         self.card_size = card_size
         self.workers = workers
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="vision") if workers > 1 else None
         self.settings = settings
         self.reader = reader or default_reader()
         if profile is not None:
@@ -154,11 +163,24 @@ class Recognizer:
                  tb: TracebackType | None) -> None:
         self.close()
 
-    def start_workers(self) -> None:
-        """Nothing to start: the reader runs in this process."""
+    def in_order(self, work: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+        """`work` applied to each item, the results in the items' order; with two workers the next item is
+        worked on while the caller handles this one's result (items are taken from `items` in this thread)."""
+        if self._pool is None:
+            yield from map(work, items)
+            return
+        pending: deque[Future[R]] = deque()
+        for item in items:
+            pending.append(self._pool.submit(work, item))
+            if len(pending) >= self.workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Stops the worker threads (any frame being worked on is finished first)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
 
     def read(self, crops: list[Image]) -> Readings:
         readings = self.reader.read(crops)
@@ -180,7 +202,7 @@ class Recognizer:
         for c in found.corners:
             for width in c.widths:
                 quad = corner_frame(c.point, c.along_short, c.along_long, width)
-                proposals.append(quad)
+                proposals.append((quad, s.index_bar if c.by_index else s.name_bar))
                 crops.append(corner_crop_at(image, quad))
         readings = self.read(crops)
         out: list[Detection] = []
@@ -198,9 +220,9 @@ class Recognizer:
             if det is not None:
                 out.append(det)
         base = 2 * len(cards)
-        for j, quad in enumerate(proposals):
+        for j, (quad, bar) in enumerate(proposals):
             name, p = readings.best(base + j)
-            if name is not None and p >= s.name_bar:
+            if name is not None and p >= bar:
                 out.append(Detection(card=name, face="up", confidence=min(1.0, p), corners=_corners_of(quad)))
         for pile in found.piles:
             # a pile none of whose cards was read: one detection, face down unless it is open paper
@@ -254,11 +276,16 @@ class Recognizer:
                 named[d.card] = d
         out = [d for d in dets if d.card is None or named.get(d.card) is d]
         out.sort(key=lambda d: (d.card is None, -d.confidence))
-        # An unread outline holding a smaller detection's centre is no card (a zone drawn on the felt around it).
+        # An unread outline holding a smaller detection's centre is no card (a zone drawn on the felt around it);
+        # one whose centre lies on a larger named card is a part of that card (a pip, a picture's frame).
         quads = [np.array(d.corners, np.float32) for d in out]
         areas = [quad_area(q) for q in quads]
+
+        def on(i: int, j: int) -> bool:
+            return cv2.pointPolygonTest(quads[i].reshape(-1, 1, 2), out[j].center, False) >= 0
+
         out = [d for i, d in enumerate(out) if d.card is not None or not any(
-            areas[j] < 0.7 * areas[i] and cv2.pointPolygonTest(quads[i].reshape(-1, 1, 2), o.center, False) >= 0
+            (areas[j] < 0.7 * areas[i] and on(i, j)) or (o.card is not None and areas[j] > 2 * areas[i] and on(j, i))
             for j, o in enumerate(out) if j != i)]
         kept: list[Detection] = []
         for d in out:

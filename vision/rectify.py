@@ -116,26 +116,49 @@ def corner_crop_at(image: Image, quad: FloatArray) -> Image:
     u = (quad[1] - quad[0]) / max(w, 1e-6)
     v = (quad[3] - quad[0]) / max(h, 1e-6)
     sx, sy = w * CORNER_W / CROP_W, h * CORNER_H / CROP_H
-    # crop pixel (x, y) -> image point corner + x*sx*u + y*sy*v
-    m = np.array([[u[0] * sx, v[0] * sy, quad[0][0]], [u[1] * sx, v[1] * sy, quad[0][1]]], np.float32)
-    g = gray(image)
+    origin = quad[0].astype(np.float64)
+    # only the window's neighbourhood of the frame is converted and smoothed
+    ends = np.array([origin, origin + u * w * CORNER_W, origin + v * h * CORNER_H,
+                     origin + u * w * CORNER_W + v * h * CORNER_H])
+    pad = 3 + 2 * sx
+    ih, iw = image.shape[:2]
+    x0, y0 = (max(0, int(ends[:, k].min() - pad)) for k in (0, 1))
+    x1, y1 = min(iw, int(ends[:, 0].max() + pad) + 1), min(ih, int(ends[:, 1].max() + pad) + 1)
+    if x1 - x0 < 2 or y1 - y0 < 2:  # the window lies outside the frame
+        x0, y0, x1, y1 = 0, 0, iw, ih
+    g = gray(image[y0:y1, x0:x1])
     if sx > 1.5:  # shrinking: smooth first so the crop is not aliased
         g = np.asarray(cv2.GaussianBlur(g, (0, 0), 0.45 * sx), np.uint8)
+    # crop pixel (x, y) -> frame point corner + x*sx*u + y*sy*v, in the neighbourhood's coordinates
+    m = np.array([[u[0] * sx, v[0] * sy, origin[0] - x0], [u[1] * sx, v[1] * sy, origin[1] - y0]], np.float32)
     out = cv2.warpAffine(g, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                          borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, dtype=np.uint8)
 
 
-def canonical_polarity(crop: Image) -> Image:
-    """Dark ink on light paper: a light-on-dark index (a black deck) is inverted. An index window is mostly
-    paper, so its median is the paper's level; ink brighter than the paper means the minority is light."""
-    return np.asarray(255 - crop, dtype=np.uint8) if float(np.median(crop)) < float(crop.mean()) else crop
+# The outline as found and a little off (shift along the short and long side, scale): as at table time.
+JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94),
+          (0.0, 0.0, 1.06))
+
+
+def jittered_windows(image: Image, quad: FloatArray, jitter: tuple[tuple[float, float, float], ...] = JITTER) \
+        -> list[Image]:
+    """The index window of a card known by its first corner (`corner_crop_at`), once per (dx, dy, scale) of
+    `jitter`: the corner moved by dx of the short side and dy of the long side, the card scaled about it."""
+    u, v = quad[1] - quad[0], quad[3] - quad[0]
+    return [corner_crop_at(image, (quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32))
+            for dx, dy, k in jitter]
 
 
 def to_blob(crops: list[Image]) -> FloatArray:
-    """N x 1 x CROP_H x CROP_W float input: each crop in dark-on-light polarity, zero mean, unit contrast."""
-    out = np.empty((len(crops), 1, CROP_H, CROP_W), np.float32)
-    for i, crop in enumerate(crops):
-        c = canonical_polarity(crop).astype(np.float32)
-        out[i, 0] = (c - c.mean()) / (c.std() + 8.0)
-    return out
+    """N x 1 x CROP_H x CROP_W float input: each crop in dark-on-light polarity, zero mean, unit contrast.
+
+    A light-on-dark index (a black deck) is inverted: an index window is mostly paper, so its median is the
+    paper's level, and ink brighter than the paper (median below the mean) means the minority is light."""
+    c = np.stack(crops).astype(np.float32).reshape(len(crops), -1)
+    mean = c.mean(axis=1, keepdims=True)
+    light_ink = np.median(c, axis=1, keepdims=True) < mean
+    c = np.where(light_ink, 255.0 - c, c)
+    mean = np.where(light_ink, 255.0 - mean, mean)
+    out = (c - mean) / (c.std(axis=1, keepdims=True) + 8.0)
+    return np.ascontiguousarray(out.reshape(len(crops), 1, CROP_H, CROP_W), dtype=np.float32)

@@ -1,5 +1,5 @@
-"""Frame sources behind one interface: a camera by device index, a video file, a stream URL
-(anything `cv2.VideoCapture` opens), or the simulated table camera ("sim" or "sim:SEED")."""
+"""Frame sources behind one interface: a camera by device index, a video file or a stream URL (anything
+`cv2.VideoCapture` opens). The simulated table camera is one too (`hardware_sim.camera.SimSource`)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,6 @@ from vision.errors import VisionDeviceError, VisionInputError
 
 if TYPE_CHECKING:
     from types import TracebackType
-
-    from hardware_sim.camera import SimCamera
 
 Image = npt.NDArray[np.uint8]
 Frame = tuple[float, Image]  # (seconds since the source opened, BGR image)
@@ -40,7 +38,7 @@ class FrameSource(Protocol):
                  tb: TracebackType | None) -> None: ...
 
 
-class _Closing:
+class SourceClosing:
     def __enter__(self) -> FrameSource:
         return self  # type: ignore[return-value]
 
@@ -52,7 +50,7 @@ class _Closing:
         pass
 
 
-class CaptureSource(_Closing):
+class CaptureSource(SourceClosing):
     """A device, file or URL through `cv2.VideoCapture`."""
 
     def __init__(self, target: int | str) -> None:
@@ -84,40 +82,12 @@ class CaptureSource(_Closing):
         self._cap.release()
 
 
-class SimSource(_Closing):
-    """The simulated table camera; its clock is the frame count over its frame rate."""
-
-    def __init__(self, camera: SimCamera, *, frames: int | None = None) -> None:
-        self.name = f"sim:{camera.seed}"
-        self.camera = camera
-        self.remaining = frames
-
-    def read(self) -> Frame | None:
-        if self.remaining is not None:
-            if self.remaining <= 0:
-                return None
-            self.remaining -= 1
-        return self.camera.read()
-
-    def calibration(self) -> TableCalibration | None:
-        return self.camera.calibration()
-
-    def close(self) -> None:
-        self.remaining = 0
-
-
-def open_source(spec: str, *, frames: int | None = None) -> FrameSource:
-    """`"sim"` or `"sim:SEED"`: the simulator; digits: a camera device; otherwise a file path or URL."""
+def open_capture(spec: str) -> FrameSource:
+    """Digits: a camera device; otherwise a file path or URL. (The simulated camera's "sim" spec is opened by
+    `hardware_sim.camera.open_source`: the simulator depends on vision, not the other way round.)"""
     spec = spec.strip()
     if not spec:
         raise VisionInputError("empty source")
-    if spec == "sim" or spec.startswith("sim:"):
-        from hardware_sim.camera import SimCamera
-
-        seed_text = spec[4:] or "0"
-        if not seed_text.isdigit():
-            raise VisionInputError(f"bad simulator seed in {spec!r}")
-        return SimSource(SimCamera(seed=int(seed_text)), frames=frames)
     if spec.isdigit():
         return CaptureSource(int(spec))
     if "://" not in spec and not Path(spec).exists():

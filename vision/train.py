@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import hashlib
 import json
 import sys
@@ -56,6 +57,7 @@ def build_sources(datasets: Path, split: str, exclude: tuple[str, ...] = ()) -> 
     labels = datasets / "cardcounterml-photos" / "labels.csv"
     boxes: list[ts.IndexBox] = []
     backs: list[ts.IndexBox] = []
+    windows: list[ts.SceneWindow] = []
     if labels.exists():
         keep = photo_rows(split)
         boxes = ts.index_boxes(labels, keep=keep)
@@ -64,7 +66,23 @@ def build_sources(datasets: Path, split: str, exclude: tuple[str, ...] = ()) -> 
                              (float(r["xmin"]), float(r["ymin"]), float(r["xmax"]), float(r["ymax"])), 0.0)
                  for r in csv.DictReader(labels.open(encoding="utf-8"))
                  if r["card"] == "back" and r["suspect"] != "1" and keep(r)]
-    return ts.Sources(decks, boxes, backs)
+        windows = _scene_windows(labels, split)
+    return ts.Sources(decks, boxes, backs, scene_windows=windows)
+
+
+@functools.cache
+def _scene_windows(labels: Path, split: str) -> list[ts.SceneWindow]:
+    """The same for every deck left out: made once per process."""
+    return ts.scene_windows(labels, keep=photo_rows(split), propose=_index_proposals)
+
+
+def _index_proposals(image: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.float32]]:
+    """The card quads the detector proposes from index glyphs (the reader's hardest negatives come from these)."""
+    from vision.detect import find_cards
+    from vision.rectify import corner_frame
+
+    return [corner_frame(c.point, c.along_short, c.along_long, w)
+            for c in find_cards(image).corners if c.by_index for w in c.widths]
 
 
 def cached_samples(datasets: Path, split: str, n: int, seed: int,

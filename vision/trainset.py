@@ -12,7 +12,8 @@ picture, the felt, half an index). Sources:
 - real corner indices boxed in photographs (a CSV of `filename, card, xmin, ymin, xmax, ymax`), turned upright
   from the pair of boxes of one card (an index box lies up-left of its twin on an upright card);
 - negatives: corners of backs, patches of a face away from its index, an index window shifted off its
-  index, the table surface.
+  index, the table surface, and windows the detector proposes in the labelled photographs away from every
+  labelled index (a face, a hand, a room behind the cards: what the reader wrongly named before).
 
 Nothing here needs torch: the benchmark's leave-one-deck-out mode and the tests use it too.
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 import csv
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -30,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import ALL_CARDS, RANKS
-from vision.rectify import CARD_ASPECT, CROP_H, CROP_W, corner_crop_at, gray
+from vision.rectify import CARD_ASPECT, CORNER_H, CORNER_W, CROP_H, CROP_W, FloatArray, corner_crop_at, gray
 
 Image = npt.NDArray[np.uint8]
 Rng = np.random.Generator
@@ -346,6 +347,42 @@ class Sources:
     photo_boxes: list[IndexBox]
     back_boxes: list[IndexBox]
     fonts: bool = True
+    scene_windows: list[SceneWindow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SceneWindow:
+    """A card quad whose index window (its first corner's) holds no labelled index of the photograph."""
+
+    image: Path
+    quad: FloatArray
+
+
+def scene_windows(labels_csv: Path, *, keep: Callable[[dict[str, str]], bool],
+                  propose: Callable[[Image], list[FloatArray]]) -> list[SceneWindow]:
+    """The card quads `propose` gives for each kept photograph whose index window is clear of every box
+    labelled in it (grown by half its size: half an index is no index either, but a tight miss may be one)."""
+    by_image: dict[str, list[tuple[float, float, float, float]]] = {}
+    for r in csv.DictReader(labels_csv.open(encoding="utf-8")):
+        if keep(r):
+            by_image.setdefault(r["filename"], []).append(
+                (float(r["xmin"]), float(r["ymin"]), float(r["xmax"]), float(r["ymax"])))
+    folder = labels_csv.parent / "images"
+    out = []
+    for name, boxes in sorted(by_image.items()):
+        img = cv2.imread(str(folder / name))
+        if img is None:
+            continue
+        for quad in propose(np.asarray(img, np.uint8)):
+            w = quad[0] + (quad[1] - quad[0]) * CORNER_W
+            h = quad[0] + (quad[3] - quad[0]) * CORNER_H
+            window = np.array([quad[0], w, w + h - quad[0], h], np.float32)
+            centre = window.mean(axis=0)
+            grown = (centre + 1.5 * (window - centre)).reshape(-1, 1, 2)
+            if not any(cv2.pointPolygonTest(grown, ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2), False) >= 0 or
+                       (b[0] <= centre[0] <= b[2] and b[1] <= centre[1] <= b[3]) for b in boxes):
+                out.append(SceneWindow(folder / name, quad))
+    return out
 
 
 def samples(src: Sources, n: int, seed: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
@@ -367,14 +404,14 @@ def _stream(src: Sources, rng: Rng, photos: PhotoCache) -> Iterator[tuple[Image,
         r = rng.uniform()
         card = CLASSES[int(rng.integers(0, len(CLASSES)))]
         label = CLASSES.index(card)
-        if r < 0.45:
+        if r < 0.38:
             deck = src.decks[int(rng.integers(0, len(src.decks)))]
             yield camera_crop(deck.faces[card], rng, turned=bool(rng.uniform() < 0.5)), label
-        elif r < 0.58 and src.fonts:
+        elif r < 0.48 and src.fonts:
             face = font_face(card, rng)
             if face is not None:
                 yield camera_crop(face, rng, turned=bool(rng.uniform() < 0.5)), label
-        elif r < 0.75 and src.photo_boxes:
+        elif r < 0.68 and src.photo_boxes:
             ib = src.photo_boxes[int(rng.integers(0, len(src.photo_boxes)))]
             yield photo_crop(photos, ib, rng), CLASSES.index(ib.card)
         else:
@@ -385,6 +422,11 @@ def _negative(src: Sources, backs: list[Image], photos: PhotoCache, rng: Rng) ->
     kind = rng.uniform()
     deck = src.decks[int(rng.integers(0, len(src.decks)))]
     face = deck.faces[CLASSES[int(rng.integers(0, len(CLASSES)))]]
+    if kind >= 0.7 and src.scene_windows:  # what the detector proposes in a photo away from any index
+        sw = src.scene_windows[int(rng.integers(0, len(src.scene_windows)))]
+        quad = sw.quad + rng.normal(0, 0.02 * float(np.linalg.norm(sw.quad[1] - sw.quad[0])), (4, 2))
+        return corner_crop_at(photos.get(sw.image), quad.astype(np.float32))
+    kind *= 0.7 if src.scene_windows else 1.0
     if kind < 0.3 and backs:
         return camera_crop(backs[int(rng.integers(0, len(backs)))], rng, turned=bool(rng.uniform() < 0.5),
                            window=(rng.uniform(0, 2.3), rng.uniform(0, 2.0)))

@@ -1,8 +1,7 @@
 """Watching a source: recognition and tracking frame by frame, with an annotated view.
 
 `annotated_frames(source, ...)` yields `WatchFrame`s: the frame with the detections drawn, the
-detections and the events; `encode_jpeg` turns a view into bytes the table service can stream as
-MJPEG (multipart/x-mixed-replace) or serve as a still.
+detections and the events. A recognizer with two workers reads the next frame while this one is tracked.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.calibration import TableCalibration
-from vision.errors import VisionInputError
 from vision.pipeline import Detection, Recognizer
 from vision.sources import FrameSource
 from vision.tracking import SeatTracker, VisionEvent
@@ -55,13 +53,6 @@ def annotate(frame: Image, detections: list[Detection] | tuple[Detection, ...],
     return view
 
 
-def encode_jpeg(view: Image, quality: int = 80) -> bytes:
-    ok, buf = cv2.imencode(".jpg", view, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        raise VisionInputError("cannot encode the view as JPEG")
-    return bytes(buf.tobytes())
-
-
 def annotated_frames(source: FrameSource, recognizer: Recognizer | None = None,
                      calibration: TableCalibration | None = None, *, window: int = 5,
                      votes: int = 3) -> Iterator[WatchFrame]:
@@ -70,24 +61,25 @@ def annotated_frames(source: FrameSource, recognizer: Recognizer | None = None,
     rec = recognizer or Recognizer(card_size=cal.card_size_px() if cal is not None else None)
     if rec.card_size is None and cal is not None:
         rec = Recognizer(rec.profile, card_size=cal.card_size_px(), workers=rec.workers)
-    if rec.workers == 2:
-        rec.start_workers()
     try:
         yield from _tracked(source, rec, cal, window=window, votes=votes)
     finally:
         if rec is not recognizer:
-            rec.close()  # its own second process, if any; the caller closes the recognizer it gave
+            rec.close()  # its own worker threads, if any; the caller closes the recognizer it gave
 
 
 def _tracked(source: FrameSource, rec: Recognizer, cal: TableCalibration | None, *, window: int,
              votes: int) -> Iterator[WatchFrame]:
     tracker = SeatTracker(cal, window=window, votes=votes) if cal is not None else None
-    while True:
-        got = source.read()
-        if got is None:
-            return
-        t, frame = got
-        detections = rec.identify(frame)
+
+    def frames() -> Iterator[tuple[float, Image]]:
+        while (got := source.read()) is not None:
+            yield got
+
+    def seen(got: tuple[float, Image]) -> tuple[float, Image, list[Detection]]:
+        return got[0], got[1], rec.identify(got[1])
+
+    for t, frame, detections in rec.in_order(seen, frames()):
         events = tracker.update(detections, t) if tracker is not None else []
         yield WatchFrame(t=t, view=annotate(frame, detections, cal), detections=tuple(detections),
                          events=tuple(events))

@@ -2,7 +2,8 @@
 
 Public API: `TableScene`, `PlacedCard`, `TableLayout` (the state), `render(scene, seed)` and
 `render_with_truth(...)` (one frame), `SimCamera` (the device, advanced by `process(dt)`),
-`RenderOptions`, and the face sets (`procedural_faces`, `load_face_set`).
+`RenderOptions`, the face sets (`procedural_faces`, `load_face_set`), and `SimSource` / `open_source` (the
+camera as a vision frame source, and any source opened by its spec, "sim" included).
 """
 
 from hardware_sim.camera.art import FaceSet, load_face_set, procedural_faces
@@ -17,9 +18,10 @@ from hardware_sim.camera.render import (
     render_with_truth,
 )
 from hardware_sim.camera.scene import CARD_MM, PlacedCard, TableLayout, TableScene, random_scene
+from hardware_sim.camera.source import SimSource, open_source
 
 __all__ = [
     "CARD_MM", "CardTruth", "FaceSet", "PlacedCard", "RenderOptions", "RenderedFrame", "ScriptStep", "SimCamera",
-    "TableLayout", "TableScene", "calibration_for", "camera_homography", "demo_script", "load_face_set",
-    "procedural_faces", "random_scene", "render", "render_with_truth",
+    "SimSource", "TableLayout", "TableScene", "calibration_for", "camera_homography", "demo_script", "load_face_set",
+    "open_source", "procedural_faces", "random_scene", "render", "render_with_truth",
 ]

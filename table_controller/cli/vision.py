@@ -11,7 +11,7 @@ from table_controller.cli import vision_table
 from table_controller.cli._common import EXIT_OK, EXIT_USAGE, CliError, Parser, add_json_flag, print_json, set_handler
 
 if TYPE_CHECKING:
-    from vision.pipeline import Recognizer
+    from vision.pipeline import Detection, Recognizer
 
 
 def register(sub: Any) -> None:
@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
     identify.add_argument("images", nargs="+", metavar="IMAGE", help="image files")
     identify.add_argument("--profile", metavar="FILE", help="deck profile from calibrate-deck (default: built-in)")
     identify.add_argument("--workers", type=int, choices=(1, 2), default=1,
-                          help="accepted for compatibility: the reader runs in one process (default: 1)")
+                          help="images worked on at once, in threads (default: 1)")
     add_json_flag(identify)
     set_handler(identify, _identify)
     cal = vsub.add_parser("calibrate-deck", help="build a deck profile from one image of each card")
@@ -29,8 +29,8 @@ def register(sub: Any) -> None:
     cal.add_argument("images", nargs="+", metavar="IMAGE", help="one face-up card per image, named like Qs.jpg")
     cal.add_argument("--name", default="calibrated", help="the deck's name, stored in the profile")
     cal.add_argument("--no-default", action="store_true",
-                     help="accepted for compatibility: a profile holds only this deck's prototypes, and the "
-                          "built-in reader still reads what they do not cover")
+                     help="name only the cards (or, with --labels, the ranks) learnt from these images; by default "
+                          "the built-in reader still names the others")
     cal.add_argument("--labels", metavar="FILE",
                      help="rank-only calibration: the images are photographs labelled by card box and rank in "
                           "this CSV or Pascal VOC XML file (or folder of XML files); see docs/vision.md")
@@ -40,7 +40,7 @@ def register(sub: Any) -> None:
     watch.add_argument("source", metavar="SOURCE", help="device index, video file, stream URL or 'sim'")
     watch.add_argument("--profile", metavar="FILE", help="deck profile (default: built-in)")
     watch.add_argument("--workers", type=int, choices=(1, 2), default=1,
-                       help="accepted for compatibility: the reader runs in one process (default: 1)")
+                       help="2: the next frame is read while this one is tracked (default: 1)")
     watch.add_argument("--calibration", metavar="FILE", help="table calibration JSON (the simulator knows its own)")
     watch.add_argument("--frames", type=int, metavar="N", help="stop after N frames")
     watch.add_argument("--window", type=int, default=5, metavar="N", help="frames per vote (default: 5)")
@@ -88,14 +88,19 @@ def _identify_each(args: argparse.Namespace, recognizer: Recognizer) -> int:
     from vision.errors import VisionError
     from vision.images import load_image
 
-    status = EXIT_OK
-    for path in args.images:
+    def seen(path: str) -> tuple[str, list[Detection] | VisionError, float]:
         try:
             image = load_image(path)
             start = time.perf_counter()
             detections = recognizer.identify(image)
-            ms = (time.perf_counter() - start) * 1000.0
+            return path, detections, (time.perf_counter() - start) * 1000.0
         except VisionError as exc:
+            return path, exc, 0.0
+
+    status = EXIT_OK
+    for path, detections, ms in recognizer.in_order(seen, args.images):
+        if isinstance(detections, VisionError):
+            exc = detections
             status = EXIT_USAGE
             if args.json:
                 print_json({"image": path, "error": {"code": exc.code, "message": exc.message}})
@@ -124,7 +129,7 @@ def _calibrate_deck(args: argparse.Namespace) -> int:
     if args.labels is not None:
         return _calibrate_ranks(args)
     try:
-        profile = calibrate_deck(args.images, name=args.name)
+        profile = calibrate_deck(args.images, name=args.name, default=not args.no_default)
     except VisionError as exc:
         raise _vision_error(exc) from exc
     _write_profile(profile, args.out)
@@ -149,7 +154,8 @@ def _calibrate_ranks(args: argparse.Namespace) -> int:
         unlabelled = [p for p in args.images if Path(p).name not in labels]
         if unlabelled:
             raise CliError(f"{unlabelled[0]}: no labels for this image in {args.labels}")
-        cal = calibrate_ranks({p: labels[Path(p).name] for p in args.images}, name=args.name)
+        cal = calibrate_ranks({p: labels[Path(p).name] for p in args.images}, name=args.name,
+                              default=not args.no_default)
     except VisionError as exc:
         raise _vision_error(exc) from exc
     _write_profile(cal.profile, args.out)
@@ -168,9 +174,9 @@ def _calibrate_ranks(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     import cv2
 
+    from hardware_sim.camera import open_source
     from vision.calibration import TableCalibration
     from vision.errors import VisionError
-    from vision.sources import open_source
     from vision.watch import annotated_frames
 
     if args.window < 1 or not 1 <= args.votes <= args.window:

@@ -170,9 +170,9 @@ def open_camera(settings: RuntimeConfig, controller: TableController, *, seed: i
     if not settings.camera:
         source = SimTableSource(controller, seed=seed or 0)
         return TableCamera(source, calibration=source.calibration(), period_s=settings.camera_period_s)
+    from hardware_sim.camera import open_source
     from vision.calibration import TableCalibration
     from vision.errors import VisionError
-    from vision.sources import open_source
 
     try:
         real = open_source(settings.camera)

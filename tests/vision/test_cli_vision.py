@@ -129,3 +129,30 @@ def test_watch_sim_with_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
     alone = capsys.readouterr().out
     assert main(["vision", "watch", "sim:0", "--frames", "3", "--json", "--workers", "2"]) == 0
     assert capsys.readouterr().out == alone
+
+
+def test_identify_two_workers_keeps_the_images_order_and_errors(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    image = str(_scene_image(tmp_path))
+    garbled = tmp_path / "garbled.jpg"
+    garbled.write_bytes(b"\xff\xd8 not really a jpeg")
+    assert main(["vision", "identify", image, str(garbled), image, "--json", "--workers", "2"]) == 2
+    lines = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert [line["image"] for line in lines] == [image, str(garbled), image]
+    assert "error" in lines[1] and lines[0]["cards"] == lines[2]["cards"]
+
+
+def test_calibrate_deck_no_default_names_only_the_learnt_cards(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    paths = [_table_photo(tmp_path / f"{code}.png", code, seed=i) for i, code in enumerate(("As", "Td", "7c", "Qh"))]
+    table = _table_photo(tmp_path / "table.png", "Qh", "Kd", "7c", seed=9)
+    named = {}
+    for flag in ([], ["--no-default"]):
+        out = tmp_path / f"deck{len(flag)}.json"
+        assert main(["vision", "calibrate-deck", "--out", str(out), *paths, *flag]) == 0
+        assert DeckProfile.load(out).default is not bool(flag)
+        capsys.readouterr()
+        assert main(["vision", "identify", table, "--profile", str(out), "--json"]) == 0
+        named[bool(flag)] = sorted(c["card"] for c in json.loads(capsys.readouterr().out)["cards"] if c["card"])
+    assert named[False] == ["7c", "Kd", "Qh"]  # the built-in reader still names the card the profile lacks
+    assert named[True] == ["7c", "Qh"]

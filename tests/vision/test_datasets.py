@@ -10,7 +10,7 @@ import cv2
 import pytest
 
 from hardware_sim.camera import PlacedCard, RenderOptions, TableScene, load_face_set, render
-from tests.vision.conftest import DATASETS, Tally, tally_scenes
+from tests.vision.helpers import DATASETS, Tally, tally_scenes
 from vision.deck import calibrate_deck
 from vision.pipeline import Recognizer
 

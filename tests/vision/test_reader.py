@@ -75,3 +75,20 @@ def test_bad_model_files_are_refused(tmp_path: Path) -> None:
     model.write_bytes(bytes(data))
     with pytest.raises(VisionInputError, match="does not match its metadata"):
         IndexReader(model)
+
+
+def test_two_workers_work_on_two_items_at_once() -> None:
+    import threading
+
+    from vision.pipeline import Recognizer
+
+    both = threading.Barrier(2, timeout=10)
+
+    def meet(item: int) -> int:
+        both.wait()  # returns only when the other item is being worked on at the same time
+        return item * 10
+
+    with Recognizer(workers=2) as rec:
+        assert list(rec.in_order(meet, range(6))) == [0, 10, 20, 30, 40, 50]
+    with Recognizer(workers=1) as alone:
+        assert list(alone.in_order(lambda i: i + 1, range(3))) == [1, 2, 3]

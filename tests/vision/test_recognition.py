@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hardware_sim.camera import PlacedCard, RenderOptions, TableScene, random_scene, render_with_truth
-from tests.vision.conftest import Tally, match
+from tests.vision.helpers import Tally, match
 from vision.pipeline import Recognizer
 
 

@@ -8,8 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware_sim.camera import PlacedCard, RenderOptions, SimCamera, TableScene, random_scene, render_with_truth
-from vision.sources import open_source
+from hardware_sim.camera import (
+    PlacedCard,
+    RenderOptions,
+    SimCamera,
+    TableScene,
+    open_source,
+    random_scene,
+    render_with_truth,
+)
 
 SMALL = RenderOptions(width=640, height=360)
 
