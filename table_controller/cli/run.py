@@ -210,11 +210,14 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
 
         demo_task = asyncio.create_task(loop())
     # SIGTERM (a service manager stopping the table) ends the server as Ctrl-C does, then the finally below
-    # stops the camera, the players and the shoe simulator's process: nothing is left running. (The server
-    # re-raises the signal when it has stopped; the handler turns it into an exception here.)
-    # Installed before the banner is printed: a manager that stops the table as soon as it has started is
-    # heard too.
-    previous = signal.signal(signal.SIGTERM, _terminated)
+    # stops the camera, the players and the shoe simulator's process: nothing is left running. The handler
+    # only asks the server to exit: raising from it could land in any callback of the event loop, which
+    # asyncio would log and carry on. Installed before the banner is printed, so a manager that stops the
+    # table as soon as it has started is heard too (the server then exits as soon as it has started).
+    def terminated(signum: int, frame: Any) -> None:
+        server.should_exit = True
+
+    previous = signal.signal(signal.SIGTERM, terminated)
     try:
         _banner(table, tokens, settings)
         await table.controller.resume()
@@ -228,14 +231,6 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
                     await task
         await close_table(table)
     return EXIT_OK
-
-
-class TerminatedError(Exception):
-    """SIGTERM: stop the table as Ctrl-C does."""
-
-
-def _terminated(signum: int, frame: Any) -> None:
-    raise TerminatedError(f"signal {signum}")
 
 
 class _StopTeller:
@@ -328,7 +323,7 @@ def _run(args: argparse.Namespace) -> int:
     settings = _settings(args, demo=False)
     try:
         return asyncio.run(_serve(settings, seed=None, players=None))
-    except (KeyboardInterrupt, TerminatedError):
+    except KeyboardInterrupt:
         return EXIT_OK
 
 
@@ -339,5 +334,5 @@ def _demo(args: argparse.Namespace) -> int:
                                      as_json=args.json, pace_s=args.pace or 0.0))
     try:
         return asyncio.run(_serve(settings, seed=args.seed, players=args.players))
-    except (KeyboardInterrupt, TerminatedError):
+    except KeyboardInterrupt:
         return EXIT_OK
