@@ -125,7 +125,7 @@ def table_game(data: Any) -> GameConfig:
     try:
         return _GAME.validate_python(data)
     except ValidationError as exc:
-        raise ConfigError(f"bad game: {_describe(exc)}") from exc
+        raise ConfigError(f"bad game: {_describe(exc, 'game')}") from exc
 
 
 class TableSettings(BaseSettings):
@@ -176,10 +176,10 @@ class TableSettings(BaseSettings):
         return v
 
 
-def _describe(exc: ValidationError) -> str:
+def _describe(exc: ValidationError, *root: str) -> str:
     parts = []
     for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        where = ".".join([*root, *(str(p) for p in err["loc"])]) or "(top level)"
         parts.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
     return "; ".join(parts)
 

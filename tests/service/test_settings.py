@@ -7,7 +7,7 @@ import pytest
 
 from table_controller.cli import main
 from table_controller.engine.config import Betting, GameConfig, GameForm
-from table_controller.service.settings import ConfigError, load_settings
+from table_controller.service.settings import ConfigError, load_settings, table_game
 
 
 def test_defaults_are_the_documented_ones() -> None:
@@ -57,6 +57,24 @@ def test_cardtable_run_refuses_an_undealable_game_with_one_line(tmp_path: Path,
 def test_environment_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDTABLE_PORT", "8123")
     assert load_settings().port == 8123
+
+
+def test_a_game_from_the_environment_is_the_engine_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDTABLE_GAME", '{"form": "five_card_draw", "betting": "pot_limit", "stakes": {"min_bet": 3}}')
+    game = load_settings().game
+    assert (game.form, game.betting, game.stakes.min_bet, game.stakes.ante) == (GameForm.FIVE_CARD_DRAW,
+                                                                               Betting.POT_LIMIT, 3, 0)
+    monkeypatch.setenv("CARDTABLE_GAME", '{"form": "five_card_draw", "betting": "pot_limit"}')
+    with pytest.raises(ConfigError, match=r"pot_limit needs a positive stakes\.min_bet"):
+        load_settings()
+
+
+def test_table_game_names_the_game_in_its_error() -> None:
+    assert table_game({"form": "pass_and_out"}).form is GameForm.PASS_AND_OUT
+    with pytest.raises(ConfigError, match=r"^bad game: game\.stakes\.ante: Input should be greater than or equal"):
+        table_game({"stakes": {"ante": -1, "small_bet": 2, "big_bet": 4}})
+    with pytest.raises(ConfigError, match=r"^bad game: game: this game cannot be dealt: fixed_limit needs"):
+        table_game({"stakes": {}})
 
 
 @pytest.mark.parametrize(
