@@ -30,6 +30,10 @@ def test_config_file_then_flags(tmp_path: Path) -> None:
     assert isinstance(s.game, GameConfig)
     assert (s.game.form, s.game.betting, s.game.stakes.min_bet) == (GameForm.FIVE_CARD_DRAW, Betting.NO_LIMIT, 5)
     assert s.game.options.refuse_false_open is False  # a live table never refuses an open (hole cards are secret)
+    # Written back, it is the config file's JSON shape again (the stakes and options that differ from the engine's).
+    assert s.model_dump(mode="json")["game"] == {"form": "five_card_draw", "betting": "no_limit",
+                                                 "stakes": {"ante": 1, "min_bet": 5},
+                                                 "options": {"refuse_false_open": False}}
 
 
 def test_a_game_the_engine_cannot_deal_fails_at_load(tmp_path: Path) -> None:
