@@ -104,14 +104,6 @@ def _settings(args: argparse.Namespace, *, demo: bool) -> Any:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         seed = f"-seed{args.seed}" if args.seed is not None else ""
         settings = settings.model_copy(update={"data": settings.data / "runs" / f"{stamp}{seed}-{os.getpid()}"})
-    from table_controller.controller.errors import TableRequestError
-    from table_controller.controller.hand import game_config
-
-    g = settings.game
-    try:
-        game_config(g.form, g.betting, dict(g.stakes), dict(g.options))
-    except TableRequestError as exc:
-        raise CliError(exc.message, code="bad_game") from exc
     if demo and not 2 <= args.players <= settings.seats:
         raise CliError(f"--players must be 2 to {settings.seats}, not {args.players}")
     if demo and args.hands is not None and args.hands < 1:
@@ -148,9 +140,12 @@ async def _open(settings: Any, *, seed: int | None, fast: bool, camera: bool = T
 def _banner(table: Any, tokens: Any, settings: Any) -> None:
     base = f"http://{settings.host}:{settings.port}"
     c = table.controller
-    g = settings.game
+    from table_controller.engine.config import config_to_json
+
+    g = config_to_json(settings.game)
     out = sys.stdout
-    out.write(f"cardtable: table {c.table_id} \"{settings.table_name}\": {g.form}, {g.betting}, stakes {g.stakes}\n")
+    out.write(f"cardtable: table {c.table_id} \"{settings.table_name}\": {g['form']}, {g['betting']}, "
+              f"stakes {g['stakes']}\n")
     out.write(f"  shoe:    {table.shoe_label} ({'card reader' if settings.card_reader else 'no card reader'})\n")
     if table.camera is not None:
         out.write(f"  camera:  {table.camera.label} (one frame each {settings.camera_period_s:g} s)\n")

@@ -36,7 +36,7 @@ from table_controller.controller.errors import (
     TableError,
     TableRequestError,
 )
-from table_controller.controller.hand import EngineHand, game_config
+from table_controller.controller.hand import EngineHand
 from table_controller.controller.journal_port import JournalPort, MemoryJournal
 from table_controller.controller.machine import Stage, StageMachine
 from table_controller.controller.returns import ReturnedCards
@@ -133,8 +133,7 @@ class TableCore:
         wall clock stepped forward must not shorten."""
         self.settings = settings
         self.table_id = settings.table_id
-        g = settings.game
-        self.config = game_config(g.form, g.betting, dict(g.stakes), dict(g.options))
+        self.config = settings.game  # validated when the settings were loaded: the engine's own GameConfig
         self.shoe = shoe
         self.camera = camera
         self.journal: JournalPort = journal if journal is not None else MemoryJournal()

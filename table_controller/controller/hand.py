@@ -17,11 +17,10 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
 from table_controller.controller.errors import NotAllowedError, TableRequestError
 from table_controller.controller.views import Award, DrawEntry, LegalAction, PotView, SeatStatus
 from table_controller.engine.cards import card_str, parse_card
+from table_controller.engine.config import GameConfig
 from table_controller.engine.errors import EngineError, IllegalActionError
 from table_controller.engine.events import (
     BetMade,
@@ -41,9 +40,9 @@ from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.irregular_core import IrregularityRuled
 from table_controller.engine.machine import Phase
 from table_controller.engine.opening import proof
-from table_controller.engine.record import ActionModel, GameModel, apply_action, config_from_model, verify_action
+from table_controller.engine.record import ActionModel, apply_action, verify_action
 
-__all__ = ["IRREGULARITIES", "EngineHand", "Irregularity", "SeatInfo", "game_config"]
+__all__ = ["IRREGULARITIES", "EngineHand", "Irregularity", "SeatInfo"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,18 +111,6 @@ _VIEW_PHASE = {
 UNKNOWN = "??"
 
 
-def game_config(form: str, betting: str, stakes: dict[str, int], options: dict[str, Any]) -> Any:
-    """The engine's GameConfig for the table's settings; :class:`TableRequestError` naming what is wrong."""
-    try:
-        model = GameModel.model_validate({"form": form, "betting": betting, "stakes": stakes, "options": options})
-        return config_from_model(model)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'game'}: {e['msg']}" for e in exc.errors())
-        raise TableRequestError(f"the table's game cannot be played: {problems}", code="bad_game") from exc
-    except (ValueError, EngineError) as exc:
-        raise TableRequestError(f"the table's game cannot be played: {exc}", code="bad_game") from exc
-
-
 def _engine_error(exc: EngineError) -> NotAllowedError:
     if isinstance(exc, IllegalActionError):
         return NotAllowedError(exc.message, code=exc.code, rule=exc.rule or None)
@@ -137,7 +124,7 @@ _TRIED = frozenset({"irregularity", "floor_ruling"})
 class EngineHand:
     """One hand in play on the engine, fed by the shoe (see the module docstring)."""
 
-    def __init__(self, *, config: Any, seats: list[tuple[int, str, int]], button: int, carried_pot: int,
+    def __init__(self, *, config: GameConfig, seats: list[tuple[int, str, int]], button: int, carried_pot: int,
                  passed_deals: int, deck: list[str], actions: list[dict[str, Any]] | None = None,
                  ante_for_all: int | None = None) -> None:
         self.config = config

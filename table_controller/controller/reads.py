@@ -39,6 +39,7 @@ from table_controller.controller.views import (
 )
 from table_controller.engine.books import cite
 from table_controller.engine.cards import UNKNOWN_CODE
+from table_controller.engine.config import config_to_json
 
 __all__ = ["TableReads"]
 
@@ -55,8 +56,8 @@ class TableReads(TableCore):
             listener(full)
 
     def game_view(self) -> GameView:
-        g = self.settings.game
-        return GameView(form=g.form, betting=g.betting, stakes=dict(g.stakes))
+        game = config_to_json(self.config)
+        return GameView(form=game["form"], betting=game["betting"], stakes=game["stakes"])
 
     def _seat_views(self, to_act: int | None) -> list[SeatView]:
         out: list[SeatView] = []

@@ -264,6 +264,9 @@ class TableController(ShoeFeed):
                 hand = self._live_hand()
                 probe = hand
                 if forget is not None:
+                    # The count is tried on a copy: the engine resolves "??" discards only onto cards nobody
+                    # knows, so the seat is forgotten first, and Hand.forget cannot be undone if the act is
+                    # refused (the live hand must keep the seat's cards then, with nothing on record).
                     probe = copy.deepcopy(hand)
                     probe.forget(forget)
                 if role != "floor":

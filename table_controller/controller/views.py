@@ -10,16 +10,16 @@ a floor ruling; the service's settings and request models have these fields, so 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
+
+from table_controller.engine.config import GameConfig
 
 __all__ = [
     "AlertView",
     "Award",
     "DeviceView",
     "DrawEntry",
-    "GameSettingsLike",
     "GameView",
     "HandSummary",
     "IrregularityOption",
@@ -203,22 +203,6 @@ class HandSummary:
     pot_total: int = 0
 
 
-class GameSettingsLike(Protocol):
-    """The game dealt at the table, as configured."""
-
-    @property
-    def form(self) -> str: ...
-
-    @property
-    def betting(self) -> str: ...
-
-    @property
-    def stakes(self) -> Mapping[str, int]: ...
-
-    @property
-    def options(self) -> Mapping[str, Any]: ...
-
-
 class TableConfig(Protocol):
     """What the controller reads from a table's configuration (the service's settings have these fields)."""
 
@@ -232,7 +216,8 @@ class TableConfig(Protocol):
     def seats(self) -> int: ...
 
     @property
-    def game(self) -> GameSettingsLike: ...
+    def game(self) -> GameConfig:
+        """The game dealt, validated into the engine's configuration when the settings were loaded."""
 
     @property
     def buy_in_min(self) -> int: ...

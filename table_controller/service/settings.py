@@ -10,14 +10,35 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    Field,
+    GetCoreSchemaHandler,
+    GetPydanticSchema,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import core_schema
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from table_controller.bounded import BoundedInputError, loads, read_bounded
+from table_controller.engine.config import GameConfig, HouseOptions, Stakes, config_to_json
+from table_controller.engine.errors import ConfigError as EngineConfigError
+from table_controller.engine.record import GameModel, config_from_model
 
-__all__ = ["MIN_TOKEN_LENGTH", "ConfigError", "GameSettings", "TableSettings", "load_settings", "token_problems"]
+__all__ = [
+    "DEFAULT_GAME",
+    "MIN_TOKEN_LENGTH",
+    "ConfigError",
+    "TableGame",
+    "TableSettings",
+    "load_settings",
+    "table_game",
+    "token_problems",
+]
 
 MAX_CONFIG_BYTES = 1024 * 1024
 
@@ -52,25 +73,59 @@ class ConfigError(Exception):
         self.message = message
 
 
-class GameSettings(BaseModel):
-    """The game dealt at the table, handed to the rules engine as it is."""
+# The stakes of a game given without any: fixed limit, 1 ante, 2/4 with a cap of four bets.
+DEFAULT_STAKES: dict[str, int] = {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}
 
-    model_config = ConfigDict(extra="forbid")
 
-    form: str = "jackpots"
-    betting: str = "fixed_limit"
-    stakes: dict[str, int] = Field(default_factory=lambda: {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4})
-    options: dict[str, Any] = Field(default_factory=dict, validate_default=True)
+def _live_table_options(options: object) -> object:
+    """The house options as a live table plays them: ``refuse_false_open`` is always off.
 
-    @field_validator("options")
-    @classmethod
-    def _no_open_refused_on_hidden_cards(cls, v: dict[str, Any]) -> dict[str, Any]:
-        # Refusing an open that lacks openers would tell the dealer's screen (its legal acts) which players hold
-        # openers: hole cards are secret from the dealer, so a live table plays 003 False openers instead.
-        if v.get("refuse_false_open"):
-            raise ValueError("refuse_false_open cannot be on at a live table: refusing an open would tell the "
-                             "dealer's screen who holds openers (003 False openers apply instead)")
-        return {**v, "refuse_false_open": False}
+    Refusing an open that lacks openers would tell the dealer's screen (its legal acts) which players hold
+    openers: hole cards are secret from the dealer, so a live table plays 003 False openers instead."""
+    if not isinstance(options, dict):
+        return options  # the record's model names the wrong kind
+    if options.get("refuse_false_open"):
+        raise ValueError("refuse_false_open cannot be on at a live table: refusing an open would tell the "
+                         "dealer's screen who holds openers (003 False openers apply instead)")
+    return {**options, "refuse_false_open": False}
+
+
+def _game_config(value: Any, handler: core_schema.ValidatorFunctionWrapHandler) -> GameConfig:
+    """The ``game`` object of the settings (the JSON of a hand record's ``game``: form, betting, stakes,
+    options) validated into the engine's :class:`GameConfig`, or a ValueError naming what cannot be dealt."""
+    if isinstance(value, GameConfig):
+        if value.options.refuse_false_open:
+            _live_table_options({"refuse_false_open": True})
+        return value
+    if isinstance(value, dict):
+        value = {"form": "jackpots", "stakes": DEFAULT_STAKES, **value,
+                 "options": _live_table_options(value.get("options", {}))}
+    model: GameModel = handler(value)
+    try:
+        return config_from_model(model)
+    except EngineConfigError as exc:  # a game the engine cannot deal (stakes its betting structure lacks)
+        raise ValueError(f"this game cannot be dealt: {exc}") from None
+
+
+def _game_schema(source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    return core_schema.no_info_wrap_validator_function(
+        _game_config, handler(GameModel),
+        serialization=core_schema.plain_serializer_function_ser_schema(config_to_json))
+
+
+# The game dealt at the table: validated once, at load, into the engine's own configuration, which the
+# controller hands to the rules engine as it is.
+TableGame = Annotated[GameConfig, GetPydanticSchema(_game_schema)]
+DEFAULT_GAME = GameConfig(stakes=Stakes(**DEFAULT_STAKES), options=HouseOptions(refuse_false_open=False))
+_GAME = TypeAdapter(TableGame)
+
+
+def table_game(data: Any) -> GameConfig:
+    """A table's game from its JSON object (as in the config file); :class:`ConfigError` naming the fields."""
+    try:
+        return _GAME.validate_python(data)
+    except ValidationError as exc:
+        raise ConfigError(f"bad game: {_describe(exc, 'game')}") from exc
 
 
 class TableSettings(BaseSettings):
@@ -90,7 +145,7 @@ class TableSettings(BaseSettings):
     db: str | None = None
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
-    game: GameSettings = Field(default_factory=GameSettings)
+    game: TableGame = DEFAULT_GAME
     buy_in_min: int = Field(default=20, ge=1)
     buy_in_max: int = Field(default=1000, ge=1)
     # Role tokens; a missing token is generated with `secrets` at start and printed once.
@@ -121,11 +176,11 @@ class TableSettings(BaseSettings):
         return v
 
 
-def _describe(exc: ValidationError) -> str:
+def _describe(exc: ValidationError, *root: str) -> str:
     parts = []
     for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        parts.append(f"{where}: {err['msg']}")
+        where = ".".join([*root, *(str(p) for p in err["loc"])]) or "(top level)"
+        parts.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
     return "; ".join(parts)
 
 

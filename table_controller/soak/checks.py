@@ -23,7 +23,7 @@ from table_controller.controller.devices import VirtualShoe
 from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.table import TableController
 from table_controller.journal import Journal
-from table_controller.service.settings import GameSettings, TableSettings
+from table_controller.service.settings import TableSettings, table_game
 from table_controller.soak.stack import HandFacts, hand_facts
 
 __all__ = ["AuditReport", "audit_data", "cli"]
@@ -133,7 +133,7 @@ def _conservation(data: Path, table_id: str, game: dict[str, Any] | None, report
         durable.close()
     report.entries = len(entries)
     settings = TableSettings(table_id=table_id, data=data, pace_s=0, broadcast_delay_s=0,
-                             game=GameSettings.model_validate(game or {}))
+                             game=table_game(game or {}))
     replica = TableController(settings, shoe=VirtualShoe(seed=0), journal=MemoryJournal(items=list(entries)))
     replica.recover()
     report.chips_in = replica.chips_in

@@ -33,7 +33,7 @@ from table_controller.controller.durable import DurableJournal
 from table_controller.controller.players import SimPlayers
 from table_controller.controller.shoe_link import ShoeLink
 from table_controller.controller.table import TableController
-from table_controller.service.settings import GameSettings, TableSettings
+from table_controller.service.settings import TableSettings, table_game
 from table_controller.soak.shoe import LocalSoakShoe, RemoteSoakShoe, SoakShoe
 from table_controller.soak.timed_sim import TimedShoeSimulator
 
@@ -215,8 +215,8 @@ class LiveStack:
 
     def settings(self) -> TableSettings:
         o = self.options
-        game = GameSettings.model_validate(game_for(o.form, o.betting))
-        return TableSettings(table_id=o.table_id, data=o.data, game=game, pace_s=0, broadcast_delay_s=0,
+        return TableSettings(table_id=o.table_id, data=o.data, game=table_game(game_for(o.form, o.betting)),
+                             pace_s=0, broadcast_delay_s=0,
                              dealer_token=self.dealer_token, floor_token=self.floor_token, port=0,
                              card_reader=o.reader)
 

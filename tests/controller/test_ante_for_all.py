@@ -10,7 +10,7 @@ from table_controller.controller.devices import VirtualShoe
 from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.table import TableController
 from table_controller.engine.record import replay
-from table_controller.service.settings import GameSettings, TableSettings
+from table_controller.service.settings import TableSettings, table_game
 
 
 def _forced(table: TableController) -> list[tuple[int, int, str]]:
@@ -21,7 +21,7 @@ def _forced(table: TableController) -> list[tuple[int, int, str]]:
 
 def test_the_false_opener_antes_for_everyone_on_the_next_deal() -> None:
     async def run() -> None:
-        game = GameSettings(options={"false_opener_penalty": "ante_for_all"})
+        game = table_game({"options": {"false_opener_penalty": "ante_for_all"}})
         for seed in range(60):
             table = TableController(TableSettings(pace_s=0, broadcast_delay_s=0, game=game),
                                     shoe=VirtualShoe(seed=seed), journal=MemoryJournal())

@@ -48,8 +48,8 @@ def test_demo_json_summary_and_restart(tmp_path: Path, capsys: pytest.CaptureFix
     [
         (["demo", "--hands", "2", "--players", "9"], "--players must be 2 to 8"),
         (["demo", "--hands", "0"], "--hands must be at least 1"),
-        (["demo", "--hands", "2", "--form", "strip_poker"], "cannot be played"),
-        (["demo", "--hands", "2", "--betting", "whatever"], "cannot be played"),
+        (["demo", "--hands", "2", "--form", "strip_poker"], "game.form: Input should be 'five_card_draw'"),
+        (["demo", "--hands", "2", "--betting", "whatever"], "game.betting: Input should be 'fixed_limit'"),
     ],
 )
 def test_bad_usage_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],

@@ -26,7 +26,8 @@ def test_settings_example_loads(tmp_path: Path) -> None:
     path.write_text(example)
     s = load_settings(path)
     assert (s.table_id, s.shoe, s.camera, s.port) == ("t7", "/dev/ttyUSB0", "0", 8000)
-    assert s.game.stakes["small_bet"] == 2 and json.loads(example)["game"]["options"]["burn_before_draw"]
+    assert s.game.stakes.small_bet == 2
+    assert s.game.options.burn_before_draw is json.loads(example)["game"]["options"]["burn_before_draw"]
 
 
 def test_calibration_snippet_writes_a_calibration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,28 +5,80 @@ from pathlib import Path
 
 import pytest
 
-from table_controller.service.settings import ConfigError, load_settings
+from table_controller.cli import main
+from table_controller.engine.config import Betting, GameConfig, GameForm
+from table_controller.service.settings import ConfigError, load_settings, table_game
 
 
 def test_defaults_are_the_documented_ones() -> None:
     s = load_settings()
     assert (s.host, s.port, s.shoe, s.camera) == ("127.0.0.1", 8000, None, None)
     assert s.data == Path("./cardtable-data")
-    assert s.game.form == "jackpots" and s.game.betting == "fixed_limit"
+    assert s.game.form is GameForm.JACKPOTS and s.game.betting is Betting.FIXED_LIMIT
+    assert (s.game.stakes.ante, s.game.stakes.small_bet, s.game.stakes.big_bet, s.game.stakes.cap) == (1, 2, 4, 4)
 
 
 def test_config_file_then_flags(tmp_path: Path) -> None:
     cfg = tmp_path / "table.json"
-    cfg.write_text(json.dumps({"port": 9001, "table_name": "Blue", "game": {"form": "five_card_draw"}}))
+    cfg.write_text(json.dumps({"port": 9001, "table_name": "Blue",
+                               "game": {"form": "five_card_draw", "stakes": {"ante": 1, "min_bet": 5}}}))
     s = load_settings(cfg, port=9100, host=None, game={"betting": "no_limit"})
     assert s.port == 9100  # the flag wins over the file
     assert s.table_name == "Blue"
-    assert (s.game.form, s.game.betting) == ("five_card_draw", "no_limit")
+    # The game is merged key by key (the file's form and stakes, the flag's betting) and validated as a whole
+    # into the engine's own configuration, which the controller hands to the engine as it is.
+    assert isinstance(s.game, GameConfig)
+    assert (s.game.form, s.game.betting, s.game.stakes.min_bet) == (GameForm.FIVE_CARD_DRAW, Betting.NO_LIMIT, 5)
+    assert s.game.options.refuse_false_open is False  # a live table never refuses an open (hole cards are secret)
+    # Written back, it is the config file's JSON shape again (the stakes and options that differ from the engine's).
+    assert s.model_dump(mode="json")["game"] == {"form": "five_card_draw", "betting": "no_limit",
+                                                 "stakes": {"ante": 1, "min_bet": 5},
+                                                 "options": {"refuse_false_open": False}}
+
+
+def test_a_game_the_engine_cannot_deal_fails_at_load(tmp_path: Path) -> None:
+    # The file's fixed-limit stakes under the flag's no limit: no minimum bet, so no hand could be dealt.
+    cfg = tmp_path / "table.json"
+    cfg.write_text(json.dumps({"game": {"form": "five_card_draw", "stakes": {"small_bet": 2, "big_bet": 4}}}))
+    with pytest.raises(ConfigError) as info:
+        load_settings(cfg, game={"betting": "no_limit"})
+    assert info.value.exit_code == 2
+    assert "\n" not in info.value.message
+    assert "game" in info.value.message and "no_limit needs a positive stakes.min_bet" in info.value.message
+
+
+def test_cardtable_run_refuses_an_undealable_game_with_one_line(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "table.json"
+    cfg.write_text(json.dumps({"game": {"form": "jackpots", "betting": "spread_limit",
+                                        "stakes": {"min_bet": 10, "max_bet": 5}}}))
+    assert main(["run", "--config", str(cfg), "--data", str(tmp_path / "data")]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert "spread_limit needs 0 < stakes.min_bet <= stakes.max_bet" in line
+    assert not (tmp_path / "data").exists()  # refused before anything was opened
 
 
 def test_environment_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDTABLE_PORT", "8123")
     assert load_settings().port == 8123
+
+
+def test_a_game_from_the_environment_is_the_engine_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDTABLE_GAME", '{"form": "five_card_draw", "betting": "pot_limit", "stakes": {"min_bet": 3}}')
+    game = load_settings().game
+    assert (game.form, game.betting, game.stakes.min_bet, game.stakes.ante) == (GameForm.FIVE_CARD_DRAW,
+                                                                               Betting.POT_LIMIT, 3, 0)
+    monkeypatch.setenv("CARDTABLE_GAME", '{"form": "five_card_draw", "betting": "pot_limit"}')
+    with pytest.raises(ConfigError, match=r"pot_limit needs a positive stakes\.min_bet"):
+        load_settings()
+
+
+def test_table_game_names_the_game_in_its_error() -> None:
+    assert table_game({"form": "pass_and_out"}).form is GameForm.PASS_AND_OUT
+    with pytest.raises(ConfigError, match=r"^bad game: game\.stakes\.ante: Input should be greater than or equal"):
+        table_game({"stakes": {"ante": -1, "small_bet": 2, "big_bet": 4}})
+    with pytest.raises(ConfigError, match=r"^bad game: game: this game cannot be dealt: fixed_limit needs"):
+        table_game({"stakes": {}})
 
 
 @pytest.mark.parametrize(
@@ -39,6 +91,12 @@ def test_environment_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
         ('{"colour": "red"}', "colour"),
         ('{"buy_in_min": 50, "buy_in_max": 10}', "buy_in_max"),
         ('{"game": {"form": "jackpots", "speed": 3}}', "game.speed"),
+        ('{"game": {"stakes": {"antes": 1}}}', "game.stakes.antes"),
+        ('{"game": {"form": "lowball"}}', "game.form"),
+        ('{"game": {"options": {"odd_chip": "to_the_house"}}}', "game.options.odd_chip"),
+        ('{"game": {"options": {"refuse_false_open": true}}}', "refuse_false_open cannot be on"),
+        ('{"game": {"betting": "pot_limit"}}', "pot_limit needs a positive stakes.min_bet"),
+        ('{"game": "jackpots"}', "game"),
     ],
 )
 def test_broken_config_is_a_clear_config_error(tmp_path: Path, text: str, needle: str) -> None:
