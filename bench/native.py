@@ -40,6 +40,7 @@ NATIVE_MODULES = (
     "table_controller/engine/betting.py",
     "table_controller/engine/hand.py",
     "table_controller/engine/machine.py",
+    "table_controller/engine/piles.py",
     "table_controller/engine/pots.py",
     "table_controller/engine/seating.py",
     "table_controller/engine/simulate.py",

@@ -26,7 +26,6 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain as _chain
 from operator import attrgetter
 from typing import Any
 
@@ -77,12 +76,12 @@ from table_controller.engine.events import (
 from table_controller.engine.hand_state import CardLike
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import meets_requirement
+from table_controller.engine.piles import DECK_SIZE, prove_layout
 from table_controller.engine.pots import side_pots, split
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
 HAND_SIZE = 5
-DECK_SIZE = 52
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
@@ -442,7 +441,8 @@ class Hand:
             raise InvariantError("a negative stack, bet or pot")
         layout = (self._stub, self._burn, self._muck, self._hands, self._held, self._discards)
         if layout != self._checked_layout:
-            self._check_cards(layout)
+            kept, self._checked_layout = self._checked_layout, ()  # a failed proof leaves no copies: all 52 next time
+            self._checked_layout = prove_layout(layout, kept, self._n)
         if self._learnt:  # identities change only when cards are learnt: check them then
             self._learnt = False
             ident = self._ident
@@ -450,62 +450,6 @@ class Hand:
             unknown = ident.count(None)
             if len(distinct) - (unknown > 0) != DECK_SIZE - unknown:
                 raise InvariantError("one card identified in two places")
-
-    def _check_cards(self, layout: tuple[Any, ...]) -> None:
-        """Prove again that each of the 52 positions is in exactly one pile or hand, and keep copies of the piles.
-
-        The first time (no copies yet, or the number of hands changed) all 52 places are counted. After that the
-        proof is by difference: the piles that differ from their copies must hold now, all together, exactly the
-        cards (the same multiset) they held then. The other piles are unchanged, so with the last proof this
-        proves the whole layout again. It sorts a dozen cards instead of counting all 52 places (a draw changes
-        the stub, a hand, a discard pile and the burn; a fold a hand and the muck). A stub that only lost cards
-        from its top (its end) counts just those. A swap of cards between piles passes, as it should; a card
-        lost, doubled or written over another anywhere changes the multiset and fails. The copies are never the
-        live lists, which the next act may change in place."""
-        stub, burn, muck, hands, held, discards = layout
-        kept = self._checked_layout
-        n = self._n
-        if not kept or len(hands) != n or len(held) != n or len(discards) != n:
-            places = [*stub, *burn, *muck, *_chain(*hands, *held, *discards)]
-            if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
-                raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
-            copy = list.copy
-            self._checked_layout = (stub[:], burn[:], muck[:], list(map(copy, hands)), list(map(copy, held)),
-                                    list(map(copy, discards)))
-            return
-        # The copies are this method's own lists (never handed out): brought up to date in place, which spares
-        # copying the piles that did not change and rebuilding the tuple that holds them.
-        kept_stub, kept_burn, kept_muck, kept_hands, kept_held, kept_discards = kept
-        was: list[int] = []  # what the changed piles held at the last proof
-        now: list[int] = []  # what they hold now
-        if stub != kept_stub:
-            size = len(stub)
-            was += kept_stub[size:]  # the cards off the top, if the stub only lost cards from its top (its end)
-            del kept_stub[size:]
-            if stub != kept_stub:  # any other change: the whole stub then and now
-                was += kept_stub
-                now += stub
-                kept_stub[:] = stub
-        if burn != kept_burn:
-            was += kept_burn
-            now += burn
-            kept_burn[:] = burn
-        if muck != kept_muck:
-            was += kept_muck
-            now += muck
-            kept_muck[:] = muck
-        if hands != kept_hands:
-            _recopy(hands, kept_hands, was, now)
-        if held != kept_held:
-            _recopy(held, kept_held, was, now)
-        if discards != kept_discards:
-            _recopy(discards, kept_discards, was, now)
-        was.sort()
-        now.sort()
-        if was != now:
-            self._checked_layout = ()  # the copies took in the bad layout: the next check counts all 52 places again
-            raise InvariantError(f"cards not conserved: the piles that changed held {len(was)} cards and now hold "
-                                 f"{len(now)}" + ("" if len(was) != len(now) else " other ones"))
 
     # ---------------------------------------------------------------------------------------------- helpers
 
@@ -1779,17 +1723,6 @@ def _whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
     if len(set(ident)) != DECK_SIZE:
         return None
     return ident
-
-
-def _recopy(piles: list[list[int]], kept: list[list[int]], was: list[int], now: list[int]) -> None:
-    """Bring the copies of a group of piles (hands, held-out cards or discards) of which some changed up to date in
-    place: the changed ones' cards then and now added to ``was`` and ``now`` (Hand._check_cards)."""
-    for k, pile in enumerate(piles):
-        old = kept[k]
-        if pile != old:
-            was += old
-            now += pile
-            kept[k] = pile[:]
 
 
 @cache
