@@ -149,7 +149,7 @@ class Hand:
         "_burned_for_draw", "_button", "_checked_layout", "_chips_total", "_contrib", "_current", "_dead",
         "_deck_codes", "_delivered", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat",
         "_final_first", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_interval",
-        "_last_inc", "_learnt", "_legal", "_legal_full", "_made_with", "_muck", "_mucked", "_n", "_needs", "_opened",
+        "_last_inc", "_learnt", "_legal", "_legal_full", "_muck", "_mucked", "_n", "_needs", "_opened",
         "_opener", "_original", "_others", "_pass_and_out", "_pending_serve", "_pot", "_predraw_level", "_raises",
         "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos", "_show_queue",
         "_shown", "_stack", "_straddle_form", "_straddles", "_structure", "_stub", "_values", "actions", "carried_in",
@@ -161,8 +161,6 @@ class Hand:
                  deck: Sequence[CardLike] | None = None, carried_pot: int = 0, passed_deals: int = 0,
                  ante_for_all: int | None = None) -> None:
         self.config = config
-        self._made_with = (config, tuple(seats), button, None if deck is None else tuple(deck), carried_pot,
-                           passed_deals, ante_for_all)
         ordered = sorted(seats, key=_seat_number)
         numbers: list[int] = list(map(_seat_number, ordered))
         stacks: list[int] = list(map(_stack_of, ordered))
@@ -291,15 +289,16 @@ class Hand:
 
     # ----------------------------------------------------------------------------------------------- setup
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
-        """A copy standing exactly where this deal stands (the controller tries an act on one before the real one).
+    def __new__(cls, *args: Any, **kwargs: Any) -> Hand:
+        # A blank hand, which __init__ then deals. Spelt out because a compiled class (bench/native.py) otherwise
+        # deals in its __new__ too, and __deepcopy__ needs a hand that has not dealt.
+        return object.__new__(cls)
 
-        Why not the default copy: in the compiled build (``bench/native.py``) a hand is a native object that cannot
-        be made empty, as the default copy makes it. So the twin is dealt again from the same inputs, then given a
-        deep copy of every field, which leaves nothing of that second deal."""
-        config, seats, button, deck, carried_pot, passed_deals, ante_for_all = self._made_with
-        twin = Hand(config, seats, button, deck=deck, carried_pot=carried_pot, passed_deals=passed_deals,
-                    ante_for_all=ante_for_all)
+    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
+        """A copy standing exactly where this deal stands (the controller tries an act on one before the real one):
+        a blank hand given a deep copy of every field. (The default copy cannot make a compiled hand, which keeps
+        its fields in C slots.)"""
+        twin = Hand.__new__(Hand)
         memo[id(self)] = twin
         for name in _field_names(self):
             setattr(twin, name, copy.deepcopy(getattr(self, name), memo))
