@@ -45,6 +45,7 @@ from table_controller.engine.config import (
     PassMeaning,
     config_to_json,
 )
+from table_controller.engine.deck import CARD_OF, CODE_OF, card_int, card_or_unknown, parse_deck, whole_pack
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.evaluate import describe as _describe_value
 from table_controller.engine.events import (
@@ -85,11 +86,8 @@ HAND_SIZE = 5
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
-_CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))
-_CARD_OF: dict[str, Card] = {code: Card(c) for c, code in enumerate(_CODE_OF)}
-_CODE_SET = frozenset(_CODE_OF)
 describe = cache(_describe_value)  # a hand value's wording: pure, and at most 7,462 values
-_NAME_OF: dict[Card | None, str] = {None: UNKNOWN_CODE, **{Card(c): code for c, code in enumerate(_CODE_OF)}}
+_NAME_OF: dict[Card | None, str] = {None: UNKNOWN_CODE, **{Card(c): code for c, code in enumerate(CODE_OF)}}
 
 R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
 R_OPEN = "003 Jackpots: a player may not open unless he has the requirement"
@@ -215,14 +213,14 @@ class Hand:
         self._chips_total = sum(self._stack) + carried_pot
 
         # Cards, by position in the shoe's order.
-        ident = _whole_pack(deck)
+        ident = whole_pack(deck)
         if ident is not None:  # the usual deck: every card once, by its code; its identities are proved distinct
             self._deck_codes: list[str] = list(deck)  # type: ignore[arg-type]
             self._learnt = False
         else:
-            self._deck_codes = self._parse_deck(deck)
+            self._deck_codes = parse_deck(deck)
             self._learnt = True  # the identity check runs with the first invariant check
-            ident = list(map(_CARD_OF.get, self._deck_codes))
+            ident = list(map(CARD_OF.get, self._deck_codes))
         self._ident: list[Card | None] = ident
         # Shoe positions the table has been given (read, or "??"): a live shoe delivers the rest with deliver().
         self._delivered = DECK_SIZE if deck is None else min(len(deck), DECK_SIZE)
@@ -303,31 +301,6 @@ class Hand:
         for name in _field_names(self):
             setattr(twin, name, copy.deepcopy(getattr(self, name), memo))
         return twin
-
-    @staticmethod
-    def _parse_deck(deck: Sequence[CardLike] | None) -> list[str]:
-        if type(deck) in (list, tuple) and len(deck) == DECK_SIZE:  # type: ignore[arg-type]
-            try:
-                if len(_CODE_SET.intersection(deck)) == DECK_SIZE:  # type: ignore[arg-type]
-                    return list(deck)  # type: ignore[arg-type]  # the whole pack, each card once: the usual deck
-            except TypeError:
-                pass  # something unhashable: the checks below name it
-        codes: list[str] = []
-        for item in deck or ():
-            if item is None or item == UNKNOWN_CODE:
-                codes.append(UNKNOWN_CODE)
-            elif isinstance(item, str):
-                codes.append(item if item in _CARD_OF else card_str(parse_card(item)))
-            else:
-                codes.append(card_str(item))
-        if len(codes) > DECK_SIZE:
-            raise ConfigError(f"the deck has {len(codes)} cards; a pack has {DECK_SIZE}")
-        known = [c for c in codes if c != UNKNOWN_CODE]
-        if len(set(known)) != len(known):
-            dup = sorted({c for c in known if known.count(c) > 1})
-            raise ConfigError(f"card(s) listed twice in the deck: {', '.join(dup)}")
-        codes += [UNKNOWN_CODE] * (DECK_SIZE - len(codes))
-        return codes
 
     def _move(self, target: Phase, trigger: str) -> None:
         check_transition(self.phase, trigger, target)
@@ -476,7 +449,7 @@ class Hand:
 
     def _code(self, pos: int) -> str:
         c = self._ident[pos]
-        return UNKNOWN_CODE if c is None else _CODE_OF[c]
+        return UNKNOWN_CODE if c is None else CODE_OF[c]
 
     def _codes(self, positions: Sequence[int]) -> tuple[str, ...]:
         return tuple(self._code(p) for p in positions)
@@ -1054,7 +1027,7 @@ class Hand:
         at = {ident[p]: p for p in positions}
         fast: list[int] = []
         for item in cards:
-            card = _CARD_OF.get(item) if type(item) is str else None
+            card = CARD_OF.get(item) if type(item) is str else None
             pos = None if card is None else at.get(card)
             if pos is None or pos in fast:
                 break
@@ -1068,10 +1041,10 @@ class Hand:
                 continue
             try:
                 if isinstance(item, str):
-                    card = _CARD_OF.get(item)
+                    card = CARD_OF.get(item)
                     parsed.append(card if card is not None else parse_card(item))
                 else:
-                    parsed.append(Card(_card_int(item)))
+                    parsed.append(Card(card_int(item)))
             except ValueError as exc:
                 raise IllegalActionError("bad_card", f"{what}: {exc}") from None
         known_codes = [c for c in parsed if c is not None]
@@ -1111,7 +1084,7 @@ class Hand:
         self._require_turn(i, R_DRAW_ORDER)
         self._verify_count(i, len(discard))
         held = set(map(self._ident.__getitem__, self._hands[i]))
-        known = [_CARD_OF.get(c) if isinstance(c, str) else None for c in discard]
+        known = [CARD_OF.get(c) if isinstance(c, str) else None for c in discard]
         if None not in known and len(set(known)) == len(known) and held.issuperset(known):
             return  # the common case: known cards, all in the hand, none twice
         snapshot = list(self._ident)
@@ -1460,14 +1433,6 @@ class Hand:
         """How many shoe positions the table has been given so far (the next one delivered is this position)."""
         return self._delivered
 
-    def _card_or_unknown(self, item: CardLike, what: str) -> Card | None:
-        if item is None or item == UNKNOWN_CODE:
-            return None
-        try:
-            return parse_card(item) if isinstance(item, str) else Card(_card_int(item))
-        except ValueError as exc:
-            raise IllegalActionError("bad_card", f"{what}: {exc}") from None
-
     def verify_deliver(self, cards: Sequence[CardLike]) -> None:
         """The shoe's next cards, in its order ("??" or None for a card it could not read)."""
         if len(cards) > DECK_SIZE - self._delivered:
@@ -1475,7 +1440,7 @@ class Hand:
                                      f"deliver, not {len(cards)}")
         seen: set[Card] = set()
         for pos, item in enumerate(cards, start=self._delivered):
-            card = self._card_or_unknown(item, "the shoe delivers")
+            card = card_or_unknown(item, "the shoe delivers")
             if card is None:
                 continue
             if card in seen:
@@ -1497,7 +1462,7 @@ class Hand:
         before = len(self.events)
         first = self._delivered
         for pos, item in enumerate(cards, start=first):
-            card = self._card_or_unknown(item, "the shoe delivers")
+            card = card_or_unknown(item, "the shoe delivers")
             if card is not None:
                 self._ident[pos] = card
                 self._learnt = True
@@ -1558,7 +1523,7 @@ class Hand:
                     value = source.get(key)
                     if isinstance(value, list):
                         codes += value
-        return {_CARD_OF[c] for c in codes if isinstance(c, str) and c in _CARD_OF}
+        return {CARD_OF[c] for c in codes if isinstance(c, str) and c in CARD_OF}
 
     # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
 
@@ -1710,20 +1675,6 @@ class Hand:
         }
 
 
-def _whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
-    """The identities of a deck that lists the 52 cards once each by their codes (the shoe's usual report), or None
-    for anything else (unknown or repeated cards, other spellings, the wrong length), which _parse_deck reads."""
-    if (type(deck) is not list and type(deck) is not tuple) or len(deck) != DECK_SIZE:
-        return None
-    try:
-        ident: list[Card | None] = list(map(_CARD_OF.__getitem__, deck))
-    except (KeyError, TypeError):
-        return None  # not one of our codes, or something unhashable: _parse_deck names it
-    if len(set(ident)) != DECK_SIZE:
-        return None
-    return ident
-
-
 @cache
 def _rotations(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """For each player i of n: the players after him in turn to his left, ending with himself (the order in which
@@ -1736,12 +1687,6 @@ def _rotations(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ..
 def _deal_order(n: int, left: int) -> tuple[int, ...]:
     """Player indices in the order served, from the dealer's left."""
     return tuple((left + k) % n for k in range(n))
-
-
-def _card_int(item: int) -> int:
-    if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < DECK_SIZE:
-        card_str(item)  # raises CardCodeError, a ValueError, with the standard message
-    return item
 
 
 def _can(verify: Callable[..., None], *args: Any) -> bool:
