@@ -78,7 +78,7 @@ from table_controller.engine.hand_state import CardLike
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import meets_requirement
 from table_controller.engine.piles import DECK_SIZE, prove_layout
-from table_controller.engine.pots import side_pots, split
+from table_controller.engine.pots import award_pots
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
@@ -1388,27 +1388,16 @@ class Hand:
     def _award_showdown(self) -> None:
         contenders = [j for j in range(self._n) if not self._folded[j]]
         eligible = [j for j in contenders if not self._mucked[j] and not self._foul[j]]
-        values = self._values  # every eligible hand was shown and valued
-        carried = 0
-        for index, (amount, elig) in enumerate(side_pots(self._pot, self._contrib, contenders, eligible)):
-            if amount == 0:
-                continue
-            if not elig:
-                carried += amount
-                continue
-            best = max(values[j] for j in elig)
-            winners = [j for j in elig if values[j] == best]
-            winners.sort(key=lambda j: (j - self._button - 1) % self._n)  # the odd chips' order: from the button's left
-            odd_first = 0
-            if amount % len(winners) and self.config.options.odd_chip is OddChip.HIGH_SUIT:
-                # The winner holding the highest card (rank, then suit as 001 orders them) takes the odd chips.
-                odd_first = max(range(len(winners)), key=lambda k: self._top_card(winners[k]))
-            shares = split(amount, len(winners), odd_first)
-            for j, share in zip(winners, shares, strict=True):
+        high_suit = self.config.options.odd_chip is OddChip.HIGH_SUIT
+        awards, carried = award_pots(self._pot, self._contrib, contenders, eligible, values=self._values,
+                                     button=self._button, top_card=self._top_card if high_suit else None)
+        for award in awards:
+            for j, share in zip(award.winners, award.shares, strict=True):
                 self._stack[j] += share
-            self._pot -= amount
-            self._emit(PotAwarded(pot_index=index, amount=amount, seats=tuple(self._seat_no[j] for j in winners),
-                                  shares=tuple(shares), hand=describe(best)))
+            self._pot -= award.amount
+            self._emit(PotAwarded(pot_index=award.pot_index, amount=award.amount,
+                                  seats=tuple(self._seat_no[j] for j in award.winners), shares=award.shares,
+                                  hand=describe(award.value)))
         if self._pot != carried:
             raise InvariantError(f"pot {self._pot} left after the awards, {carried} expected to carry")
         if carried:
@@ -1420,6 +1409,7 @@ class Hand:
         self._end()
 
     def _top_card(self, i: int) -> Card:
+        # A card's number orders the cards by rank, then by suit as 001 orders them (the odd chip's house option).
         return max(c for c in (self._ident[p] for p in self._hands[i]) if c is not None)
 
     def _end(self) -> None:
