@@ -33,13 +33,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "build" / "native"  # build/ is ignored by git
 
-# The modules compiled: those a hand's every act runs through. Cards, evaluation, opening tests, configs and events
-# stay interpreted: they take values from outside (numpy integers from the vision side, ints in place of cards)
-# that the interpreted code accepts on purpose and a compiled signature would refuse.
+# The modules compiled: those a hand's every act runs through. Cards, evaluation, opening tests and configs stay
+# interpreted: they take values from outside (numpy integers from the vision side, ints in place of cards) that the
+# interpreted code accepts on purpose and a compiled signature would refuse. The events stay interpreted too: they
+# are dataclasses, whose generated methods (__init__ among them) mypyc leaves to the interpreter, so a compiled
+# event is built no faster, and mypyc would make each kind's ``kind`` class variable a field.
 NATIVE_MODULES = (
     "table_controller/engine/betting.py",
+    "table_controller/engine/deck.py",
     "table_controller/engine/hand.py",
     "table_controller/engine/machine.py",
+    "table_controller/engine/piles.py",
     "table_controller/engine/pots.py",
     "table_controller/engine/seating.py",
     "table_controller/engine/simulate.py",

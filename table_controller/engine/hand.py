@@ -26,7 +26,6 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain as _chain
 from operator import attrgetter
 from typing import Any
 
@@ -46,6 +45,7 @@ from table_controller.engine.config import (
     PassMeaning,
     config_to_json,
 )
+from table_controller.engine.deck import CARD_OF, CODE_OF, card_int, card_or_unknown, parse_deck, whole_pack
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.evaluate import describe as _describe_value
 from table_controller.engine.events import (
@@ -77,20 +77,17 @@ from table_controller.engine.events import (
 from table_controller.engine.hand_state import CardLike
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import meets_requirement
-from table_controller.engine.pots import side_pots, split
+from table_controller.engine.piles import DECK_SIZE, prove_layout
+from table_controller.engine.pots import award_pots
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
 HAND_SIZE = 5
-DECK_SIZE = 52
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
-_CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))
-_CARD_OF: dict[str, Card] = {code: Card(c) for c, code in enumerate(_CODE_OF)}
-_CODE_SET = frozenset(_CODE_OF)
 describe = cache(_describe_value)  # a hand value's wording: pure, and at most 7,462 values
-_NAME_OF: dict[Card | None, str] = {None: UNKNOWN_CODE, **{Card(c): code for c, code in enumerate(_CODE_OF)}}
+_NAME_OF: dict[Card | None, str] = {None: UNKNOWN_CODE, **{Card(c): code for c, code in enumerate(CODE_OF)}}
 
 R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
 R_OPEN = "003 Jackpots: a player may not open unless he has the requirement"
@@ -150,7 +147,7 @@ class Hand:
         "_burned_for_draw", "_button", "_checked_layout", "_chips_total", "_contrib", "_current", "_dead",
         "_deck_codes", "_delivered", "_discards", "_draw_pos", "_draw_top", "_drawers", "_entry", "_entry_seat",
         "_final_first", "_folded", "_forced_last", "_foul", "_hands", "_held", "_ident", "_index", "_interval",
-        "_last_inc", "_learnt", "_legal", "_legal_full", "_made_with", "_muck", "_mucked", "_n", "_needs", "_opened",
+        "_last_inc", "_learnt", "_legal", "_legal_full", "_muck", "_mucked", "_n", "_needs", "_opened",
         "_opener", "_original", "_others", "_pass_and_out", "_pending_serve", "_pot", "_predraw_level", "_raises",
         "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos", "_show_queue",
         "_shown", "_stack", "_straddle_form", "_straddles", "_structure", "_stub", "_values", "actions", "carried_in",
@@ -162,8 +159,6 @@ class Hand:
                  deck: Sequence[CardLike] | None = None, carried_pot: int = 0, passed_deals: int = 0,
                  ante_for_all: int | None = None) -> None:
         self.config = config
-        self._made_with = (config, tuple(seats), button, None if deck is None else tuple(deck), carried_pot,
-                           passed_deals, ante_for_all)
         ordered = sorted(seats, key=_seat_number)
         numbers: list[int] = list(map(_seat_number, ordered))
         stacks: list[int] = list(map(_stack_of, ordered))
@@ -218,14 +213,14 @@ class Hand:
         self._chips_total = sum(self._stack) + carried_pot
 
         # Cards, by position in the shoe's order.
-        ident = _whole_pack(deck)
+        ident = whole_pack(deck)
         if ident is not None:  # the usual deck: every card once, by its code; its identities are proved distinct
             self._deck_codes: list[str] = list(deck)  # type: ignore[arg-type]
             self._learnt = False
         else:
-            self._deck_codes = self._parse_deck(deck)
+            self._deck_codes = parse_deck(deck)
             self._learnt = True  # the identity check runs with the first invariant check
-            ident = list(map(_CARD_OF.get, self._deck_codes))
+            ident = list(map(CARD_OF.get, self._deck_codes))
         self._ident: list[Card | None] = ident
         # Shoe positions the table has been given (read, or "??"): a live shoe delivers the rest with deliver().
         self._delivered = DECK_SIZE if deck is None else min(len(deck), DECK_SIZE)
@@ -292,44 +287,20 @@ class Hand:
 
     # ----------------------------------------------------------------------------------------------- setup
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
-        """A copy standing exactly where this deal stands (the controller tries an act on one before the real one).
+    def __new__(cls, *args: Any, **kwargs: Any) -> Hand:
+        # A blank hand, which __init__ then deals. Spelt out because a compiled class (bench/native.py) otherwise
+        # deals in its __new__ too, and __deepcopy__ needs a hand that has not dealt.
+        return object.__new__(cls)
 
-        Why not the default copy: in the compiled build (``bench/native.py``) a hand is a native object that cannot
-        be made empty, as the default copy makes it. So the twin is dealt again from the same inputs, then given a
-        deep copy of every field, which leaves nothing of that second deal."""
-        config, seats, button, deck, carried_pot, passed_deals, ante_for_all = self._made_with
-        twin = Hand(config, seats, button, deck=deck, carried_pot=carried_pot, passed_deals=passed_deals,
-                    ante_for_all=ante_for_all)
+    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
+        """A copy standing exactly where this deal stands (the controller tries an act on one before the real one):
+        a blank hand given a deep copy of every field. (The default copy cannot make a compiled hand, which keeps
+        its fields in C slots.)"""
+        twin = Hand.__new__(Hand)
         memo[id(self)] = twin
         for name in _field_names(self):
             setattr(twin, name, copy.deepcopy(getattr(self, name), memo))
         return twin
-
-    @staticmethod
-    def _parse_deck(deck: Sequence[CardLike] | None) -> list[str]:
-        if type(deck) in (list, tuple) and len(deck) == DECK_SIZE:  # type: ignore[arg-type]
-            try:
-                if len(_CODE_SET.intersection(deck)) == DECK_SIZE:  # type: ignore[arg-type]
-                    return list(deck)  # type: ignore[arg-type]  # the whole pack, each card once: the usual deck
-            except TypeError:
-                pass  # something unhashable: the checks below name it
-        codes: list[str] = []
-        for item in deck or ():
-            if item is None or item == UNKNOWN_CODE:
-                codes.append(UNKNOWN_CODE)
-            elif isinstance(item, str):
-                codes.append(item if item in _CARD_OF else card_str(parse_card(item)))
-            else:
-                codes.append(card_str(item))
-        if len(codes) > DECK_SIZE:
-            raise ConfigError(f"the deck has {len(codes)} cards; a pack has {DECK_SIZE}")
-        known = [c for c in codes if c != UNKNOWN_CODE]
-        if len(set(known)) != len(known):
-            dup = sorted({c for c in known if known.count(c) > 1})
-            raise ConfigError(f"card(s) listed twice in the deck: {', '.join(dup)}")
-        codes += [UNKNOWN_CODE] * (DECK_SIZE - len(codes))
-        return codes
 
     def _move(self, target: Phase, trigger: str) -> None:
         check_transition(self.phase, trigger, target)
@@ -442,7 +413,8 @@ class Hand:
             raise InvariantError("a negative stack, bet or pot")
         layout = (self._stub, self._burn, self._muck, self._hands, self._held, self._discards)
         if layout != self._checked_layout:
-            self._check_cards(layout)
+            kept, self._checked_layout = self._checked_layout, ()  # a failed proof leaves no copies: all 52 next time
+            self._checked_layout = prove_layout(layout, kept, self._n)
         if self._learnt:  # identities change only when cards are learnt: check them then
             self._learnt = False
             ident = self._ident
@@ -450,62 +422,6 @@ class Hand:
             unknown = ident.count(None)
             if len(distinct) - (unknown > 0) != DECK_SIZE - unknown:
                 raise InvariantError("one card identified in two places")
-
-    def _check_cards(self, layout: tuple[Any, ...]) -> None:
-        """Prove again that each of the 52 positions is in exactly one pile or hand, and keep copies of the piles.
-
-        The first time (no copies yet, or the number of hands changed) all 52 places are counted. After that the
-        proof is by difference: the piles that differ from their copies must hold now, all together, exactly the
-        cards (the same multiset) they held then. The other piles are unchanged, so with the last proof this
-        proves the whole layout again. It sorts a dozen cards instead of counting all 52 places (a draw changes
-        the stub, a hand, a discard pile and the burn; a fold a hand and the muck). A stub that only lost cards
-        from its top (its end) counts just those. A swap of cards between piles passes, as it should; a card
-        lost, doubled or written over another anywhere changes the multiset and fails. The copies are never the
-        live lists, which the next act may change in place."""
-        stub, burn, muck, hands, held, discards = layout
-        kept = self._checked_layout
-        n = self._n
-        if not kept or len(hands) != n or len(held) != n or len(discards) != n:
-            places = [*stub, *burn, *muck, *_chain(*hands, *held, *discards)]
-            if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
-                raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
-            copy = list.copy
-            self._checked_layout = (stub[:], burn[:], muck[:], list(map(copy, hands)), list(map(copy, held)),
-                                    list(map(copy, discards)))
-            return
-        # The copies are this method's own lists (never handed out): brought up to date in place, which spares
-        # copying the piles that did not change and rebuilding the tuple that holds them.
-        kept_stub, kept_burn, kept_muck, kept_hands, kept_held, kept_discards = kept
-        was: list[int] = []  # what the changed piles held at the last proof
-        now: list[int] = []  # what they hold now
-        if stub != kept_stub:
-            size = len(stub)
-            was += kept_stub[size:]  # the cards off the top, if the stub only lost cards from its top (its end)
-            del kept_stub[size:]
-            if stub != kept_stub:  # any other change: the whole stub then and now
-                was += kept_stub
-                now += stub
-                kept_stub[:] = stub
-        if burn != kept_burn:
-            was += kept_burn
-            now += burn
-            kept_burn[:] = burn
-        if muck != kept_muck:
-            was += kept_muck
-            now += muck
-            kept_muck[:] = muck
-        if hands != kept_hands:
-            _recopy(hands, kept_hands, was, now)
-        if held != kept_held:
-            _recopy(held, kept_held, was, now)
-        if discards != kept_discards:
-            _recopy(discards, kept_discards, was, now)
-        was.sort()
-        now.sort()
-        if was != now:
-            self._checked_layout = ()  # the copies took in the bad layout: the next check counts all 52 places again
-            raise InvariantError(f"cards not conserved: the piles that changed held {len(was)} cards and now hold "
-                                 f"{len(now)}" + ("" if len(was) != len(now) else " other ones"))
 
     # ---------------------------------------------------------------------------------------------- helpers
 
@@ -533,7 +449,7 @@ class Hand:
 
     def _code(self, pos: int) -> str:
         c = self._ident[pos]
-        return UNKNOWN_CODE if c is None else _CODE_OF[c]
+        return UNKNOWN_CODE if c is None else CODE_OF[c]
 
     def _codes(self, positions: Sequence[int]) -> tuple[str, ...]:
         return tuple(self._code(p) for p in positions)
@@ -1111,7 +1027,7 @@ class Hand:
         at = {ident[p]: p for p in positions}
         fast: list[int] = []
         for item in cards:
-            card = _CARD_OF.get(item) if type(item) is str else None
+            card = CARD_OF.get(item) if type(item) is str else None
             pos = None if card is None else at.get(card)
             if pos is None or pos in fast:
                 break
@@ -1125,10 +1041,10 @@ class Hand:
                 continue
             try:
                 if isinstance(item, str):
-                    card = _CARD_OF.get(item)
+                    card = CARD_OF.get(item)
                     parsed.append(card if card is not None else parse_card(item))
                 else:
-                    parsed.append(Card(_card_int(item)))
+                    parsed.append(Card(card_int(item)))
             except ValueError as exc:
                 raise IllegalActionError("bad_card", f"{what}: {exc}") from None
         known_codes = [c for c in parsed if c is not None]
@@ -1168,7 +1084,7 @@ class Hand:
         self._require_turn(i, R_DRAW_ORDER)
         self._verify_count(i, len(discard))
         held = set(map(self._ident.__getitem__, self._hands[i]))
-        known = [_CARD_OF.get(c) if isinstance(c, str) else None for c in discard]
+        known = [CARD_OF.get(c) if isinstance(c, str) else None for c in discard]
         if None not in known and len(set(known)) == len(known) and held.issuperset(known):
             return  # the common case: known cards, all in the hand, none twice
         snapshot = list(self._ident)
@@ -1472,27 +1388,16 @@ class Hand:
     def _award_showdown(self) -> None:
         contenders = [j for j in range(self._n) if not self._folded[j]]
         eligible = [j for j in contenders if not self._mucked[j] and not self._foul[j]]
-        values = self._values  # every eligible hand was shown and valued
-        carried = 0
-        for index, (amount, elig) in enumerate(side_pots(self._pot, self._contrib, contenders, eligible)):
-            if amount == 0:
-                continue
-            if not elig:
-                carried += amount
-                continue
-            best = max(values[j] for j in elig)
-            winners = [j for j in elig if values[j] == best]
-            winners.sort(key=lambda j: (j - self._button - 1) % self._n)  # the odd chips' order: from the button's left
-            odd_first = 0
-            if amount % len(winners) and self.config.options.odd_chip is OddChip.HIGH_SUIT:
-                # The winner holding the highest card (rank, then suit as 001 orders them) takes the odd chips.
-                odd_first = max(range(len(winners)), key=lambda k: self._top_card(winners[k]))
-            shares = split(amount, len(winners), odd_first)
-            for j, share in zip(winners, shares, strict=True):
+        high_suit = self.config.options.odd_chip is OddChip.HIGH_SUIT
+        awards, carried = award_pots(self._pot, self._contrib, contenders, eligible, values=self._values,
+                                     button=self._button, top_card=self._top_card if high_suit else None)
+        for award in awards:
+            for j, share in zip(award.winners, award.shares, strict=True):
                 self._stack[j] += share
-            self._pot -= amount
-            self._emit(PotAwarded(pot_index=index, amount=amount, seats=tuple(self._seat_no[j] for j in winners),
-                                  shares=tuple(shares), hand=describe(best)))
+            self._pot -= award.amount
+            self._emit(PotAwarded(pot_index=award.pot_index, amount=award.amount,
+                                  seats=tuple(self._seat_no[j] for j in award.winners), shares=award.shares,
+                                  hand=describe(award.value)))
         if self._pot != carried:
             raise InvariantError(f"pot {self._pot} left after the awards, {carried} expected to carry")
         if carried:
@@ -1504,6 +1409,7 @@ class Hand:
         self._end()
 
     def _top_card(self, i: int) -> Card:
+        # A card's number orders the cards by rank, then by suit as 001 orders them (the odd chip's house option).
         return max(c for c in (self._ident[p] for p in self._hands[i]) if c is not None)
 
     def _end(self) -> None:
@@ -1517,14 +1423,6 @@ class Hand:
         """How many shoe positions the table has been given so far (the next one delivered is this position)."""
         return self._delivered
 
-    def _card_or_unknown(self, item: CardLike, what: str) -> Card | None:
-        if item is None or item == UNKNOWN_CODE:
-            return None
-        try:
-            return parse_card(item) if isinstance(item, str) else Card(_card_int(item))
-        except ValueError as exc:
-            raise IllegalActionError("bad_card", f"{what}: {exc}") from None
-
     def verify_deliver(self, cards: Sequence[CardLike]) -> None:
         """The shoe's next cards, in its order ("??" or None for a card it could not read)."""
         if len(cards) > DECK_SIZE - self._delivered:
@@ -1532,7 +1430,7 @@ class Hand:
                                      f"deliver, not {len(cards)}")
         seen: set[Card] = set()
         for pos, item in enumerate(cards, start=self._delivered):
-            card = self._card_or_unknown(item, "the shoe delivers")
+            card = card_or_unknown(item, "the shoe delivers")
             if card is None:
                 continue
             if card in seen:
@@ -1554,7 +1452,7 @@ class Hand:
         before = len(self.events)
         first = self._delivered
         for pos, item in enumerate(cards, start=first):
-            card = self._card_or_unknown(item, "the shoe delivers")
+            card = card_or_unknown(item, "the shoe delivers")
             if card is not None:
                 self._ident[pos] = card
                 self._learnt = True
@@ -1615,7 +1513,7 @@ class Hand:
                     value = source.get(key)
                     if isinstance(value, list):
                         codes += value
-        return {_CARD_OF[c] for c in codes if isinstance(c, str) and c in _CARD_OF}
+        return {CARD_OF[c] for c in codes if isinstance(c, str) and c in CARD_OF}
 
     # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
 
@@ -1767,31 +1665,6 @@ class Hand:
         }
 
 
-def _whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
-    """The identities of a deck that lists the 52 cards once each by their codes (the shoe's usual report), or None
-    for anything else (unknown or repeated cards, other spellings, the wrong length), which _parse_deck reads."""
-    if (type(deck) is not list and type(deck) is not tuple) or len(deck) != DECK_SIZE:
-        return None
-    try:
-        ident: list[Card | None] = list(map(_CARD_OF.__getitem__, deck))
-    except (KeyError, TypeError):
-        return None  # not one of our codes, or something unhashable: _parse_deck names it
-    if len(set(ident)) != DECK_SIZE:
-        return None
-    return ident
-
-
-def _recopy(piles: list[list[int]], kept: list[list[int]], was: list[int], now: list[int]) -> None:
-    """Bring the copies of a group of piles (hands, held-out cards or discards) of which some changed up to date in
-    place: the changed ones' cards then and now added to ``was`` and ``now`` (Hand._check_cards)."""
-    for k, pile in enumerate(piles):
-        old = kept[k]
-        if pile != old:
-            was += old
-            now += pile
-            kept[k] = pile[:]
-
-
 @cache
 def _rotations(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """For each player i of n: the players after him in turn to his left, ending with himself (the order in which
@@ -1804,12 +1677,6 @@ def _rotations(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ..
 def _deal_order(n: int, left: int) -> tuple[int, ...]:
     """Player indices in the order served, from the dealer's left."""
     return tuple((left + k) % n for k in range(n))
-
-
-def _card_int(item: int) -> int:
-    if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < DECK_SIZE:
-        card_str(item)  # raises CardCodeError, a ValueError, with the standard message
-    return item
 
 
 def _can(verify: Callable[..., None], *args: Any) -> bool:

@@ -1,4 +1,5 @@
-"""The pot at the showdown: the main pot and the side pots, and how one pot is split among its winners.
+"""The pot at the showdown: the main pot and the side pots, how one pot is split among its winners, and who
+wins what (:func:`award_pots`).
 
 Players are indices 0..n-1; ``contrib`` is each player's live chips this deal (antes and bets), which decide
 the side pots: a player all in for less is eligible only for the layers of the pot his chips reach.
@@ -6,9 +7,22 @@ the side pots: a player all in for less is eligible only for the layers of the p
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
-__all__ = ["side_pots", "split"]
+__all__ = ["Award", "award_pots", "side_pots", "split"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Award:
+    """One pot won: its index (0 the main pot), its chips, its winners in the odd chips' order, and their shares,
+    won with the hand value ``value``."""
+
+    pot_index: int
+    amount: int
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+    value: int
 
 
 def side_pots(pot: int, contrib: Sequence[int], contenders: Sequence[int],
@@ -41,3 +55,30 @@ def split(amount: int, winners: int, odd_first: int = 0) -> list[int]:
     for k in order[:odd]:
         shares[k] += 1
     return shares
+
+
+def award_pots(pot: int, contrib: Sequence[int], contenders: Sequence[int], eligible: Sequence[int], *,
+               values: Mapping[int, int], button: int,
+               top_card: Callable[[int], int] | None = None) -> tuple[list[Award], int]:
+    """Who wins each pot at the showdown, and the chips no eligible hand may win (they stay for the next deal).
+
+    ``values`` holds each eligible player's hand value (higher wins); tied winners split a pot, and the odd chips
+    go from the button's left, or, given ``top_card`` (a player's highest card, rank then suit), first to the
+    winner holding the highest card (the house option of 001)."""
+    players = len(contrib)
+    awards: list[Award] = []
+    carried = 0
+    for index, (amount, elig) in enumerate(side_pots(pot, contrib, contenders, eligible)):
+        if amount == 0:
+            continue
+        if not elig:
+            carried += amount
+            continue
+        best = max(values[j] for j in elig)
+        winners = sorted((j for j in elig if values[j] == best), key=lambda j: (j - button - 1) % players)
+        odd_first = 0
+        if amount % len(winners) and top_card is not None:
+            odd_first = max(range(len(winners)), key=lambda k: top_card(winners[k]))
+        awards.append(Award(pot_index=index, amount=amount, winners=tuple(winners),
+                            shares=tuple(split(amount, len(winners), odd_first)), value=best))
+    return awards, carried

@@ -7,7 +7,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from table_controller.engine.pots import side_pots, split
+from table_controller.engine.pots import Award, award_pots, side_pots, split
 
 
 def test_one_pot_when_nobody_is_all_in_for_less() -> None:
@@ -51,3 +51,25 @@ def test_side_pots_narrow_from_the_main_pot_up(contrib: list[int], dead: int, da
     assert all(amount >= 0 for amount, _ in pots)
     for (_, lower), (_, upper) in pairwise(pots):
         assert set(upper) < set(lower)  # each side pot: fewer players, those who put in more
+
+
+def test_the_short_all_in_wins_the_main_pot_and_the_best_other_hand_the_side_pot() -> None:
+    # Player 0 all in for 4 holds the best hand; 1 beats 2 for the side pot; 3 folded after 2 chips.
+    awards, carried = award_pots(28, [4, 10, 10, 2], [0, 1, 2], [0, 1, 2], values={0: 900, 1: 500, 2: 100}, button=3)
+    assert awards == [Award(pot_index=0, amount=16, winners=(0,), shares=(16,), value=900),
+                      Award(pot_index=1, amount=12, winners=(1,), shares=(12,), value=500)]
+    assert carried == 0
+
+
+def test_tied_winners_take_the_odd_chip_from_the_buttons_left_or_by_the_highest_card() -> None:
+    # Players 0 and 2 tie for 11 chips with the button on 1: player 2 sits first to the button's left.
+    awards, _ = award_pots(11, [4, 3, 4], [0, 2], [0, 2], values={0: 700, 2: 700}, button=1)
+    assert awards[0].winners == (2, 0) and awards[0].shares == (6, 5)
+    top = {0: 51, 2: 10}  # player 0 holds the highest card
+    awards, _ = award_pots(11, [4, 3, 4], [0, 2], [0, 2], values={0: 700, 2: 700}, button=1, top_card=top.__getitem__)
+    assert awards[0].winners == (2, 0) and awards[0].shares == (5, 6)
+
+
+def test_chips_no_eligible_hand_may_win_are_carried() -> None:
+    awards, carried = award_pots(24, [4, 10, 10], [0, 1, 2], [0], values={0: 300}, button=0)
+    assert [a.amount for a in awards] == [12] and carried == 12

@@ -167,7 +167,7 @@ def test_record_of_a_random_hand_replays_to_the_same_result(seed: int) -> None:
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 60))
 def test_a_deep_copy_stands_where_the_hand_stands_and_goes_on_alone(seed: int, cut: int) -> None:
-    """Hand.__deepcopy__ deals again from the hand's inputs and copies every field: the twin must be the hand
+    """Hand.__deepcopy__ copies every field into a blank hand: the twin must be the hand
     at that point, share nothing with it, and play on exactly as it would (the controller's trial acts)."""
     rng = random.Random(seed)
     hand, truth = _random_hand(rng)
