@@ -12,7 +12,8 @@ import signal
 import socket
 import sys
 import time
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 from table_controller.cli._common import EXIT_FINDING, EXIT_OK, CliError, print_json, set_handler
 
@@ -169,6 +170,29 @@ def _role(name: str) -> Any:
     return Role(name)
 
 
+class _Stoppable(Protocol):
+    should_exit: bool
+
+
+@contextlib.contextmanager
+def exit_on_sigterm(server: _Stoppable) -> Iterator[None]:
+    """SIGTERM (a service manager stopping the table) ends the server as Ctrl-C does; the caller's cleanup
+    then stops the camera, the players and the shoe simulator's process, so nothing is left running.
+
+    The handler only asks the server to exit: an exception raised from a signal handler lands in whatever
+    callback of the event loop was running, which asyncio logs and carries on from. Installed before the
+    banner is printed, so a manager that stops the table as soon as it has started is heard too."""
+
+    def terminated(signum: int, frame: Any) -> None:
+        server.should_exit = True
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int:
     import uvicorn
 
@@ -204,21 +228,12 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
                              progress=lambda n, t: _progress_line(n, None, t), wait_for_floor=True)
 
         demo_task = asyncio.create_task(loop())
-    # SIGTERM (a service manager stopping the table) ends the server as Ctrl-C does, then the finally below
-    # stops the camera, the players and the shoe simulator's process: nothing is left running. The handler
-    # only asks the server to exit: raising from it could land in any callback of the event loop, which
-    # asyncio would log and carry on. Installed before the banner is printed, so a manager that stops the
-    # table as soon as it has started is heard too (the server then exits as soon as it has started).
-    def terminated(signum: int, frame: Any) -> None:
-        server.should_exit = True
-
-    previous = signal.signal(signal.SIGTERM, terminated)
     try:
-        _banner(table, tokens, settings)
-        await table.controller.resume()
-        await server.serve()
+        with exit_on_sigterm(server):
+            _banner(table, tokens, settings)
+            await table.controller.resume()
+            await server.serve()
     finally:
-        signal.signal(signal.SIGTERM, previous)
         for task in (demo_task, camera_task):
             if task is not None:
                 task.cancel()

@@ -3,7 +3,9 @@ exits 2 with one line."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -14,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from table_controller.cli import main
+from table_controller.cli.run import exit_on_sigterm
 from table_controller.controller.sim_process import STATE_NAME, process_alive
 from table_controller.journal import Journal
 
@@ -137,3 +140,30 @@ def test_a_counted_demo_run_gets_its_own_data_folder(tmp_path: Path, monkeypatch
     assert not list((tmp_path / "cardtable-data").glob("*.sqlite*"))  # the live demo's folder is left alone
     with Journal.open(data_dir=runs[0]) as journal:
         assert len(list(journal.hand_records("t1"))) == 1
+
+
+class _Server:
+    should_exit = False
+
+
+def test_sigterm_in_the_middle_of_a_loop_callback_still_stops_the_server() -> None:
+    """The signal may arrive while any callback of the event loop runs: the server must still be told to
+    exit (an exception raised by the handler would be logged by asyncio and the table would run on)."""
+    server = _Server()
+    before = signal.getsignal(signal.SIGTERM)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+
+        def callback() -> None:  # a plain loop callback, as a broadcast or a shoe read would be
+            os.kill(os.getpid(), signal.SIGTERM)
+            done.set_result(None)
+
+        loop.call_soon(callback)
+        await done
+
+    with exit_on_sigterm(server):
+        asyncio.run(main())
+    assert server.should_exit is True
+    assert signal.getsignal(signal.SIGTERM) == before  # the previous handler is back
