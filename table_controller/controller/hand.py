@@ -19,6 +19,7 @@ from typing import Any
 
 from table_controller.controller.errors import NotAllowedError, TableRequestError
 from table_controller.controller.views import Award, DrawEntry, LegalAction, PotView, SeatStatus
+from table_controller.engine.acts import actions_of
 from table_controller.engine.cards import card_str, parse_card
 from table_controller.engine.config import GameConfig
 from table_controller.engine.errors import EngineError, IllegalActionError
@@ -235,6 +236,11 @@ class EngineHand:
         return self._cache
 
     # -- state -----------------------------------------------------------------------------------------
+
+    @property
+    def acts_taken(self) -> int:
+        """How many acts the hand has taken (the table events of its record are placed after so many)."""
+        return len(actions_of(self.hand.events))
 
     @property
     def over(self) -> bool:

@@ -30,6 +30,7 @@ from operator import attrgetter
 from typing import Any
 
 from table_controller.engine import irregular as _irregular
+from table_controller.engine.acts import INPUTS, ActTaken, actions_of
 from table_controller.engine.betting import R_BLOCK, R_LIMITS, Round, structure_for
 from table_controller.engine.cards import UNKNOWN_CODE, Card, card_str, parse_card
 from table_controller.engine.config import (
@@ -49,7 +50,6 @@ from table_controller.engine.deck import CARD_OF, CODE_OF, card_int, card_or_unk
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.evaluate import describe as _describe_value
 from table_controller.engine.events import (
-    TABLE_INPUTS,
     BetMade,
     BetReturned,
     Burned,
@@ -150,7 +150,7 @@ class Hand:
         "_last_inc", "_learnt", "_legal", "_legal_full", "_muck", "_mucked", "_n", "_needs", "_opened",
         "_opener", "_original", "_others", "_pass_and_out", "_pending_serve", "_pot", "_predraw_level", "_raises",
         "_reopen_pos", "_reopen_queue", "_reserve_cards", "_resume_at", "_seat_no", "_show_pos", "_show_queue",
-        "_shown", "_stack", "_straddle_form", "_straddles", "_structure", "_stub", "_values", "actions", "carried_in",
+        "_shown", "_stack", "_straddle_form", "_straddles", "_structure", "_stub", "_values", "carried_in",
         "config", "events", "false_opener_case", "irregular_state", "openers_proved", "passed_deals", "phase",
         "requirement", "seats", "status", "to_act",
     )
@@ -195,8 +195,7 @@ class Hand:
         else:
             self._draw_top = HAND_SIZE
         self._reserve_cards = 1 if config.options.never_deal_last_card else 0
-        self.events: list[Event] = []
-        self.actions: list[dict[str, Any]] = []
+        self.events: list[Event] = []  # the one log: the acts entered (acts.ActTaken) and what they did
         self.status = "in_progress"
         self.openers_proved: bool | None = None
         self.false_opener_case: int | None = None
@@ -492,9 +491,14 @@ class Hand:
     def is_over(self) -> bool:
         return self.phase in TERMINAL
 
-    def _log(self, act: dict[str, Any]) -> None:
+    def _log(self, act: ActTaken) -> None:
         self._legal = None  # _done clears it too; this covers an act that fails after logging (a draw short of cards)
-        self.actions.append(act)
+        self.events.append(act)
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """The acts so far as the hand record lists them, read from the event log (:mod:`~.acts`)."""
+        return [act.to_action() for act in actions_of(self.events)]
 
     def _done(self, before: int) -> list[Event]:
         self._legal = None
@@ -525,7 +529,7 @@ class Hand:
         self._last_inc = self._current
         self._forced_last = i
         self._straddles += 1
-        self._log({"seat": seat, "act": "straddle"})
+        self._log(ActTaken(act="straddle", seat=seat))
         nxt = (i + 1) % self._n
         if self._may_straddle(nxt):
             self._move(Phase.STRADDLING, "straddle")
@@ -550,7 +554,7 @@ class Hand:
         self.verify_decline_straddle(seat)
         before = len(self.events)
         self._emit(StraddleDeclined(seat=seat))
-        self._log({"seat": seat, "act": "decline_straddle"})
+        self._log(ActTaken(act="decline_straddle", seat=seat))
         self._move(Phase.FIRST_BETTING, "decline_straddle")
         self._begin_first_after_straddles(moved=True)
         return self._done(before)
@@ -656,7 +660,7 @@ class Hand:
         before = len(self.events)
         i = self._index[seat]
         self._emit(Checked(seat=seat))
-        self._log({"seat": seat, "act": "check"})
+        self._log(ActTaken(act="check", seat=seat))
         self._after_act(i, "check")
         return self._done(before)
 
@@ -689,7 +693,7 @@ class Hand:
         amount = to - self._bet[i]
         full = self._apply_raise(i, to, minimum_full=minimum_full)
         self._emit(BetMade(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, opens=opens, full=full))
-        self._log({"seat": seat, "act": "bet", "to": to})
+        self._log(ActTaken(act="bet", seat=seat, to=to))
         self._after_act(i, "bet")
         return self._done(before)
 
@@ -781,7 +785,7 @@ class Hand:
         self._bet[i] += amount
         self._contrib[i] += amount
         self._emit(Called(seat=seat, amount=amount, all_in=self._stack[i] == 0))
-        self._log({"seat": seat, "act": "call"})
+        self._log(ActTaken(act="call", seat=seat))
         self._after_act(i, "call")
         return self._done(before)
 
@@ -799,7 +803,7 @@ class Hand:
         amount = to - self._bet[i]
         full = self._apply_raise(i, to, minimum_full=minimum_full)
         self._emit(Raised(seat=seat, to=to, amount=amount, all_in=self._stack[i] == 0, full=full))
-        self._log({"seat": seat, "act": "raise", "to": to})
+        self._log(ActTaken(act="raise", seat=seat, to=to))
         self._after_act(i, "raise")
         return self._done(before)
 
@@ -830,7 +834,7 @@ class Hand:
         else:
             self._muck += self._hands[i]
             self._hands[i] = []
-        self._log({"seat": seat, "act": act})
+        self._log(ActTaken(act=act, seat=seat))
         self._after_act(i, "fold")
 
     def verify_pass_(self, seat: int) -> None:
@@ -869,7 +873,7 @@ class Hand:
         self.verify_declare_no_openers(seat)
         before = len(self.events)
         i = self._i(seat)
-        self._log({"seat": seat, "act": "declare_no_openers"})
+        self._log(ActTaken(act="declare_no_openers", seat=seat))
         self.openers_proved = False
         self._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_FALSE2))
         _irregular.ask_for_a_new_opener(self, i, "declare_no_openers")
@@ -889,7 +893,7 @@ class Hand:
         self.verify_take_open(seat)
         before = len(self.events)
         i = self._i(seat)
-        self._log({"seat": seat, "act": "take_open"})
+        self._log(ActTaken(act="take_open", seat=seat))
         self._opener = i
         self.openers_proved = None
         live = self._live()
@@ -914,7 +918,7 @@ class Hand:
     def decline_open(self, seat: int) -> list[Event]:
         self.verify_decline_open(seat)
         before = len(self.events)
-        self._log({"seat": seat, "act": "decline_open"})
+        self._log(ActTaken(act="decline_open", seat=seat))
         self._reopen_pos += 1
         if self._reopen_pos < len(self._reopen_queue):
             self.to_act = self._reopen_queue[self._reopen_pos]
@@ -1013,7 +1017,7 @@ class Hand:
         before = len(self.events)
         self._announced[seat] = count
         self._emit(DrawAnnounced(seat=seat, count=count))
-        self._log({"seat": seat, "act": "announce", "count": count})
+        self._log(ActTaken(act="announce", seat=seat, count=count))
         self._move(Phase.DRAWING, "announce")
         return self._done(before)
 
@@ -1105,7 +1109,7 @@ class Hand:
             self._held[i] += thrown
         else:
             self._discards[i] += thrown
-        self._log({"seat": seat, "act": "draw", "discard": list(self._codes(thrown))})
+        self._log(ActTaken(act="draw", seat=seat, cards=self._codes(thrown)))
         if thrown and not self._burned_for_draw and self.config.options.burn_before_draw:
             self._burned_for_draw = True
             if len(self._stub) > self._reserve():
@@ -1192,7 +1196,7 @@ class Hand:
             self._discards[k] = [p for p in self._discards[k] if p not in taken]
         self._stub = list(reversed(new_order)) + self._stub
         self._emit(Reshuffled(size=len(new_order), for_seat=self._seat_no[i]))
-        self._log({"act": "reshuffle", "order": list(self._codes(new_order))})
+        self._log(ActTaken(act="reshuffle", cards=self._codes(new_order)))
         self._serve(i, owed, served, thrown, "reshuffle")
         return self._done(before)
 
@@ -1321,10 +1325,8 @@ class Hand:
         before = len(self.events)
         i = self._i(seat)
         self._learn_show(i, cards)
-        act: dict[str, Any] = {"seat": seat, "act": "show"}
-        if cards:
-            act["cards"] = [UNKNOWN_CODE if c is None else (c if isinstance(c, str) else card_str(c)) for c in cards]
-        self._log(act)
+        named = tuple(UNKNOWN_CODE if c is None else (c if isinstance(c, str) else card_str(c)) for c in cards or ())
+        self._log(ActTaken(act="show", seat=seat, cards=named or None))
         if self.phase is Phase.PROVING:
             verdict = self._judge_and_emit(i, final=True)
             if verdict:
@@ -1357,7 +1359,7 @@ class Hand:
         self.verify_muck(seat)
         before = len(self.events)
         i = self._i(seat)
-        self._log({"seat": seat, "act": "muck"})
+        self._log(ActTaken(act="muck", seat=seat))
         self._emit(Mucked(seat=seat))
         if self.phase is Phase.PROVING:
             self.openers_proved = False
@@ -1503,16 +1505,10 @@ class Hand:
     def _named_in_acts(self) -> set[Card]:
         """The cards the acts so far named (a report's exposed card, a shown hand, a reshuffled stub)."""
         codes: list[Any] = []
-        for act in self.actions:
-            report = act.get("report")
-            for source in (act, report if isinstance(report, dict) else {}):
-                card = source.get("card")
-                if isinstance(card, str):
-                    codes.append(card)
-                for key in ("cards", "order", "discard"):
-                    value = source.get(key)
-                    if isinstance(value, list):
-                        codes += value
+        for act in actions_of(self.events):
+            codes += act.cards or ()
+            report = act.report.to_json() if act.report is not None else {}
+            codes += [report.get("card"), *(report.get("cards") or ()), *(report.get("order") or ())]
         return {CARD_OF[c] for c in codes if isinstance(c, str) and c in CARD_OF}
 
     # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
@@ -1529,7 +1525,7 @@ class Hand:
     def _apply_report(self, trigger: str, report: _irregular.Report) -> list[Event]:
         self._verify_report(trigger, report)
         before = len(self.events)
-        self._log({"act": trigger, "report": report.to_json()})
+        self._log(ActTaken(act=trigger, report=report))
         _irregular.apply(self, report)
         return self._done(before)
 
@@ -1640,7 +1636,7 @@ class Hand:
             "false_opener_case": self.false_opener_case,
             "awards": awards,
             "hands": hands,
-            "events": [e.to_json() for e in self.events if not isinstance(e, TABLE_INPUTS)],
+            "events": [e.to_json() for e in self.events if not isinstance(e, INPUTS)],
         }
         result.update(_irregular.result_fields(self))
         if not self.is_over:  # a record that stops mid-hand: where it stands and what may come next
@@ -1661,7 +1657,7 @@ class Hand:
             "passed_deals": self.passed_deals,
             **({"ante_for_all": self.ante_for_all} if self.ante_for_all is not None else {}),
             "deck": list(self._deck_codes),
-            "actions": [dict(a) for a in self.actions],
+            "actions": self.actions,
         }
 
 

@@ -47,7 +47,6 @@ class HandState(Protocol):
     phase: Phase | None
     requirement: OpeningRequirement | None
     events: list[Event]
-    actions: list[dict[str, Any]]
     status: str
     to_act: int | None
     openers_proved: bool | None

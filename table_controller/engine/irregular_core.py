@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from table_controller.engine.acts import ActTaken, actions_of
 from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, card_str, parse_card
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.evaluate import evaluate
@@ -286,7 +287,7 @@ def _seat_index(hand: HandState, seat: int | None, kind: str) -> int:
 
 
 def _voluntary_betting_started(hand: HandState) -> bool:
-    return any(a.get("act") in ("check", "bet", "call", "raise", "fold", "pass") for a in hand.actions)
+    return any(a.act in ("check", "bet", "call", "raise", "fold", "pass") for a in actions_of(hand.events))
 
 
 def _deal_window(hand: HandState) -> bool:
@@ -296,7 +297,7 @@ def _deal_window(hand: HandState) -> bool:
 
 def _last_engine_event(hand: HandState) -> Event | None:
     for event in reversed(hand.events):
-        if not isinstance(event, _OWN_EVENTS):
+        if not isinstance(event, _OWN_EVENTS) and not isinstance(event, ActTaken):
             return event
     return None
 
