@@ -53,39 +53,39 @@ class HandState(Protocol):
     false_opener_case: int | None
     irregular_state: IrregularState | None
     # Seats and chips.
-    _n: int
-    _seat_no: list[int]
-    _button: int
-    _stack: list[int]
-    _bet: list[int]
-    _contrib: list[int]
-    _ante_paid: list[int]
-    _pot: int
-    _dead: int
-    _dead_payer: int
-    _current: int
+    n: int
+    seat_no: list[int]
+    button_index: int
+    stack: list[int]
+    bets: list[int]
+    contrib: list[int]
+    ante_paid: list[int]
+    collected: int
+    dead: int
+    dead_payer: int
+    current: int
     # Cards, by shoe position.
-    _ident: list[Card | None]
-    _learnt: bool
-    _stub: list[int]
-    _hands: list[list[int]]
-    _held: list[list[int]]
-    _discards: list[list[int]]
-    _muck: list[int]
+    ident: list[Card | None]
+    learnt: bool
+    stub: list[int]
+    hands: list[list[int]]
+    held: list[list[int]]
+    discards: list[list[int]]
+    muck_pile: list[int]
     # Who is in, and the turn.
-    _folded: list[bool]
-    _foul: list[bool]
-    _needs: list[bool]
-    _interval: str
-    _opener: int | None
-    _aggressor: int | None
-    _drawers: list[int]
-    _draw_pos: int
-    _resume_at: int | None
-    _reopen_queue: list[int]
-    _reopen_pos: int
-    _show_queue: list[int]
-    _show_pos: int
+    folded: list[bool]
+    foul: list[bool]
+    needs: list[bool]
+    interval: str
+    opener_index: int | None
+    aggressor: int | None
+    drawers: list[int]
+    draw_pos: int
+    resume_at: int | None
+    reopen_queue: list[int]
+    reopen_pos: int
+    show_queue: list[int]
+    show_pos: int
 
     @property
     def is_over(self) -> bool: ...
@@ -95,34 +95,34 @@ class HandState(Protocol):
 
     def max_discard(self, seat: int) -> int: ...
 
-    def _i(self, seat: int) -> int: ...
+    def index_of(self, seat: int) -> int: ...
 
-    def _codes(self, positions: Sequence[int]) -> tuple[str, ...]: ...
+    def codes(self, positions: Sequence[int]) -> tuple[str, ...]: ...
 
-    def _emit(self, event: Event) -> Event: ...
+    def emit(self, event: Event) -> Event: ...
 
-    def _move(self, target: Phase, trigger: str) -> None: ...
+    def move(self, target: Phase, trigger: str) -> None: ...
 
-    def _live(self) -> list[int]: ...
+    def live(self) -> list[int]: ...
 
-    def _reserve(self) -> int: ...
+    def reserve(self) -> int: ...
 
-    def _resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]: ...
+    def resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]: ...
 
-    def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None: ...
+    def serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None: ...
 
-    def _set_next(self, start: int, *, inclusive: bool) -> int | None: ...
+    def set_next(self, start: int, *, inclusive: bool) -> int | None: ...
 
-    def _collect(self) -> None: ...
+    def collect(self) -> None: ...
 
-    def _close_interval(self, trigger: str) -> None: ...
+    def close_interval(self, trigger: str) -> None: ...
 
-    def _begin_final(self, trigger: str) -> None: ...
+    def begin_final(self, trigger: str) -> None: ...
 
-    def _judge_and_emit(self, i: int, *, final: bool) -> bool | None: ...
+    def judge_and_emit(self, i: int, *, final: bool) -> bool | None: ...
 
-    def _finish_uncontested(self, w: int, trigger: str, *, proved: bool = False) -> None: ...
+    def finish_uncontested(self, w: int, trigger: str, *, proved: bool = False) -> None: ...
 
-    def _award_showdown(self) -> None: ...
+    def award_showdown(self) -> None: ...
 
-    def _end(self) -> None: ...
+    def end(self) -> None: ...

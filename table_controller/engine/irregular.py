@@ -166,11 +166,11 @@ def _foul_hand(hand: HandState, report: Report, apply_it: bool) -> None:
         raise _illegal("not_in_hand", f"seat {report.seat} is no longer in the hand", R_FOUL)
     rule = R_FOUL
     if report.kind == "wrong_number_after_draw":
-        if hand._interval != "final" and not (hand.phase is Phase.DRAWING and _last_serve(hand, i) is not None):
+        if hand.interval != "final" and not (hand.phase is Phase.DRAWING and _last_serve(hand, i) is not None):
             raise _illegal("wrong_phase", "reported after the player's draw", R_AFTER_DRAW_001)
         rule = R_AFTER_DRAW_001
     elif report.kind == "false_openers":
-        if i != hand._opener or hand.requirement is None:
+        if i != hand.opener_index or hand.requirement is None:
             raise _illegal("not_the_opener", f"seat {report.seat} did not open a pot that needs openers",
                            R_FALSE_OPENERS)
         rule = R_FALSE_OPENERS
@@ -186,12 +186,12 @@ def _leave_in_pot(h: HandState, report: Report, apply_it: bool) -> None:
     chips stay in the pot with the antes (000 False openers and 003 False openers 3: he "may withdraw"). Made
     while the hand is on, up to the opener's proving his openers."""
     i = _seat_index(h, report.seat, report.kind)
-    if h.requirement is None or h._opener is None:
+    if h.requirement is None or h.opener_index is None:
         raise _illegal("no_false_opener", "only a pot opened on a requirement can be found falsely opened",
                        R_MAY_WITHDRAW)
-    if i == h._opener:
+    if i == h.opener_index:
         raise _illegal("not_entitled", "the opener's chips stay in any case", R_MAY_WITHDRAW)
-    if h._contrib[i] - h._ante_paid[i] <= 0:
+    if h.contrib[i] - h.ante_paid[i] <= 0:
         raise _illegal("not_entitled", f"seat {report.seat} has no chips but his ante in the pot", R_MAY_WITHDRAW)
     st = state(h)
     if i in st.leave_in_pot:
@@ -253,7 +253,7 @@ def reports_open(hand: HandState) -> tuple[str, ...]:
         kinds.append("draw_card_seen")
     if phase in (Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN, Phase.PROVING):
         kinds += ["foul_hand", "false_openers"]
-        if hand._interval == "final" or phase is Phase.DRAWING:
+        if hand.interval == "final" or phase is Phase.DRAWING:
             kinds.append("wrong_number_after_draw")
     if hand.requirement is not None and hand.opener is not None:
         kinds.append("leave_in_pot")
@@ -277,7 +277,7 @@ def result_fields(hand: HandState) -> dict[str, Any]:
     if next_deal:
         out["next_deal"] = next_deal
     if st is not None and st.short:
-        out["short_hands"] = sorted(hand._seat_no[i] for i in st.short)
+        out["short_hands"] = sorted(hand.seat_no[i] for i in st.short)
     if not hand.is_over and hand.phase in (Phase.DRAWING, Phase.FINAL_BETTING):
         out["draw_counts"] = draw_count_info(hand)  # what the public display may show (001 IV 4 / 003 Other 5)
     return out

@@ -33,16 +33,16 @@ R_FALSE_000 = "000 False openers"
 def return_bets(h: HandState, *, antes_back: bool, reason: str, keep: int | None = None) -> None:
     """Every player's chips in the pot go back to him (his ante too when ``antes_back``), except the player at
     index ``keep``: what is still in front of him comes off his bet, the rest out of the pot."""
-    for j in range(h._n):
-        back = h._contrib[j] if antes_back else h._contrib[j] - h._ante_paid[j]
+    for j in range(h.n):
+        back = h.contrib[j] if antes_back else h.contrib[j] - h.ante_paid[j]
         if j == keep or back <= 0:
             continue
-        from_bet = min(back, h._bet[j])
-        h._bet[j] -= from_bet
-        h._pot -= back - from_bet
-        h._contrib[j] -= back
-        h._stack[j] += back
-        h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=reason))
+        from_bet = min(back, h.bets[j])
+        h.bets[j] -= from_bet
+        h.collected -= back - from_bet
+        h.contrib[j] -= back
+        h.stack[j] += back
+        h.emit(BetReturned(seat=h.seat_no[j], amount=back, reason=reason))
 
 def before_the_draw(hand: HandState) -> bool:
     """The first betting interval, or the draw before any card of it is served or thrown (003 False openers 2)."""
@@ -56,37 +56,37 @@ def before_the_draw(hand: HandState) -> bool:
 def ask_for_a_new_opener(h: HandState, i: int, trigger: str) -> None:
     """Player i, the opener, lacks openers before the draw: his hand is foul and kept apart; the others are asked
     in turn from his left whether they open in his place."""
-    h._foul[i] = True
-    h._folded[i] = True
+    h.foul[i] = True
+    h.folded[i] = True
     h.false_opener_case = 2
-    h._held[i] += h._hands[i]
-    h._hands[i] = []
+    h.held[i] += h.hands[i]
+    h.hands[i] = []
     # Where the game resumes if someone takes over: the player to act in the betting, or (None) the draw.
-    h._resume_at = h.to_act if h.phase is Phase.FIRST_BETTING else None
-    n = h._n
-    h._reopen_queue = [(i + k) % n for k in range(1, n) if not h._folded[(i + k) % n]]
-    h._reopen_pos = 0
-    if not h._reopen_queue:
+    h.resume_at = h.to_act if h.phase is Phase.FIRST_BETTING else None
+    n = h.n
+    h.reopen_queue = [(i + k) % n for k in range(1, n) if not h.folded[(i + k) % n]]
+    h.reopen_pos = 0
+    if not h.reopen_queue:
         no_new_opener(h, trigger)
     else:
-        h._move(Phase.REOPENING, trigger)
-        h.to_act = h._reopen_queue[0]
+        h.move(Phase.REOPENING, trigger)
+        h.to_act = h.reopen_queue[0]
 
 
 def resume_the_draw(h: HandState, trigger: str) -> None:
     """A new opener took the false opener's place after the betting closed: the draw proceeds without the
     false opener (players who stood pat before the announcement keep their turn taken)."""
-    folded = h._folded
-    done = [d for d in h._drawers[:h._draw_pos] if not folded[d]]
-    rest = [d for d in h._drawers[h._draw_pos:] if not folded[d]]
-    h._drawers = done + rest
-    h._draw_pos = len(done)
+    folded = h.folded
+    done = [d for d in h.drawers[:h.draw_pos] if not folded[d]]
+    rest = [d for d in h.drawers[h.draw_pos:] if not folded[d]]
+    h.drawers = done + rest
+    h.draw_pos = len(done)
     if rest:
-        h._move(Phase.DRAWING, trigger)
+        h.move(Phase.DRAWING, trigger)
         h.to_act = rest[0]
         return
     h.to_act = None  # nothing is owed after the draw: no card of it was served
-    h._begin_final(trigger)
+    h.begin_final(trigger)
 
 
 def no_new_opener(h: HandState, trigger: str) -> None:
@@ -94,13 +94,13 @@ def no_new_opener(h: HandState, trigger: str) -> None:
     or, once the interval has closed, his chips already in the pot); the antes and the false opener's chips stay
     for the next deal."""
     h.to_act = None
-    return_bets(h, antes_back=False, reason=R_FALSE2, keep=h._opener)
-    h._collect()
-    h._move(Phase.PASSED_OUT, trigger)
+    return_bets(h, antes_back=False, reason=R_FALSE2, keep=h.opener_index)
+    h.collect()
+    h.move(Phase.PASSED_OUT, trigger)
     h.status = "passed_out"
-    h._emit(PotCarried(amount=h._pot, reason=f"{R_FALSE2}: no other opener; the antes and the false opener's "
+    h.emit(PotCarried(amount=h.collected, reason=f"{R_FALSE2}: no other opener; the antes and the false opener's "
                        "bets stay for the next deal"))
-    h._end()
+    h.end()
 
 
 def false_opener_uncalled(h: HandState, w: int, trigger: str) -> None:
@@ -109,11 +109,11 @@ def false_opener_uncalled(h: HandState, w: int, trigger: str) -> None:
     (house option ``uncalled_false_opener``: ``others_withdraw`` reads 000, which makes no such difference). A
     player who chose to leave his chips in (report ``leave_in_pot``: "may withdraw") does not withdraw them. The
     opener's chips and the antes stay for the next deal."""
-    h._foul[w] = True
+    h.foul[w] = True
     h.false_opener_case = 3
-    h._move(Phase.COMPLETE, trigger)
-    h._collect()
-    before_draw = h._interval == "first"
+    h.move(Phase.COMPLETE, trigger)
+    h.collect()
+    before_draw = h.interval == "first"
     withdraw = not before_draw or h.config.options.uncalled_false_opener is UncalledFalseOpener.OTHERS_WITHDRAW
     rule = R_FALSE3 if not before_draw or not withdraw else f"{R_FALSE_000} (house option)"
     if not withdraw:
@@ -121,16 +121,16 @@ def false_opener_uncalled(h: HandState, w: int, trigger: str) -> None:
     else:
         st = h.irregular_state
         staying = st.leave_in_pot if st is not None else set()
-        for j in range(h._n):
-            back = h._contrib[j] - h._ante_paid[j]
+        for j in range(h.n):
+            back = h.contrib[j] - h.ante_paid[j]
             if j == w or back <= 0 or j in staying:
                 continue
-            h._contrib[j] -= back
-            h._pot -= back
-            h._stack[j] += back
-            h._emit(BetReturned(seat=h._seat_no[j], amount=back, reason=rule))
-        left = "".join(f"; seat {h._seat_no[j]} left his chips in the pot" for j in sorted(staying) if j != w)
+            h.contrib[j] -= back
+            h.collected -= back
+            h.stack[j] += back
+            h.emit(BetReturned(seat=h.seat_no[j], amount=back, reason=rule))
+        left = "".join(f"; seat {h.seat_no[j]} left his chips in the pot" for j in sorted(staying) if j != w)
         reason = f"{rule}: the opener's chips and the antes stay for the next deal{left}"
-    h._emit(PotCarried(amount=h._pot, reason=reason))
+    h.emit(PotCarried(amount=h.collected, reason=reason))
     h.status = "carried"
-    h._end()
+    h.end()
