@@ -29,6 +29,7 @@ from functools import cache
 from operator import attrgetter
 from typing import Any
 
+from table_controller.engine import draw as draw_
 from table_controller.engine import irregular as _irregular
 from table_controller.engine.acts import INPUTS, ActTaken, actions_of
 from table_controller.engine.betting import R_BLOCK, R_LIMITS, Round, structure_for
@@ -52,14 +53,11 @@ from table_controller.engine.evaluate import describe as _describe_value
 from table_controller.engine.events import (
     BetMade,
     BetReturned,
-    Burned,
     Called,
     CardsDealt,
     CardsDelivered,
     CardsForgotten,
     Checked,
-    DrawAnnounced,
-    DrawServed,
     Event,
     Folded,
     ForcedBetPosted,
@@ -70,7 +68,6 @@ from table_controller.engine.events import (
     PotAwarded,
     PotCarried,
     Raised,
-    Reshuffled,
     Shown,
     StraddleDeclined,
 )
@@ -96,10 +93,6 @@ R_PASS_OUT = "003 Pass and out: each player in turn must either bet or drop"
 R_STRADDLE = "003 Blind and straddle: a straddle doubles the last straddle, made only by the player left of the last"
 R_STAY = "003 Blind and straddle: the first player who stays must bet double the last straddle"
 R_DOUBLE = "003 Blind opening: the player left of the blind opener must double the blind to stay (house option)"
-R_DRAW_ORDER = "003 The draw: dealing for the draw begins with the active player on the dealer's left"
-R_DRAW_LIMIT_001 = "001 Game procedure 5: each player can exchange up to 4 cards"
-R_DRAW_LIMIT_003 = "003 The draw: with six or seven players the draw is limited (house option)"
-R_RESHUFFLE = "001 IV 2 Too few cards for a complete draw: burn and earlier discards, never the player's own"
 R_PROVE = "003 Jackpots / 000 Proving openers: the opener must show openers before his hand is discarded"
 R_FALSE4 = "003 False openers 4"
 R_FALSE2 = "003 False openers 2"
@@ -436,11 +429,11 @@ class Hand:
     def live(self) -> list[int]:
         return [i for i in range(self.n) if not self.folded[i]]
 
-    def _require_phase(self, trigger: str) -> None:
+    def require_phase(self, trigger: str) -> None:
         if self.phase is None or not accepts(self.phase, trigger):
             raise IllegalActionError("wrong_phase", f"'{trigger}' is not allowed during {self.phase}")
 
-    def _require_turn(self, i: int, rule: str = R_TURN) -> None:
+    def require_turn(self, i: int, rule: str = R_TURN) -> None:
         if self.to_act != i:
             who = "nobody" if self.to_act is None else f"seat {self.seat_no[self.to_act]}"
             raise IllegalActionError("not_your_turn", f"seat {self.seat_no[i]} acted out of turn: it is {who}'s turn",
@@ -491,7 +484,7 @@ class Hand:
     def is_over(self) -> bool:
         return self.phase in TERMINAL
 
-    def _log(self, act: ActTaken) -> None:
+    def log_act(self, act: ActTaken) -> None:
         self.legal = None  # _done clears it too; this covers an act that fails after logging (a draw short of cards)
         self.events.append(act)
 
@@ -500,7 +493,7 @@ class Hand:
         """The acts so far as the hand record lists them, read from the event log (:mod:`~.acts`)."""
         return [act.to_action() for act in actions_of(self.events)]
 
-    def _done(self, before: int) -> list[Event]:
+    def done(self, before: int) -> list[Event]:
         self.legal = None
         self.check_invariants()
         return self.events[before:]
@@ -517,8 +510,8 @@ class Hand:
 
     def verify_straddle(self, seat: int) -> None:
         i = self.index_of(seat)
-        self._require_phase("straddle")
-        self._require_turn(i, R_STRADDLE)
+        self.require_phase("straddle")
+        self.require_turn(i, R_STRADDLE)
 
     def straddle(self, seat: int) -> list[Event]:
         self.verify_straddle(seat)
@@ -529,7 +522,7 @@ class Hand:
         self.last_inc = self.current
         self.forced_last = i
         self.straddles += 1
-        self._log(ActTaken(act="straddle", seat=seat))
+        self.log_act(ActTaken(act="straddle", seat=seat))
         nxt = (i + 1) % self.n
         if self._may_straddle(nxt):
             self.move(Phase.STRADDLING, "straddle")
@@ -537,12 +530,12 @@ class Hand:
         else:
             self.move(Phase.FIRST_BETTING, "straddle")
             self._begin_first_after_straddles(moved=True)
-        return self._done(before)
+        return self.done(before)
 
     def verify_decline_straddle(self, seat: int) -> None:
         i = self.index_of(seat)
-        self._require_phase("decline_straddle")
-        self._require_turn(i, R_STRADDLE)
+        self.require_phase("decline_straddle")
+        self.require_turn(i, R_STRADDLE)
         if self.config.options.straddle_compulsory and self.straddles == 0:
             raise IllegalActionError("straddle_compulsory", "the first straddle is compulsory in this game",
                                 rule="003 Blind and straddle: in many games at least one straddle is obligatory")
@@ -554,10 +547,10 @@ class Hand:
         self.verify_decline_straddle(seat)
         before = len(self.events)
         self.emit(StraddleDeclined(seat=seat))
-        self._log(ActTaken(act="decline_straddle", seat=seat))
+        self.log_act(ActTaken(act="decline_straddle", seat=seat))
         self.move(Phase.FIRST_BETTING, "decline_straddle")
         self._begin_first_after_straddles(moved=True)
-        return self._done(before)
+        return self.done(before)
 
     def _begin_first_after_straddles(self, *, moved: bool = False) -> None:
         if not moved:
@@ -641,8 +634,8 @@ class Hand:
 
     def _betting_common(self, seat: int, act: str) -> int:
         i = self.index_of(seat)
-        self._require_phase(act)
-        self._require_turn(i)
+        self.require_phase(act)
+        self.require_turn(i)
         return i
 
     def verify_check(self, seat: int) -> None:
@@ -660,9 +653,9 @@ class Hand:
         before = len(self.events)
         i = self.index[seat]
         self.emit(Checked(seat=seat))
-        self._log(ActTaken(act="check", seat=seat))
+        self.log_act(ActTaken(act="check", seat=seat))
         self._after_act(i, "check")
-        return self._done(before)
+        return self.done(before)
 
     def _listed(self, seat: int, act: str) -> bool:
         """Whether the legal view already computed for this state lets this seat take this act: the view is
@@ -693,9 +686,9 @@ class Hand:
         amount = to - self.bets[i]
         full = self._apply_raise(i, to, minimum_full=minimum_full)
         self.emit(BetMade(seat=seat, to=to, amount=amount, all_in=self.stack[i] == 0, opens=opens, full=full))
-        self._log(ActTaken(act="bet", seat=seat, to=to))
+        self.log_act(ActTaken(act="bet", seat=seat, to=to))
         self._after_act(i, "bet")
-        return self._done(before)
+        return self.done(before)
 
     def _checked_amount(self, seat: int, to: int, act: str, verify: Callable[[int, int], None]) -> int:
         """Check a bet or raise to `to` and return the smallest full bet or raise for it. An amount inside the
@@ -785,9 +778,9 @@ class Hand:
         self.bets[i] += amount
         self.contrib[i] += amount
         self.emit(Called(seat=seat, amount=amount, all_in=self.stack[i] == 0))
-        self._log(ActTaken(act="call", seat=seat))
+        self.log_act(ActTaken(act="call", seat=seat))
         self._after_act(i, "call")
-        return self._done(before)
+        return self.done(before)
 
     def verify_raise_to(self, seat: int, to: int) -> None:
         i = self._betting_common(seat, "raise")
@@ -803,9 +796,9 @@ class Hand:
         amount = to - self.bets[i]
         full = self._apply_raise(i, to, minimum_full=minimum_full)
         self.emit(Raised(seat=seat, to=to, amount=amount, all_in=self.stack[i] == 0, full=full))
-        self._log(ActTaken(act="raise", seat=seat, to=to))
+        self.log_act(ActTaken(act="raise", seat=seat, to=to))
         self._after_act(i, "raise")
-        return self._done(before)
+        return self.done(before)
 
     def verify_fold(self, seat: int) -> None:
         i = self._betting_common(seat, "fold")
@@ -817,7 +810,7 @@ class Hand:
             self.verify_fold(seat)
         before = len(self.events)
         self._fold(self.index[seat], "fold")
-        return self._done(before)
+        return self.done(before)
 
     def _fold(self, i: int, act: str) -> None:
         seat = self.seat_no[i]
@@ -834,7 +827,7 @@ class Hand:
         else:
             self.muck_pile += self.hands[i]
             self.hands[i] = []
-        self._log(ActTaken(act=act, seat=seat))
+        self.log_act(ActTaken(act=act, seat=seat))
         self._after_act(i, "fold")
 
     def verify_pass_(self, seat: int) -> None:
@@ -855,13 +848,13 @@ class Hand:
             return self.check(seat)
         before = len(self.events)
         self._fold(i, "pass")
-        return self._done(before)
+        return self.done(before)
 
     # ------------------------------------------------------------------------------ 003 False openers 2
 
     def verify_declare_no_openers(self, seat: int) -> None:
         i = self.index_of(seat)
-        self._require_phase("declare_no_openers")
+        self.require_phase("declare_no_openers")
         if i != self.opener_index or self.requirement is None or self.interval != "first":
             raise IllegalActionError("not_the_opener", f"seat {seat} did not open this pot", rule=R_FALSE2)
         if not _irregular.before_the_draw(self):
@@ -873,16 +866,16 @@ class Hand:
         self.verify_declare_no_openers(seat)
         before = len(self.events)
         i = self.index_of(seat)
-        self._log(ActTaken(act="declare_no_openers", seat=seat))
+        self.log_act(ActTaken(act="declare_no_openers", seat=seat))
         self.openers_proved = False
         self.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_FALSE2))
         _irregular.ask_for_a_new_opener(self, i, "declare_no_openers")
-        return self._done(before)
+        return self.done(before)
 
     def verify_take_open(self, seat: int) -> None:
         i = self.index_of(seat)
-        self._require_phase("take_open")
-        self._require_turn(i, R_FALSE2)
+        self.require_phase("take_open")
+        self.require_turn(i, R_FALSE2)
         self._verify_openers(i)
 
     def can_take_open(self, seat: int) -> bool:
@@ -893,13 +886,13 @@ class Hand:
         self.verify_take_open(seat)
         before = len(self.events)
         i = self.index_of(seat)
-        self._log(ActTaken(act="take_open", seat=seat))
+        self.log_act(ActTaken(act="take_open", seat=seat))
         self.opener_index = i
         self.openers_proved = None
         live = self.live()
         if len(live) == 1:
             self.finish_uncontested(live[0], "take_open")
-            return self._done(before)
+            return self.done(before)
         resume = self.resume_at
         self.to_act = None
         if self.drawers:  # announced after the betting closed: the draw proceeds
@@ -908,24 +901,24 @@ class Hand:
             self.close_interval("take_open")
         else:
             self.move(Phase.FIRST_BETTING, "take_open")
-        return self._done(before)
+        return self.done(before)
 
     def verify_decline_open(self, seat: int) -> None:
         i = self.index_of(seat)
-        self._require_phase("decline_open")
-        self._require_turn(i, R_FALSE2)
+        self.require_phase("decline_open")
+        self.require_turn(i, R_FALSE2)
 
     def decline_open(self, seat: int) -> list[Event]:
         self.verify_decline_open(seat)
         before = len(self.events)
-        self._log(ActTaken(act="decline_open", seat=seat))
+        self.log_act(ActTaken(act="decline_open", seat=seat))
         self.reopen_pos += 1
         if self.reopen_pos < len(self.reopen_queue):
             self.to_act = self.reopen_queue[self.reopen_pos]
             self.move(Phase.REOPENING, "decline_open")
         else:
             _irregular.no_new_opener(self, "decline_open")
-        return self._done(before)
+        return self.done(before)
 
     def _after_act(self, i: int, trigger: str) -> None:
         self.needs[i] = False
@@ -939,7 +932,7 @@ class Hand:
             return
         self.close_interval(trigger)
 
-    def _return_uncalled(self) -> None:
+    def return_uncalled(self) -> None:
         if self.n < 2:
             return
         bet = self.bets
@@ -967,59 +960,62 @@ class Hand:
                                       "(003 Jackpots)"))
                 self.end()
                 return
-            self._return_uncalled()
+            self.return_uncalled()
             self.predraw_level = max(self.bets)
             self.collect()
             self.emit(IntervalClosed(interval="first", pot=self.collected))
             self.move(Phase.DRAWING, trigger)
-            self._begin_draw()
+            draw_.begin_draw(self)
             return
-        self._return_uncalled()
+        self.return_uncalled()
         self.collect()
         self.emit(IntervalClosed(interval="final", pot=self.collected))
         self.move(Phase.SHOWDOWN, trigger)
         self._begin_showdown()
 
-    # --------------------------------------------------------------------------------------------- the draw
-
-    def _begin_draw(self) -> None:
-        n, left = self.n, (self.button_index + 1) % self.n
-        self.drawers = [(left + k) % n for k in range(n) if not self.folded[(left + k) % n]]
-        self.draw_pos = 0
-        self.to_act = self.drawers[0]
+    # --------------------------------------------------------------------------------------------- the draw (draw.py)
 
     def max_discard(self, seat: int) -> int:
-        # The game's limit (four; or by the number of players, house option), at most the cards held; none for a
-        # short-dealt player in a 003 game (003 Other rules governing the draw 2: five cards to draw).
-        i = self.index_of(seat)
-        if self.irregular_state is not None and not _irregular.may_draw(self, i):
-            return 0
-        return min(self.draw_top, len(self.hands[i]))
+        """The most cards this seat may throw now."""
+        return draw_.max_discard(self, seat)
 
     def verify_announce(self, seat: int, count: int) -> None:
-        i = self.index_of(seat)
-        self._require_phase("announce")
-        self._require_turn(i, R_DRAW_ORDER)
-        self._verify_count(i, count)
-
-    def _verify_count(self, i: int, count: int) -> None:
-        if count and self.irregular_state is not None and not _irregular.may_draw(self, i):
-            raise _irregular.cannot_draw_short(self, i)
-        top = self.max_discard(self.seat_no[i])
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= top:
-            rule = R_DRAW_LIMIT_001 if self.config.draw_limit is DrawLimit.FOUR else R_DRAW_LIMIT_003
-            raise IllegalActionError("draw_limit", f"seat {self.seat_no[i]} may draw 0..{top} cards, not {count!r}",
-                                rule=rule)
+        draw_.verify_announce(self, seat, count)
 
     def announce(self, seat: int, count: int) -> list[Event]:
         """The player states how many cards he wants; he may change it until he is served (001 IV 3)."""
-        self.verify_announce(seat, count)
-        before = len(self.events)
-        self.announced[seat] = count
-        self.emit(DrawAnnounced(seat=seat, count=count))
-        self._log(ActTaken(act="announce", seat=seat, count=count))
-        self.move(Phase.DRAWING, "announce")
-        return self._done(before)
+        return draw_.announce(self, seat, count)
+
+    def verify_draw(self, seat: int, discard: Sequence[CardLike]) -> None:
+        draw_.verify_draw(self, seat, discard)
+
+    def draw(self, seat: int, discard: Sequence[CardLike]) -> list[Event]:
+        """Discard these cards ([] stands pat) and be served as many from the top of the stub at once."""
+        return draw_.draw(self, seat, discard)
+
+    def serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
+        draw_.serve(self, i, owed, served, thrown, trigger=trigger)
+
+    def reshuffle_pool(self) -> tuple[str, ...]:
+        """The cards the dealer must shuffle now (codes, "??" unidentified), in a canonical order."""
+        return draw_.reshuffle_pool(self)
+
+    def verify_reshuffle(self, order: Sequence[CardLike]) -> None:
+        draw_.verify_reshuffle(self, order)
+
+    def reshuffle(self, order: Sequence[CardLike]) -> list[Event]:
+        """The dealer's new stub order (top first) after shuffling :meth:`reshuffle_pool`."""
+        return draw_.reshuffle(self, order)
+
+    def shoe_cards_for_draw(self, seat: int, count: int) -> tuple[str, ...]:
+        """What the shoe must deliver before this seat draws ``count`` cards ("burn" or "deal" each)."""
+        return draw_.shoe_cards_for_draw(self, seat, count)
+
+    def undelivered_in_stub(self) -> int:
+        """How many cards of the stub the shoe has not delivered yet."""
+        return draw_.undelivered_in_stub(self)
+
+    # ------------------------------------------------------------------------------------------ naming cards
 
     def resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]:
         """Map card codes onto positions (of a hand or pile); '??' or None takes an unidentified one.
@@ -1082,123 +1078,8 @@ class Hand:
                 result[k] = unknown.pop(0)
         return [p for p in result if p is not None]
 
-    def verify_draw(self, seat: int, discard: Sequence[CardLike]) -> None:
-        i = self.index_of(seat)
-        self._require_phase("draw")
-        self._require_turn(i, R_DRAW_ORDER)
-        self._verify_count(i, len(discard))
-        held = set(map(self.ident.__getitem__, self.hands[i]))
-        known = [CARD_OF.get(c) if isinstance(c, str) else None for c in discard]
-        if None not in known and len(set(known)) == len(known) and held.issuperset(known):
-            return  # the common case: known cards, all in the hand, none twice
-        snapshot = list(self.ident)
-        try:
-            self.resolve_cards(self.hands[i], discard, f"seat {seat} discards")
-        finally:
-            self.ident = snapshot
-
-    def draw(self, seat: int, discard: Sequence[CardLike]) -> list[Event]:
-        """Discard these cards ([] stands pat) and be served as many from the top of the stub at once."""
-        self.verify_draw(seat, discard)
-        before = len(self.events)
-        i = self.index[seat]
-        thrown = self.resolve_cards(self.hands[i], discard, f"seat {seat} discards")
-        self.hands[i] = [p for p in self.hands[i] if p not in thrown]
-        held = (i == self.opener_index and self.requirement is not None and self.config.options.opener_holds_discards)
-        if held:
-            self.held[i] += thrown
-        else:
-            self.discards[i] += thrown
-        self._log(ActTaken(act="draw", seat=seat, cards=self.codes(thrown)))
-        if thrown and not self.burned_for_draw and self.config.options.burn_before_draw:
-            self.burned_for_draw = True
-            if len(self.stub) > self.reserve():
-                pos = self.stub.pop()
-                self.burn_pile.append(pos)
-                self.emit(Burned(card=self.code(pos)))
-        owed = len(thrown) if self.irregular_state is None else len(thrown) + _irregular.owed_with_draw(self, i)
-        self.serve(i, owed, [], list(thrown), "draw")
-        return self._done(before)
-
     def reserve(self) -> int:
         return self.reserve_cards  # 1 when the house never deals the last card
-
-    def serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
-        take = min(owed, len(self.stub) - self.reserve())
-        for _ in range(take):  # from the top of the stub (its end), one card after another
-            pos = self.stub.pop()
-            self.hands[i].append(pos)
-            served.append(pos)
-        owed -= max(take, 0)
-        if owed > 0:
-            if not self._reshuffle_pool(i):
-                raise IllegalActionError("deck_exhausted", "no cards left to complete the draw", rule=R_RESHUFFLE)
-            self.pending_serve = (i, owed, served, thrown)
-            self.move(Phase.RESHUFFLING, trigger)
-            self.to_act = None
-            return
-        self.pending_serve = None
-        seat = self.seat_no[i]
-        self.emit(DrawServed(seat=seat, discards=self.codes(thrown), served=self.codes(served),
-                              held_out=bool(thrown) and thrown[0] in self.held[i]))
-        self.announced.pop(seat, None)
-        self.draw_pos += 1
-        if self.draw_pos < len(self.drawers):
-            self.move(Phase.DRAWING, trigger)
-            self.to_act = self.drawers[self.draw_pos]
-            return
-        if self.irregular_state is not None:
-            _irregular.end_of_draw(self)  # cards owed after all others have drawn (003 Incorrect dealing in the draw 1)
-        self.begin_final(trigger)
-
-    def _reshuffle_pool(self, drawer: int) -> list[int]:
-        """Positions the dealer shuffles for the rest of the draw: the burn, the mucked hands, the other players'
-        discards (and the last card when the house never deals it); never the drawer's own discards nor the
-        opener's held-out cards (001 IV 2, 003 The draw)."""
-        pool = list(self.stub) + list(self.burn_pile) + list(self.muck_pile)  # the stub: a last card never dealt
-        for k in range(self.n):
-            if k != drawer:
-                pool += self.discards[k]
-        return sorted(pool)
-
-    def reshuffle_pool(self) -> tuple[str, ...]:
-        """The cards the dealer must shuffle now (codes, "??" unidentified), in a canonical order."""
-        if self.phase is not Phase.RESHUFFLING or self.pending_serve is None:
-            return ()
-        return self.codes(self._reshuffle_pool(self.pending_serve[0]))
-
-    def verify_reshuffle(self, order: Sequence[CardLike]) -> None:
-        self._require_phase("reshuffle")
-        assert self.pending_serve is not None
-        pool = self._reshuffle_pool(self.pending_serve[0])
-        if len(order) != len(pool):
-            raise IllegalActionError("bad_reshuffle", f"the reshuffled stub must list the {len(pool)} pooled cards, "
-                                f"got {len(order)}", rule=R_RESHUFFLE)
-        snapshot = list(self.ident)
-        try:
-            self.resolve_cards(pool, order, "reshuffle")
-        finally:
-            self.ident = snapshot
-
-    def reshuffle(self, order: Sequence[CardLike]) -> list[Event]:
-        """The dealer's new stub order (top first) after shuffling :meth:`reshuffle_pool`."""
-        self.verify_reshuffle(order)
-        before = len(self.events)
-        assert self.pending_serve is not None
-        i, owed, served, thrown = self.pending_serve
-        pool = self._reshuffle_pool(i)
-        new_order = self.resolve_cards(pool, order, "reshuffle")
-        taken = set(new_order)
-        self.stub = [p for p in self.stub if p not in taken]
-        self.burn_pile = [p for p in self.burn_pile if p not in taken]
-        self.muck_pile = [p for p in self.muck_pile if p not in taken]
-        for k in range(self.n):
-            self.discards[k] = [p for p in self.discards[k] if p not in taken]
-        self.stub = list(reversed(new_order)) + self.stub
-        self.emit(Reshuffled(size=len(new_order), for_seat=self.seat_no[i]))
-        self._log(ActTaken(act="reshuffle", cards=self.codes(new_order)))
-        self.serve(i, owed, served, thrown, "reshuffle")
-        return self._done(before)
 
     # ------------------------------------------------------------------------------------------ final interval
 
@@ -1267,7 +1148,7 @@ class Hand:
                 _irregular.false_opener_uncalled(self, w, trigger)
                 return
         self.move(Phase.COMPLETE, trigger)
-        self._return_uncalled()
+        self.return_uncalled()
         self.collect()
         amount = self.collected
         self.stack[w] += amount
@@ -1297,8 +1178,8 @@ class Hand:
 
     def verify_show(self, seat: int, cards: Sequence[CardLike] | None = None) -> None:
         i = self.index_of(seat)
-        self._require_phase("show")
-        self._require_turn(i, R_SHOWDOWN)
+        self.require_phase("show")
+        self.require_turn(i, R_SHOWDOWN)
         if not cards:  # nothing named: nothing learnt, no snapshot needed
             self._learn_show(i, cards)
             return
@@ -1326,14 +1207,14 @@ class Hand:
         i = self.index_of(seat)
         self._learn_show(i, cards)
         named = tuple(UNKNOWN_CODE if c is None else (c if isinstance(c, str) else card_str(c)) for c in cards or ())
-        self._log(ActTaken(act="show", seat=seat, cards=named or None))
+        self.log_act(ActTaken(act="show", seat=seat, cards=named or None))
         if self.phase is Phase.PROVING:
             verdict = self.judge_and_emit(i, final=True)
             if verdict:
                 self.finish_uncontested(i, "show", proved=True)
             else:
                 _irregular.false_opener_uncalled(self, i, "show")
-            return self._done(before)
+            return self.done(before)
         self.shown[i] = True
         shown = self.codes(self.hands[i])
         value = _irregular.hand_value([c for c in (self.ident[p] for p in self.hands[i]) if c is not None])
@@ -1345,12 +1226,12 @@ class Hand:
                 self.foul[i] = True
                 self.false_opener_case = 4
         self._next_show("show")
-        return self._done(before)
+        return self.done(before)
 
     def verify_muck(self, seat: int) -> None:
         i = self.index_of(seat)
-        self._require_phase("muck")
-        self._require_turn(i, R_SHOWDOWN)
+        self.require_phase("muck")
+        self.require_turn(i, R_SHOWDOWN)
         if self.phase is Phase.SHOWDOWN and self._unmucked_left() <= 1:
             raise IllegalActionError("last_hand", "the last hand in the showdown must be shown", rule=R_SHOWDOWN)
 
@@ -1359,13 +1240,13 @@ class Hand:
         self.verify_muck(seat)
         before = len(self.events)
         i = self.index_of(seat)
-        self._log(ActTaken(act="muck", seat=seat))
+        self.log_act(ActTaken(act="muck", seat=seat))
         self.emit(Mucked(seat=seat))
         if self.phase is Phase.PROVING:
             self.openers_proved = False
             self.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_PROVE))
             _irregular.false_opener_uncalled(self, i, "muck")
-            return self._done(before)
+            return self.done(before)
         self.mucked[i] = True
         if i == self.opener_index and self.requirement is not None:
             # The hand is discarded: its openers are kept apart to be proved (003 Jackpots).
@@ -1375,7 +1256,7 @@ class Hand:
             self.muck_pile += self.hands[i]
         self.hands[i] = []
         self._next_show("muck")
-        return self._done(before)
+        return self.done(before)
 
     def _next_show(self, trigger: str) -> None:
         self.show_pos += 1
@@ -1456,24 +1337,7 @@ class Hand:
             self.deck_codes[pos] = UNKNOWN_CODE if card is None else card_str(card)
         self.delivered += len(cards)
         self.emit(CardsDelivered(first=first, cards=tuple(self.deck_codes[first:self.delivered])))
-        return self._done(before)
-
-    def shoe_cards_for_draw(self, seat: int, count: int) -> tuple[str, ...]:
-        """What the shoe must deliver before this seat draws ``count`` cards: "burn" or "deal" for each card the
-        draw takes from the stub that the shoe has not delivered yet, in the order taken (the burn before the
-        first card of the draw, then the cards served, as far as the stub goes before a reshuffle)."""
-        i = self.index_of(seat)
-        stub = self.stub
-        burn = count > 0 and not self.burned_for_draw and self.config.options.burn_before_draw \
-            and len(stub) > self.reserve()
-        burns = 1 if burn else 0
-        owed = count + _irregular.owed_with_draw_pending(self, i)
-        kinds = ["burn"] * burns + ["deal"] * max(0, min(owed, len(stub) - burns - self.reserve()))
-        return tuple(kind for kind, pos in zip(kinds, reversed(stub), strict=False) if pos >= self.delivered)
-
-    def undelivered_in_stub(self) -> int:
-        """How many cards of the stub the shoe has not delivered yet."""
-        return sum(1 for pos in self.stub if pos >= self.delivered)
+        return self.done(before)
 
     def verify_forget(self, seat: int) -> None:
         self.index_of(seat)
@@ -1495,7 +1359,7 @@ class Hand:
                 self.deck_codes[pos] = UNKNOWN_CODE
                 forgotten += 1
         self.emit(CardsForgotten(seat=seat, count=forgotten))
-        return self._done(before)
+        return self.done(before)
 
     def _named_in_acts(self) -> set[Card]:
         """The cards the acts so far named (a report's exposed card, a shown hand, a reshuffled stub)."""
@@ -1510,7 +1374,7 @@ class Hand:
 
     def _verify_report(self, trigger: str, report: _irregular.Report) -> None:
         """Irregularities and floor rulings are one family of reports; each trigger takes only its own kinds."""
-        self._require_phase(trigger)
+        self.require_phase(trigger)
         own, other = ((_irregular.REPORT_KINDS, "a floor ruling, not an irregularity") if trigger == "irregularity"
                       else (_irregular.FLOOR_KINDS, "an irregularity, not a floor ruling"))
         if report.kind not in own:
@@ -1520,9 +1384,9 @@ class Hand:
     def _apply_report(self, trigger: str, report: _irregular.Report) -> list[Event]:
         self._verify_report(trigger, report)
         before = len(self.events)
-        self._log(ActTaken(act=trigger, report=report))
+        self.log_act(ActTaken(act=trigger, report=report))
         _irregular.apply(self, report)
-        return self._done(before)
+        return self.done(before)
 
     def verify_irregularity(self, report: _irregular.Report) -> None:
         """An irregularity reported by the dealer, the shoe or the camera (kinds: ``irregular.REPORT_KINDS``)."""

@@ -1,4 +1,5 @@
-"""What the irregularity procedures (``irregular_*.py``) require of a hand in play: :class:`HandState`.
+"""What the modules of a deal (the draw, the showdown, the legal view, the irregularity procedures) require of a
+hand in play: :class:`HandState`, the deal's public state and steps.
 
 Why a Protocol: the procedures apply the books' remedies to a deal's chips, piles and turn, so they work on the
 state of :class:`~table_controller.engine.hand.Hand`; naming that state here, in a module that imports neither
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from table_controller.engine.acts import ActTaken
 from table_controller.engine.cards import Card
 from table_controller.engine.config import GameConfig
 from table_controller.engine.events import Event
@@ -40,8 +42,9 @@ class IrregularState:
 
 
 class HandState(Protocol):
-    """The fields and steps of a deal that a remedy reads or changes. Players are indices 0..n-1 in seat order
-    (``_seat_no[i]`` is the seat number); cards are shoe positions (``_ident[p]`` the card, None unknown)."""
+    """The fields and steps of a deal that the draw, the showdown, the legal view and the irregularity procedures
+    read or change. Players are indices 0..n-1 in seat order (``seat_no[i]`` is the seat number, ``index`` the
+    other way); cards are shoe positions (``ident[p]`` the card, None unknown)."""
 
     config: GameConfig
     phase: Phase | None
@@ -55,6 +58,7 @@ class HandState(Protocol):
     # Seats and chips.
     n: int
     seat_no: list[int]
+    index: dict[int, int]
     button_index: int
     stack: list[int]
     bets: list[int]
@@ -66,24 +70,41 @@ class HandState(Protocol):
     current: int
     # Cards, by shoe position.
     ident: list[Card | None]
+    deck_codes: list[str]
+    delivered: int
     learnt: bool
     stub: list[int]
     hands: list[list[int]]
+    original: list[tuple[int, ...]]
     held: list[list[int]]
     discards: list[list[int]]
+    burn_pile: list[int]
     muck_pile: list[int]
+    checked_layout: tuple[Any, ...]
     # Who is in, and the turn.
     folded: list[bool]
     foul: list[bool]
+    mucked: list[bool]
+    shown: list[bool]
     needs: list[bool]
     interval: str
+    opened: bool
     opener_index: int | None
     aggressor: int | None
+    final_first: int | None
+    # The draw.
+    draw_top: int
     drawers: list[int]
     draw_pos: int
+    burned_for_draw: bool
+    announced: dict[int, int]
+    pending_serve: tuple[int, int, list[int], list[int]] | None  # (i, still owed, served, discards)
+    # 003 False openers 2.
     resume_at: int | None
     reopen_queue: list[int]
     reopen_pos: int
+    # The showdown.
+    values: dict[int, int]
     show_queue: list[int]
     show_pos: int
 
@@ -93,11 +114,24 @@ class HandState(Protocol):
     @property
     def opener(self) -> int | None: ...
 
+    @property
+    def pot(self) -> int: ...
+
     def max_discard(self, seat: int) -> int: ...
 
     def index_of(self, seat: int) -> int: ...
 
+    def code(self, pos: int) -> str: ...
+
     def codes(self, positions: Sequence[int]) -> tuple[str, ...]: ...
+
+    def require_phase(self, trigger: str) -> None: ...
+
+    def require_turn(self, i: int, rule: str = ...) -> None: ...
+
+    def log_act(self, act: ActTaken) -> None: ...
+
+    def done(self, before: int) -> list[Event]: ...
 
     def emit(self, event: Event) -> Event: ...
 
@@ -114,6 +148,8 @@ class HandState(Protocol):
     def set_next(self, start: int, *, inclusive: bool) -> int | None: ...
 
     def collect(self) -> None: ...
+
+    def return_uncalled(self) -> None: ...
 
     def close_interval(self, trigger: str) -> None: ...
 
