@@ -31,6 +31,7 @@ from typing import Any
 
 from table_controller.engine import draw as draw_
 from table_controller.engine import irregular as _irregular
+from table_controller.engine import showdown
 from table_controller.engine.acts import INPUTS, ActTaken, actions_of
 from table_controller.engine.betting import R_BLOCK, R_LIMITS, Round, structure_for
 from table_controller.engine.cards import UNKNOWN_CODE, Card, card_str, parse_card
@@ -43,13 +44,11 @@ from table_controller.engine.config import (
     DrawLimit,
     GameConfig,
     GameForm,
-    OddChip,
     PassMeaning,
     config_to_json,
 )
 from table_controller.engine.deck import CARD_OF, CODE_OF, card_int, card_or_unknown, parse_deck, whole_pack
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
-from table_controller.engine.evaluate import describe as _describe_value
 from table_controller.engine.events import (
     BetMade,
     BetReturned,
@@ -63,19 +62,16 @@ from table_controller.engine.events import (
     ForcedBetPosted,
     HandEnded,
     IntervalClosed,
-    Mucked,
     OpenersJudged,
     PotAwarded,
     PotCarried,
     Raised,
-    Shown,
     StraddleDeclined,
 )
 from table_controller.engine.hand_state import CardLike
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import meets_requirement
 from table_controller.engine.piles import DECK_SIZE, prove_layout
-from table_controller.engine.pots import award_pots
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
@@ -83,7 +79,6 @@ HAND_SIZE = 5
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
-describe = cache(_describe_value)  # a hand value's wording: pure, and at most 7,462 values
 _NAME_OF: dict[Card | None, str] = {None: UNKNOWN_CODE, **{Card(c): code for c, code in enumerate(CODE_OF)}}
 
 R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
@@ -93,10 +88,7 @@ R_PASS_OUT = "003 Pass and out: each player in turn must either bet or drop"
 R_STRADDLE = "003 Blind and straddle: a straddle doubles the last straddle, made only by the player left of the last"
 R_STAY = "003 Blind and straddle: the first player who stays must bet double the last straddle"
 R_DOUBLE = "003 Blind opening: the player left of the blind opener must double the blind to stay (house option)"
-R_PROVE = "003 Jackpots / 000 Proving openers: the opener must show openers before his hand is discarded"
-R_FALSE4 = "003 False openers 4"
 R_FALSE2 = "003 False openers 2"
-R_SHOWDOWN = "000 Final betting and showdown: every player who has not dropped shows his full hand"
 
 @dataclass(frozen=True, kw_only=True)
 class SeatSpec:
@@ -971,7 +963,7 @@ class Hand:
         self.collect()
         self.emit(IntervalClosed(interval="final", pot=self.collected))
         self.move(Phase.SHOWDOWN, trigger)
-        self._begin_showdown()
+        showdown.begin_showdown(self)
 
     # --------------------------------------------------------------------------------------------- the draw (draw.py)
 
@@ -1094,7 +1086,7 @@ class Hand:
         bettors = [i for i in range(self.n) if not folded[i] and stack[i] > 0]  # _can_bet_chips of each
         if len(bettors) < 2 and not any(self.bets):
             self.move(Phase.SHOWDOWN, trigger)
-            self._begin_showdown()
+            showdown.begin_showdown(self)
             return
         form = self.config.form
         if form is GameForm.FIVE_CARD_DRAW:
@@ -1109,92 +1101,10 @@ class Hand:
         self.move(Phase.FINAL_BETTING, trigger)
         self._open_interval(first)
 
-    # ------------------------------------------------------------------------------------ uncontested, proof
-
-    def _original_cards(self, i: int) -> list[Card | None]:
-        held_or_hand = self.hands[i] + self.held[i]
-        return [self.ident[p] for p in held_or_hand if p in self.original[i]]
-
-    def _judge(self, i: int, *, final: bool) -> bool | None:
-        """Did player i hold openers? None while his unseen cards could still prove it."""
-        req = self.requirement
-        if req is None:
-            return True
-        cards = self._original_cards(i)
-        known = [c for c in cards if c is not None]
-        if known and meets_requirement(known, req, bobtail_allowed=self.config.bobtail_allowed):
-            return True
-        if len(known) == len(cards) or final:
-            return False
-        return None
-
-    def judge_and_emit(self, i: int, *, final: bool) -> bool | None:
-        verdict = self._judge(i, final=final)
-        if verdict is not None:
-            self.openers_proved = verdict
-            known = tuple(self.code(p) for p in self.hands[i] + self.held[i] if p in self.original[i])
-            self.emit(OpenersJudged(seat=self.seat_no[i], proved=verdict, cards=known, rule=R_PROVE))
-        return verdict
-
-    def finish_uncontested(self, w: int, trigger: str, *, proved: bool = False) -> None:
-        self.to_act = None
-        if w == self.opener_index and self.requirement is not None and not proved:
-            verdict = self.judge_and_emit(w, final=False)
-            if verdict is None:
-                self.move(Phase.PROVING, trigger)
-                self.to_act = w
-                return
-            if not verdict:
-                _irregular.false_opener_uncalled(self, w, trigger)
-                return
-        self.move(Phase.COMPLETE, trigger)
-        self.return_uncalled()
-        self.collect()
-        amount = self.collected
-        self.stack[w] += amount
-        self.collected = 0
-        self.emit(PotAwarded(pot_index=0, amount=amount, seats=(self.seat_no[w],), shares=(amount,),
-                              hand="uncontested"))
-        self.status = "complete"
-        self.end()
-
-    # ------------------------------------------------------------------------------------------- showdown
-
-    def _begin_showdown(self) -> None:
-        self.to_act = None
-        live = self.live()
-        if self.aggressor is not None and self.interval == "final":
-            start = self.aggressor
-        elif self.final_first is not None:
-            start = self.final_first
-        else:
-            start = (self.button_index + 1) % self.n
-        self.show_queue = [(start + k) % self.n for k in range(self.n) if (start + k) % self.n in live]
-        self.show_pos = 0
-        self.to_act = self.show_queue[0]
-
-    def _unmucked_left(self) -> int:
-        return sum(1 for j in self.show_queue if not self.mucked[j])
+    # ------------------------------------------------------------------------- showdown, proof (showdown.py)
 
     def verify_show(self, seat: int, cards: Sequence[CardLike] | None = None) -> None:
-        i = self.index_of(seat)
-        self.require_phase("show")
-        self.require_turn(i, R_SHOWDOWN)
-        if not cards:  # nothing named: nothing learnt, no snapshot needed
-            self._learn_show(i, cards)
-            return
-        snapshot = list(self.ident)
-        try:
-            self._learn_show(i, cards)
-        finally:
-            self.ident = snapshot
-
-    def _learn_show(self, i: int, cards: Sequence[CardLike] | None) -> None:
-        if cards:
-            self.resolve_cards(self.hands[i] + self.held[i], cards, f"seat {self.seat_no[i]} shows")
-        if self.phase is Phase.SHOWDOWN and None in map(self.ident.__getitem__, self.hands[i]):
-            raise IllegalActionError("must_show_all", f"seat {self.seat_no[i]} must show all five cards",
-                                     rule=R_SHOWDOWN)
+        showdown.verify_show(self, seat, cards)
 
     def can_show(self, seat: int, cards: Sequence[CardLike] | None = None) -> bool:
         return _can(self.verify_show, seat, cards)
@@ -1202,98 +1112,24 @@ class Hand:
     def show(self, seat: int, cards: Sequence[CardLike] | None = None) -> list[Event]:
         """Show the hand (at showdown) or the openers (when proving). ``cards`` names cards the table could not
         read; with a reader it may be omitted."""
-        self.verify_show(seat, cards)
-        before = len(self.events)
-        i = self.index_of(seat)
-        self._learn_show(i, cards)
-        named = tuple(UNKNOWN_CODE if c is None else (c if isinstance(c, str) else card_str(c)) for c in cards or ())
-        self.log_act(ActTaken(act="show", seat=seat, cards=named or None))
-        if self.phase is Phase.PROVING:
-            verdict = self.judge_and_emit(i, final=True)
-            if verdict:
-                self.finish_uncontested(i, "show", proved=True)
-            else:
-                _irregular.false_opener_uncalled(self, i, "show")
-            return self.done(before)
-        self.shown[i] = True
-        shown = self.codes(self.hands[i])
-        value = _irregular.hand_value([c for c in (self.ident[p] for p in self.hands[i]) if c is not None])
-        self.values[i] = value
-        self.emit(Shown(seat=seat, cards=shown, description=describe(value)))
-        if i == self.opener_index and self.requirement is not None:
-            verdict = self.judge_and_emit(i, final=True)
-            if not verdict:
-                self.foul[i] = True
-                self.false_opener_case = 4
-        self._next_show("show")
-        return self.done(before)
+        return showdown.show(self, seat, cards)
 
     def verify_muck(self, seat: int) -> None:
-        i = self.index_of(seat)
-        self.require_phase("muck")
-        self.require_turn(i, R_SHOWDOWN)
-        if self.phase is Phase.SHOWDOWN and self._unmucked_left() <= 1:
-            raise IllegalActionError("last_hand", "the last hand in the showdown must be shown", rule=R_SHOWDOWN)
+        showdown.verify_muck(self, seat)
 
     def muck(self, seat: int) -> list[Event]:
         """Concede at the showdown, or (when proving) admit the openers cannot be shown."""
-        self.verify_muck(seat)
-        before = len(self.events)
-        i = self.index_of(seat)
-        self.log_act(ActTaken(act="muck", seat=seat))
-        self.emit(Mucked(seat=seat))
-        if self.phase is Phase.PROVING:
-            self.openers_proved = False
-            self.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_PROVE))
-            _irregular.false_opener_uncalled(self, i, "muck")
-            return self.done(before)
-        self.mucked[i] = True
-        if i == self.opener_index and self.requirement is not None:
-            # The hand is discarded: its openers are kept apart to be proved (003 Jackpots).
-            self.judge_and_emit(i, final=False)
-            self.held[i] += self.hands[i]
-        else:
-            self.muck_pile += self.hands[i]
-        self.hands[i] = []
-        self._next_show("muck")
-        return self.done(before)
+        return showdown.muck(self, seat)
 
-    def _next_show(self, trigger: str) -> None:
-        self.show_pos += 1
-        if self.show_pos < len(self.show_queue):
-            self.to_act = self.show_queue[self.show_pos]
-            self.move(Phase.SHOWDOWN, trigger)
-            return
-        self.to_act = None
-        self.move(Phase.COMPLETE, trigger)
-        self.award_showdown()
+    def judge_and_emit(self, i: int, *, final: bool) -> bool | None:
+        return showdown.judge_and_emit(self, i, final=final)
+
+    def finish_uncontested(self, w: int, trigger: str, *, proved: bool = False) -> None:
+        showdown.finish_uncontested(self, w, trigger, proved=proved)
 
     def award_showdown(self) -> None:
-        contenders = [j for j in range(self.n) if not self.folded[j]]
-        eligible = [j for j in contenders if not self.mucked[j] and not self.foul[j]]
-        high_suit = self.config.options.odd_chip is OddChip.HIGH_SUIT
-        awards, carried = award_pots(self.collected, self.contrib, contenders, eligible, values=self.values,
-                                     button=self.button_index, top_card=self._top_card if high_suit else None)
-        for award in awards:
-            for j, share in zip(award.winners, award.shares, strict=True):
-                self.stack[j] += share
-            self.collected -= award.amount
-            self.emit(PotAwarded(pot_index=award.pot_index, amount=award.amount,
-                                  seats=tuple(self.seat_no[j] for j in award.winners), shares=award.shares,
-                                  hand=describe(award.value)))
-        if self.collected != carried:
-            raise InvariantError(f"pot {self.collected} left after the awards, {carried} expected to carry")
-        if carried:
-            rule = R_FALSE4 if self.false_opener_case == 4 else "no fair hand eligible"
-            self.emit(PotCarried(amount=carried, reason=f"{rule}: the pot remains for the next deal"))
-            self.status = "carried"
-        else:
-            self.status = "complete"
-        self.end()
+        showdown.award_showdown(self)
 
-    def _top_card(self, i: int) -> Card:
-        # A card's number orders the cards by rank, then by suit as 001 orders them (the odd chip's house option).
-        return max(c for c in (self.ident[p] for p in self.hands[i]) if c is not None)
 
     def end(self) -> None:
         self.to_act = None
@@ -1427,7 +1263,7 @@ class Hand:
         if phase is Phase.DRAWING:
             return LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=self.max_discard(seat))
         if phase is Phase.SHOWDOWN:
-            acts = ("show", "muck") if self._unmucked_left() > 1 else ("show",)
+            acts = ("show", "muck") if showdown.unmucked_left(self) > 1 else ("show",)
             return LegalActions(phase=phase, seat=seat, acts=acts)
         if phase is Phase.STRADDLING:
             acts = ("straddle", "decline_straddle") if self.can_decline_straddle(seat) else ("straddle",)
