@@ -30,11 +30,11 @@ from operator import attrgetter
 from typing import Any
 
 from table_controller.engine import draw as draw_
+from table_controller.engine import identities, showdown
 from table_controller.engine import irregular as _irregular
-from table_controller.engine import showdown
 from table_controller.engine.acts import INPUTS, ActTaken, actions_of
 from table_controller.engine.betting import R_BLOCK, R_LIMITS, Round, structure_for
-from table_controller.engine.cards import UNKNOWN_CODE, Card, card_str, parse_card
+from table_controller.engine.cards import UNKNOWN_CODE, Card
 from table_controller.engine.config import (
     FORCED_BLIND_FORMS,
     PASS_AND_BACK_IN_FORMS,
@@ -47,15 +47,13 @@ from table_controller.engine.config import (
     PassMeaning,
     config_to_json,
 )
-from table_controller.engine.deck import CARD_OF, CODE_OF, card_int, card_or_unknown, parse_deck, whole_pack
+from table_controller.engine.deck import CARD_OF, CODE_OF, parse_deck, whole_pack
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.events import (
     BetMade,
     BetReturned,
     Called,
     CardsDealt,
-    CardsDelivered,
-    CardsForgotten,
     Checked,
     Event,
     Folded,
@@ -1007,69 +1005,6 @@ class Hand:
         """How many cards of the stub the shoe has not delivered yet."""
         return draw_.undelivered_in_stub(self)
 
-    # ------------------------------------------------------------------------------------------ naming cards
-
-    def resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]:
-        """Map card codes onto positions (of a hand or pile); '??' or None takes an unidentified one.
-
-        A code not yet known anywhere is learnt onto an unidentified position of ``positions``.
-        """
-        # The common case first: known codes, each found in ``positions``, none twice (nothing to learn).
-        ident = self.ident
-        at = {ident[p]: p for p in positions}
-        fast: list[int] = []
-        for item in cards:
-            card = CARD_OF.get(item) if type(item) is str else None
-            pos = None if card is None else at.get(card)
-            if pos is None or pos in fast:
-                break
-            fast.append(pos)
-        else:
-            return fast
-        parsed: list[Card | None] = []
-        for item in cards:
-            if item is None or item == UNKNOWN_CODE:
-                parsed.append(None)
-                continue
-            try:
-                if isinstance(item, str):
-                    card = CARD_OF.get(item)
-                    parsed.append(card if card is not None else parse_card(item))
-                else:
-                    parsed.append(Card(card_int(item)))
-            except ValueError as exc:
-                raise IllegalActionError("bad_card", f"{what}: {exc}") from None
-        known_codes = [c for c in parsed if c is not None]
-        if len(set(known_codes)) != len(known_codes):
-            raise IllegalActionError("duplicate_card", f"{what}: a card is named twice")
-        result: list[int | None] = [None] * len(parsed)
-        to_learn: list[int] = []
-        for k, card in enumerate(parsed):
-            if card is None:
-                continue
-            pos = next((p for p in positions if self.ident[p] == card), None)
-            if pos is not None:
-                result[k] = pos
-            elif card in self.ident:
-                _irregular.refuse_taking_back(self, positions, card, what)  # a discard named as held (003 Other 3)
-                raise IllegalActionError("card_elsewhere", f"{what}: {card_str(card)} is known to be elsewhere")
-            else:
-                to_learn.append(k)
-        taken = {p for p in result if p is not None}
-        unknown = [p for p in positions if self.ident[p] is None and p not in taken]
-        needed = len(to_learn) + sum(1 for c in parsed if c is None)
-        if needed > len(unknown):
-            raise IllegalActionError("card_not_held", f"{what}: the cards named are not all there")
-        for k in to_learn:
-            pos = unknown.pop(0)
-            self.ident[pos] = parsed[k]
-            self.learnt = True
-            result[k] = pos
-        for k, card in enumerate(parsed):
-            if card is None:
-                result[k] = unknown.pop(0)
-        return [p for p in result if p is not None]
-
     def reserve(self) -> int:
         return self.reserve_cards  # 1 when the house never deals the last card
 
@@ -1135,76 +1070,29 @@ class Hand:
         self.to_act = None
         self.emit(HandEnded(status=self.status, carried_pot=self.collected))
 
-    # ------------------------------------------------------------------- the shoe: cards as they are delivered
+    # ------------------------------------------------------------------- card identities (identities.py)
+
+    def resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]:
+        """Map card codes onto positions (of a hand or pile); '??' or None takes an unidentified one."""
+        return identities.resolve_cards(self, positions, cards, what)
 
     def verify_deliver(self, cards: Sequence[CardLike]) -> None:
         """The shoe's next cards, in its order ("??" or None for a card it could not read)."""
-        if len(cards) > DECK_SIZE - self.delivered:
-            raise IllegalActionError("pack_exhausted", f"the shoe has {DECK_SIZE - self.delivered} cards left to "
-                                     f"deliver, not {len(cards)}")
-        seen: set[Card] = set()
-        for pos, item in enumerate(cards, start=self.delivered):
-            card = card_or_unknown(item, "the shoe delivers")
-            if card is None:
-                continue
-            if card in seen:
-                raise IllegalActionError("duplicate_card", f"the shoe delivered {card_str(card)} twice")
-            seen.add(card)
-            known = self.ident[pos]
-            if (known is None and card in self.ident) or (known is not None and known != card):
-                raise IllegalActionError("card_elsewhere", f"the shoe delivered {card_str(card)}, which is known "
-                                         "to be elsewhere")
+        identities.verify_deliver(self, cards)
 
     def can_deliver(self, cards: Sequence[CardLike]) -> bool:
         return _can(self.verify_deliver, cards)
 
     def deliver(self, cards: Sequence[CardLike]) -> list[Event]:
-        """Learn the shoe's next cards as it delivers them (a live shoe deals one card at a time). Cards are
-        positions in the shoe's order, so a card delivered is the identity of the next position: the hand needs
-        no other change. Not an act of the record: its deck lists the cards delivered."""
-        self.verify_deliver(cards)
-        before = len(self.events)
-        first = self.delivered
-        for pos, item in enumerate(cards, start=first):
-            card = card_or_unknown(item, "the shoe delivers")
-            if card is not None:
-                self.ident[pos] = card
-                self.learnt = True
-            self.deck_codes[pos] = UNKNOWN_CODE if card is None else card_str(card)
-        self.delivered += len(cards)
-        self.emit(CardsDelivered(first=first, cards=tuple(self.deck_codes[first:self.delivered])))
-        return self.done(before)
+        """Learn the shoe's next cards as it delivers them (a live shoe deals one card at a time)."""
+        return identities.deliver(self, cards)
 
     def verify_forget(self, seat: int) -> None:
-        self.index_of(seat)
-        if self.is_over:
-            raise IllegalActionError("hand_over", "the hand is already over")
+        identities.verify_forget(self, seat)
 
     def forget(self, seat: int) -> list[Event]:
-        """No longer know which cards the seat holds (the dealer saw only how many he threw, so nobody knows
-        which are left): each becomes "??", in the hand and in the record's deck, and is learnt again when shown.
-        A card some act of the hand named (an exposed card) stays known: everyone saw it."""
-        self.verify_forget(seat)
-        before = len(self.events)
-        named = self._named_in_acts()
-        forgotten = 0
-        for pos in self.hands[self.index_of(seat)]:
-            card = self.ident[pos]
-            if card is not None and card not in named:
-                self.ident[pos] = None
-                self.deck_codes[pos] = UNKNOWN_CODE
-                forgotten += 1
-        self.emit(CardsForgotten(seat=seat, count=forgotten))
-        return self.done(before)
-
-    def _named_in_acts(self) -> set[Card]:
-        """The cards the acts so far named (a report's exposed card, a shown hand, a reshuffled stub)."""
-        codes: list[Any] = []
-        for act in actions_of(self.events):
-            codes += act.cards or ()
-            report = act.report.to_json() if act.report is not None else {}
-            codes += [report.get("card"), *(report.get("cards") or ()), *(report.get("order") or ())]
-        return {CARD_OF[c] for c in codes if isinstance(c, str) and c in CARD_OF}
+        """No longer know which cards the seat holds (each becomes "??" until shown); an exposed card stays known."""
+        return identities.forget(self, seat)
 
     # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
 
