@@ -30,21 +30,19 @@ from operator import attrgetter
 from typing import Any
 
 from table_controller.engine import draw as draw_
-from table_controller.engine import identities, showdown
+from table_controller.engine import identities, showdown, wagers
 from table_controller.engine import irregular as _irregular
 from table_controller.engine.acts import INPUTS, ActTaken, actions_of
-from table_controller.engine.betting import R_BLOCK, R_LIMITS, Round, structure_for
+from table_controller.engine.betting import R_LIMITS, structure_for
 from table_controller.engine.cards import UNKNOWN_CODE, Card
 from table_controller.engine.config import (
     FORCED_BLIND_FORMS,
     PASS_AND_BACK_IN_FORMS,
     STRADDLE_FORMS,
     AnteMode,
-    Betting,
     DrawLimit,
     GameConfig,
     GameForm,
-    PassMeaning,
     config_to_json,
 )
 from table_controller.engine.deck import CARD_OF, CODE_OF, parse_deck, whole_pack
@@ -67,9 +65,10 @@ from table_controller.engine.events import (
     StraddleDeclined,
 )
 from table_controller.engine.hand_state import CardLike
+from table_controller.engine.legal import LegalActions, legal_view
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
-from table_controller.engine.opening import meets_requirement
 from table_controller.engine.piles import DECK_SIZE, prove_layout
+from table_controller.engine.wagers import R_DOUBLE, R_STAY
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
@@ -80,12 +79,9 @@ _stack_of = attrgetter("stack")
 _NAME_OF: dict[Card | None, str] = {None: UNKNOWN_CODE, **{Card(c): code for c, code in enumerate(CODE_OF)}}
 
 R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
-R_OPEN = "003 Jackpots: a player may not open unless he has the requirement"
 R_CHECK = "003 Jackpots: pass (check) only while nobody has bet"
 R_PASS_OUT = "003 Pass and out: each player in turn must either bet or drop"
 R_STRADDLE = "003 Blind and straddle: a straddle doubles the last straddle, made only by the player left of the last"
-R_STAY = "003 Blind and straddle: the first player who stays must bet double the last straddle"
-R_DOUBLE = "003 Blind opening: the player left of the blind opener must double the blind to stay (house option)"
 R_FALSE2 = "003 False openers 2"
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,29 +92,6 @@ class SeatSpec:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SeatSpec:
         return self  # frozen, of ints and a str: nothing to copy (and a compiled one refuses the default copy)
-
-
-@dataclass(frozen=True, kw_only=True)
-class LegalActions:
-    """What the dealer console shows: the phase, whose turn, and each act allowed with its amounts.
-
-    ``acts`` lists the act names ``seat`` (or the dealer when ``seat`` is None) may take now. ``min_to`` /
-    ``max_to`` bound the total for ``bet`` or ``raise`` in this interval; ``call_amount`` is what a call puts
-    in; ``max_discard`` the most cards ``draw`` may throw; ``reshuffle_size`` how many cards ``reshuffle``
-    must order.
-    """
-
-    phase: Phase
-    seat: int | None
-    acts: tuple[str, ...]
-    call_amount: int = 0
-    min_to: int = 0
-    max_to: int = 0
-    max_discard: int = 0
-    reshuffle_size: int = 0
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> LegalActions:
-        return self  # frozen, of ints, strs and a tuple of strs: nothing to copy (a compiled one refuses to)
 
 
 class Hand:
@@ -413,9 +386,6 @@ class Hand:
             raise IllegalActionError("unknown_seat", f"seat {seat} is not dealt in this hand")
         return i
 
-    def _can_bet_chips(self, i: int) -> bool:
-        return not self.folded[i] and self.stack[i] > 0
-
     def live(self) -> list[int]:
         return [i for i in range(self.n) if not self.folded[i]]
 
@@ -553,7 +523,7 @@ class Hand:
 
     def _open_interval(self, first: int) -> None:
         """Start a betting interval with the first player from ``first`` who can act; none: close it at once."""
-        can_bet = [self._can_bet_chips(i) for i in range(self.n)]
+        can_bet = [wagers.can_bet_chips(self, i) for i in range(self.n)]
         # A player acts only if someone else could answer him, or he has a bet to meet.
         if can_bet.count(True) >= 2:
             self.needs = can_bet
@@ -569,58 +539,8 @@ class Hand:
     def set_next(self, start: int, *, inclusive: bool) -> int | None:
         """Give the turn to the next player from ``start`` who still has to act; returns him (None: nobody)."""
         order = (start, *self.after[start]) if inclusive else self.after[start]
-        self.to_act = next((j for j in order if self.needs[j] and self._can_bet_chips(j)), None)
+        self.to_act = next((j for j in order if self.needs[j] and wagers.can_bet_chips(self, j)), None)
         return self.to_act
-
-    def _to_call(self, i: int) -> int:
-        return min(self.current - self.bets[i], self.stack[i])
-
-    def _entry_pending(self, i: int) -> bool:
-        if self.entry <= 0:
-            return False
-        return self.entry_seat is None or self.entry_seat == i
-
-    def _unit(self) -> int:
-        st = self.config.stakes
-        return st.small_bet if self.interval == "first" else st.big_bet
-
-    def _raise_bounds(self, i: int) -> tuple[int, int] | None:
-        """(min_to, max_to) for a bet or raise by player i now, or None if he may not bet or raise."""
-        limits = self._raise_limits(i)
-        return None if limits is None else (limits[1], limits[2])
-
-    def _raise_limits(self, i: int) -> tuple[int, int, int] | None:
-        """(full_to, min_to, max_to): the smallest full bet or raise, and the bounds once an all-in is allowed
-        for less (an all-in below ``full_to`` is a short raise that does not reopen the betting)."""
-        all_in_to = self.bets[i] + self.stack[i]
-        cur = self.current
-        if all_in_to <= cur or self.acted_full[i]:
-            return None
-        if not self._could_be_called(i):
-            return None  # common practice: nobody is left who could call a raise
-        entry = self._entry_pending(i)
-        bounds = self.structure.raise_range(Round(
-            current=cur, last_increment=self.last_inc, raises=self.raises, first=self.interval == "first",
-            pot_after_call=self.pot + (cur - self.bets[i]), all_in_to=all_in_to, predraw_level=self.predraw_level,
-            entry=entry))
-        if bounds is None:
-            return None
-        lo, hi = bounds
-        if entry:
-            lo = max(lo, self.entry)
-            hi = max(hi, lo) if self.config.betting is not Betting.FIXED_LIMIT else lo
-        full = lo
-        hi = min(hi, all_in_to)
-        lo = min(lo, all_in_to)
-        return full, lo, max(hi, lo)
-
-    def _could_be_called(self, i: int) -> bool:
-        """Whether another player still in could call a raise above the current bet."""
-        return any(not self.folded[j] and self.stack[j] + self.bets[j] > self.current for j in self.others[i])
-
-    def _blind_entry_open(self) -> bool:
-        """In the straddle forms, nobody has stayed voluntarily yet: the only acts are fold and bet."""
-        return self.straddle_form and self.interval == "first" and not self.opened
 
     def _betting_common(self, seat: int, act: str) -> int:
         i = self.index_of(seat)
@@ -631,9 +551,9 @@ class Hand:
     def verify_check(self, seat: int) -> None:
         i = self._betting_common(seat, "check")
         if self.current > self.bets[i]:
-            raise IllegalActionError("cannot_check", f"seat {seat} cannot check: {self._to_call(i)} to call",
+            raise IllegalActionError("cannot_check", f"seat {seat} cannot check: {wagers.to_call(self, i)} to call",
                                      rule=R_CHECK)
-        if self._pass_and_out_unopened():
+        if wagers.pass_and_out_unopened(self):
             raise IllegalActionError("must_bet_or_drop", "before the pot is opened a player must bet or drop",
                                 rule=R_PASS_OUT)
 
@@ -653,17 +573,14 @@ class Hand:
         legal = self.legal
         return legal is not None and legal.seat == seat and act in legal.acts
 
-    def _pass_and_out_unopened(self) -> bool:
-        return self.pass_and_out and self.interval == "first" and not self.opened
-
     def verify_bet(self, seat: int, to: int) -> None:
         i = self._betting_common(seat, "bet")
-        if self.current > 0 and not self._blind_entry_open():
+        if self.current > 0 and not wagers.blind_entry_open(self):
             raise IllegalActionError("cannot_bet", f"there is already a bet of {self.current}: raise instead",
                                 rule=R_LIMITS[self.config.betting])
-        self._verify_amount(i, to, "bet")
+        wagers.verify_amount(self, i, to, "bet")
         if self.interval == "first" and not self.opened:
-            self._verify_openers(i)
+            wagers.verify_openers(self, i)
 
     def bet(self, seat: int, to: int) -> list[Event]:
         minimum_full = self._checked_amount(seat, to, "bet", self.verify_bet)
@@ -687,46 +604,7 @@ class Hand:
         if legal is not None and self._listed(seat, act) and type(to) is int and legal.min_to <= to <= legal.max_to:
             return self.legal_full
         verify(seat, to)
-        return self._full_threshold(self.index[seat])
-
-    def _full_threshold(self, i: int) -> int:
-        limits = self._raise_limits(i)
-        return limits[0] if limits else 0
-
-    def _verify_amount(self, i: int, to: int, act: str) -> None:
-        if isinstance(to, bool) or not isinstance(to, int):
-            raise IllegalActionError("bad_amount", f"'{act}' needs a whole number of chips 'to', got {to!r}")
-        bounds = self._raise_bounds(i)
-        if bounds is None:
-            if self.config.betting is Betting.FIXED_LIMIT and self.config.stakes.cap and \
-                    self.raises >= self.config.stakes.cap:
-                raise IllegalActionError("cap_reached", f"the cap of {self.config.stakes.cap} bets and raises is "
-                                         "reached", rule="fixed limit: the cap on bets and raises per interval")
-            raise IllegalActionError("cannot_raise", f"seat {self.seat_no[i]} may not {act} now: "
-                                "an all-in short raise does not reopen the betting to a player who already acted",
-                                rule=R_LIMITS[self.config.betting])
-        lo, hi = bounds
-        if not lo <= to <= hi:
-            rule = R_BLOCK if self.config.form is GameForm.BLOCK_SYSTEM else R_LIMITS[self.config.betting]
-            if self._entry_pending(i) and to < self.entry:
-                rule = R_STAY if self.config.form in STRADDLE_FORMS else R_DOUBLE
-            raise IllegalActionError("bad_amount", f"{act} to {to} is outside {lo}..{hi}", rule=rule)
-
-    def _lacks_openers(self, i: int) -> bool:
-        """Known cards that do not meet the requirement (unseen cards are proved later: 003 False openers)."""
-        req = self.requirement
-        if req is None or not self.config.options.refuse_false_open:
-            return False
-        cards = [self.ident[p] for p in self.hands[i]]
-        known = [c for c in cards if c is not None]
-        return len(known) == len(cards) and not meets_requirement(known, req,
-                                                                  bobtail_allowed=self.config.bobtail_allowed)
-
-    def _verify_openers(self, i: int) -> None:
-        req = self.requirement
-        if req is not None and self._lacks_openers(i):
-            raise IllegalActionError("no_openers", f"seat {self.seat_no[i]} does not hold {req.value} or better "
-                                     "to open", rule=R_OPEN)
+        return wagers.full_threshold(self, self.index[seat])
 
     def _apply_raise(self, i: int, to: int, *, minimum_full: int) -> bool:
         inc = to - self.current
@@ -745,7 +623,7 @@ class Hand:
         self.entry_seat = None
         self.opened = True
         for j in self.others[i]:
-            if self._can_bet_chips(j):
+            if wagers.can_bet_chips(self, j):
                 self.needs[j] = True
         return full
 
@@ -753,9 +631,9 @@ class Hand:
         i = self._betting_common(seat, "call")
         if self.current <= self.bets[i]:
             raise IllegalActionError("nothing_to_call", f"seat {seat} has nothing to call: check instead", rule=R_CHECK)
-        if self._blind_entry_open():
+        if wagers.blind_entry_open(self):
             raise IllegalActionError("must_bet_to_stay", f"to stay, bet {self.entry}", rule=R_STAY)
-        if self._entry_pending(i):
+        if wagers.entry_pending(self, i):
             raise IllegalActionError("must_double_to_stay", f"to stay, raise to {self.entry}", rule=R_DOUBLE)
 
     def call(self, seat: int) -> list[Event]:
@@ -763,7 +641,7 @@ class Hand:
             self.verify_call(seat)
         before = len(self.events)
         i = self.index[seat]
-        amount = self._to_call(i)
+        amount = wagers.to_call(self, i)
         self.stack[i] -= amount
         self.bets[i] += amount
         self.contrib[i] += amount
@@ -774,10 +652,10 @@ class Hand:
 
     def verify_raise_to(self, seat: int, to: int) -> None:
         i = self._betting_common(seat, "raise")
-        if self.current <= 0 or self._blind_entry_open():
+        if self.current <= 0 or wagers.blind_entry_open(self):
             raise IllegalActionError("cannot_raise", "there is no bet to raise: bet instead",
                                      rule=R_LIMITS[self.config.betting])
-        self._verify_amount(i, to, "raise")
+        wagers.verify_amount(self, i, to, "raise")
 
     def raise_to(self, seat: int, to: int) -> list[Event]:
         minimum_full = self._checked_amount(seat, to, "raise", self.verify_raise_to)
@@ -792,7 +670,7 @@ class Hand:
 
     def verify_fold(self, seat: int) -> None:
         i = self._betting_common(seat, "fold")
-        if self.current <= self.bets[i] and not self._pass_and_out_unopened():
+        if self.current <= self.bets[i] and not wagers.pass_and_out_unopened(self):
             raise IllegalActionError("cannot_fold", f"seat {seat} faces no bet: check instead", rule=R_CHECK)
 
     def fold(self, seat: int) -> list[Event]:
@@ -822,19 +700,15 @@ class Hand:
 
     def verify_pass_(self, seat: int) -> None:
         i = self._betting_common(seat, "fold")
-        if self._pass_is_check(i):
+        if wagers.pass_is_check(self, i):
             self.verify_check(seat)
-
-    def _pass_is_check(self, i: int) -> bool:
-        return (self.config.options.pass_meaning is PassMeaning.CHECK_IF_FREE
-                and not self._pass_and_out_unopened() and self.current <= self.bets[i])
 
     def pass_(self, seat: int) -> list[Event]:
         """'Pass': a check where checking is allowed and the house reads pass so (003 Jackpots); otherwise the
         player drops, even when he could check (001 Game procedure 6 lists Pass beside Check)."""
         self.verify_pass_(seat)
         i = self.index_of(seat)
-        if self._pass_is_check(i):
+        if wagers.pass_is_check(self, i):
             return self.check(seat)
         before = len(self.events)
         self._fold(i, "pass")
@@ -866,7 +740,7 @@ class Hand:
         i = self.index_of(seat)
         self.require_phase("take_open")
         self.require_turn(i, R_FALSE2)
-        self._verify_openers(i)
+        wagers.verify_openers(self, i)
 
     def can_take_open(self, seat: int) -> bool:
         return _can(self.verify_take_open, seat)
@@ -1135,65 +1009,8 @@ class Hand:
 
     def legal_actions(self) -> LegalActions:
         if self.legal is None:  # computed once per state: the acts reuse it (see _legal in __init__)
-            self.legal = self._legal_view()
+            self.legal = legal_view(self)
         return self.legal
-
-    def _legal_view(self) -> LegalActions:
-        phase, i = self.phase, self.to_act
-        assert phase is not None
-        self.legal_full = 0
-        if phase in TERMINAL:
-            return LegalActions(phase=phase, seat=None, acts=())
-        if phase is Phase.RESHUFFLING:
-            return LegalActions(phase=phase, seat=None, acts=("reshuffle",), reshuffle_size=len(self.reshuffle_pool()))
-        assert i is not None
-        seat = self.seat_no[i]
-        if phase is Phase.DRAWING:
-            return LegalActions(phase=phase, seat=seat, acts=("announce", "draw"), max_discard=self.max_discard(seat))
-        if phase is Phase.SHOWDOWN:
-            acts = ("show", "muck") if showdown.unmucked_left(self) > 1 else ("show",)
-            return LegalActions(phase=phase, seat=seat, acts=acts)
-        if phase is Phase.STRADDLING:
-            acts = ("straddle", "decline_straddle") if self.can_decline_straddle(seat) else ("straddle",)
-            return LegalActions(phase=phase, seat=seat, acts=acts, call_amount=0,
-                                min_to=2 * self.current, max_to=2 * self.current)
-        if phase is Phase.PROVING:
-            return LegalActions(phase=phase, seat=seat, acts=("show", "muck"))
-        if phase is Phase.REOPENING:
-            acts = ("take_open", "decline_open") if self.can_take_open(seat) else ("decline_open",)
-            return LegalActions(phase=phase, seat=seat, acts=acts)
-        return self._legal_betting(i, phase)
-
-    def _legal_betting(self, i: int, phase: Phase) -> LegalActions:
-        """The betting acts open to player i, computed directly (the verify methods give the same answers;
-        tests/engine/test_properties.py checks that they agree)."""
-        cur, bet = self.current, self.bets[i]
-        owes = cur > bet
-        unopened = self.interval == "first" and not self.opened
-        blind_open = self._blind_entry_open()
-        acts: list[str] = []
-        if not owes and not self._pass_and_out_unopened():
-            acts.append("check")
-        lo = hi = 0
-        limits = self._raise_limits(i)
-        if limits is not None:
-            full, lo, hi = limits
-            kind_bet = cur == 0 or blind_open
-            if kind_bet and unopened and self.requirement is not None and self._lacks_openers(i):
-                lo = hi = 0
-            else:
-                acts.append("bet" if kind_bet else "raise")
-                self.legal_full = full
-        call_amount = 0
-        if owes and not blind_open and not self._entry_pending(i):
-            acts.append("call")
-            call_amount = self._to_call(i)
-        if owes or self._pass_and_out_unopened():
-            acts.append("fold")
-        if self.interval == "first" and i == self.opener_index and self.requirement is not None:
-            acts.append("declare_no_openers")
-        return LegalActions(phase=phase, seat=self.seat_no[i], acts=tuple(acts), call_amount=call_amount,
-                            min_to=lo, max_to=hi)
 
     # ------------------------------------------------------------------------------------------- results
 

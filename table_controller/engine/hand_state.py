@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from table_controller.engine.acts import ActTaken
+from table_controller.engine.betting import BettingStructure
 from table_controller.engine.cards import Card
 from table_controller.engine.config import GameConfig
 from table_controller.engine.events import Event
@@ -92,6 +93,18 @@ class HandState(Protocol):
     opener_index: int | None
     aggressor: int | None
     final_first: int | None
+    # The betting interval.
+    structure: BettingStructure
+    pass_and_out: bool
+    straddle_form: bool
+    others: tuple[tuple[int, ...], ...]
+    last_inc: int
+    raises: int
+    acted_full: list[bool]
+    entry: int
+    entry_seat: int | None
+    predraw_level: int
+    legal_full: int
     # The draw.
     draw_top: int
     drawers: list[int]
@@ -118,6 +131,12 @@ class HandState(Protocol):
     def pot(self) -> int: ...
 
     def max_discard(self, seat: int) -> int: ...
+
+    def reshuffle_pool(self) -> tuple[str, ...]: ...
+
+    def can_decline_straddle(self, seat: int) -> bool: ...
+
+    def can_take_open(self, seat: int) -> bool: ...
 
     def index_of(self, seat: int) -> int: ...
 
