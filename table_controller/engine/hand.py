@@ -24,15 +24,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
 from typing import Any
 
 from table_controller.engine import draw as draw_
-from table_controller.engine import identities, showdown, wagers
+from table_controller.engine import identities, outcome, showdown, wagers
 from table_controller.engine import irregular as _irregular
-from table_controller.engine.acts import INPUTS, ActTaken, actions_of
+from table_controller.engine.acts import ActTaken, actions_of
 from table_controller.engine.betting import R_LIMITS, structure_for
 from table_controller.engine.cards import UNKNOWN_CODE, Card
 from table_controller.engine.config import (
@@ -43,7 +42,6 @@ from table_controller.engine.config import (
     DrawLimit,
     GameConfig,
     GameForm,
-    config_to_json,
 )
 from table_controller.engine.deck import CARD_OF, CODE_OF, parse_deck, whole_pack
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
@@ -58,13 +56,11 @@ from table_controller.engine.events import (
     ForcedBetPosted,
     HandEnded,
     IntervalClosed,
-    OpenersJudged,
-    PotAwarded,
     PotCarried,
     Raised,
     StraddleDeclined,
 )
-from table_controller.engine.hand_state import CardLike
+from table_controller.engine.hand_state import CardLike, SeatSpec
 from table_controller.engine.legal import LegalActions, legal_view
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.piles import DECK_SIZE, prove_layout
@@ -83,16 +79,6 @@ R_CHECK = "003 Jackpots: pass (check) only while nobody has bet"
 R_PASS_OUT = "003 Pass and out: each player in turn must either bet or drop"
 R_STRADDLE = "003 Blind and straddle: a straddle doubles the last straddle, made only by the player left of the last"
 R_FALSE2 = "003 False openers 2"
-
-@dataclass(frozen=True, kw_only=True)
-class SeatSpec:
-    seat: int
-    stack: int
-    name: str = ""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> SeatSpec:
-        return self  # frozen, of ints and a str: nothing to copy (and a compiled one refuses the default copy)
-
 
 class Hand:
     """One deal. See the module docstring for how to drive it."""
@@ -717,72 +703,27 @@ class Hand:
     # ------------------------------------------------------------------------------ 003 False openers 2
 
     def verify_declare_no_openers(self, seat: int) -> None:
-        i = self.index_of(seat)
-        self.require_phase("declare_no_openers")
-        if i != self.opener_index or self.requirement is None or self.interval != "first":
-            raise IllegalActionError("not_the_opener", f"seat {seat} did not open this pot", rule=R_FALSE2)
-        if not _irregular.before_the_draw(self):
-            raise IllegalActionError("too_late", "the draw has begun: a card of it has been served", rule=R_FALSE2)
+        _irregular.verify_declare_no_openers(self, seat)
 
     def declare_no_openers(self, seat: int) -> list[Event]:
-        """The opener announces before the draw (until its first card is served) that he lacks openers: his hand
-        is foul, and another player holding openers may take his place (003 False openers 2)."""
-        self.verify_declare_no_openers(seat)
-        before = len(self.events)
-        i = self.index_of(seat)
-        self.log_act(ActTaken(act="declare_no_openers", seat=seat))
-        self.openers_proved = False
-        self.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_FALSE2))
-        _irregular.ask_for_a_new_opener(self, i, "declare_no_openers")
-        return self.done(before)
+        """The opener announces before the draw that he lacks openers (irregular_openers.py)."""
+        return _irregular.declare_no_openers(self, seat)
 
     def verify_take_open(self, seat: int) -> None:
-        i = self.index_of(seat)
-        self.require_phase("take_open")
-        self.require_turn(i, R_FALSE2)
-        wagers.verify_openers(self, i)
-
-    def can_take_open(self, seat: int) -> bool:
-        return _can(self.verify_take_open, seat)
+        _irregular.verify_take_open(self, seat)
 
     def take_open(self, seat: int) -> list[Event]:
         """A player with openers takes the false opener's place; the betting goes on (003 False openers 2)."""
-        self.verify_take_open(seat)
-        before = len(self.events)
-        i = self.index_of(seat)
-        self.log_act(ActTaken(act="take_open", seat=seat))
-        self.opener_index = i
-        self.openers_proved = None
-        live = self.live()
-        if len(live) == 1:
-            self.finish_uncontested(live[0], "take_open")
-            return self.done(before)
-        resume = self.resume_at
-        self.to_act = None
-        if self.drawers:  # announced after the betting closed: the draw proceeds
-            _irregular.resume_the_draw(self, "take_open")
-        elif resume is None or self.set_next(resume, inclusive=True) is None:
-            self.close_interval("take_open")
-        else:
-            self.move(Phase.FIRST_BETTING, "take_open")
-        return self.done(before)
+        return _irregular.take_open(self, seat)
 
     def verify_decline_open(self, seat: int) -> None:
-        i = self.index_of(seat)
-        self.require_phase("decline_open")
-        self.require_turn(i, R_FALSE2)
+        _irregular.verify_decline_open(self, seat)
 
     def decline_open(self, seat: int) -> list[Event]:
-        self.verify_decline_open(seat)
-        before = len(self.events)
-        self.log_act(ActTaken(act="decline_open", seat=seat))
-        self.reopen_pos += 1
-        if self.reopen_pos < len(self.reopen_queue):
-            self.to_act = self.reopen_queue[self.reopen_pos]
-            self.move(Phase.REOPENING, "decline_open")
-        else:
-            _irregular.no_new_opener(self, "decline_open")
-        return self.done(before)
+        return _irregular.decline_open(self, seat)
+
+    def can_take_open(self, seat: int) -> bool:
+        return _can(self.verify_take_open, seat)
 
     def _after_act(self, i: int, trigger: str) -> None:
         self.needs[i] = False
@@ -1016,49 +957,11 @@ class Hand:
 
     def result(self) -> dict[str, Any]:
         """The outcome as the replay command prints it (seats as string keys)."""
-        hands: dict[str, Any] = {}
-        for i in range(self.n):
-            hands[str(self.seat_no[i])] = {
-                "cards": list(self.codes(self.hands[i])),
-                "folded": self.folded[i],
-                "mucked": self.mucked[i],
-                "foul": self.foul[i],
-                "held_out": list(self.codes(self.held[i])),
-            }
-        awards = [e.to_json() for e in self.events if isinstance(e, PotAwarded)]
-        result: dict[str, Any] = {
-            "status": self.status if self.is_over else "incomplete",
-            "stacks": {str(s): v for s, v in self.stacks().items()},
-            "carried_pot": self.carried_pot,
-            "pot": 0 if self.is_over else self.pot,
-            "opener": self.opener,
-            "openers_proved": self.openers_proved,
-            "false_opener_case": self.false_opener_case,
-            "awards": awards,
-            "hands": hands,
-            "events": [e.to_json() for e in self.events if not isinstance(e, INPUTS)],
-        }
-        result.update(_irregular.result_fields(self))
-        if not self.is_over:  # a record that stops mid-hand: where it stands and what may come next
-            legal = self.legal_actions()
-            result["phase"] = str(self.phase)
-            result["to_act"] = legal.seat
-            result["legal"] = list(legal.acts)
-        return result
+        return outcome.result(self, None if self.is_over else self.legal_actions())
 
     def to_record(self) -> dict[str, Any]:
         """This hand as a ``cardtable.hand/1`` record (the acts so far)."""
-        return {
-            "format": "cardtable.hand/1",
-            "game": config_to_json(self.config),
-            "seats": [{"seat": s.seat, "name": s.name, "stack": s.stack} for s in self.seats],
-            "button": self.seat_no[self.button_index],
-            "carried_pot": self.carried_in,
-            "passed_deals": self.passed_deals,
-            **({"ante_for_all": self.ante_for_all} if self.ante_for_all is not None else {}),
-            "deck": list(self.deck_codes),
-            "actions": self.actions,
-        }
+        return outcome.to_record(self)
 
 
 @cache

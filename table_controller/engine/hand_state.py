@@ -24,9 +24,19 @@ from table_controller.engine.events import Event
 from table_controller.engine.machine import Phase
 from table_controller.engine.opening import OpeningRequirement
 
-__all__ = ["CardLike", "HandState", "IrregularState"]
+__all__ = ["CardLike", "HandState", "IrregularState", "SeatSpec"]
 
 CardLike = Card | int | str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatSpec:
+    seat: int
+    stack: int
+    name: str = ""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeatSpec:
+        return self  # frozen, of ints and a str: nothing to copy (and a compiled one refuses the default copy)
 
 
 @dataclass
@@ -48,6 +58,10 @@ class HandState(Protocol):
     other way); cards are shoe positions (``ident[p]`` the card, None unknown)."""
 
     config: GameConfig
+    seats: tuple[SeatSpec, ...]
+    carried_in: int
+    passed_deals: int
+    ante_for_all: int | None
     phase: Phase | None
     requirement: OpeningRequirement | None
     events: list[Event]
@@ -129,6 +143,14 @@ class HandState(Protocol):
 
     @property
     def pot(self) -> int: ...
+
+    @property
+    def carried_pot(self) -> int: ...
+
+    @property
+    def actions(self) -> list[dict[str, Any]]: ...
+
+    def stacks(self) -> dict[int, int]: ...
 
     def max_discard(self, seat: int) -> int: ...
 

@@ -14,7 +14,7 @@ Where the books differ the remedy follows a house option (``table_controller.eng
 where they are silent we follow common card-room practice and say so in the rule text. docs/irregularities.md
 is the reference, with the record syntax and the scripted hands that the tests replay.
 
-This module works on the ``Hand``'s private state on purpose: the engine's invariants, phases and
+This module works on the deal's public state (``hand_state.HandState``): the engine's invariants, phases and
 transition table (machine.py, trigger ``irregularity`` / ``floor_ruling``) stay the single source of truth.
 """
 
@@ -87,9 +87,15 @@ from table_controller.engine.irregular_floor import (
 from table_controller.engine.irregular_openers import (
     ask_for_a_new_opener,
     before_the_draw,
+    declare_no_openers,
+    decline_open,
     false_opener_uncalled,
     no_new_opener,
     resume_the_draw,
+    take_open,
+    verify_declare_no_openers,
+    verify_decline_open,
+    verify_take_open,
 )
 from table_controller.engine.irregular_options import (
     FalseOpenerPenalty,
@@ -112,6 +118,8 @@ __all__ = [
     "ask_for_a_new_opener",
     "before_the_draw",
     "cannot_draw_short",
+    "declare_no_openers",
+    "decline_open",
     "draw_count_info",
     "end_of_draw",
     "false_opener_uncalled",
@@ -125,7 +133,11 @@ __all__ = [
     "reports_open",
     "result_fields",
     "resume_the_draw",
+    "take_open",
     "verify",
+    "verify_declare_no_openers",
+    "verify_decline_open",
+    "verify_take_open",
     "visible_draw_counts",
 ]
 

@@ -13,13 +13,16 @@ When nobody called him (:func:`false_opener_uncalled`) the books agree after the
 but their antes; a player may choose to leave his chips in) and disagree before it (003: every chip stays; 000:
 the others withdraw): house option ``uncalled_false_opener``.
 
-Like the other ``irregular_*`` modules this works on the ``Hand``'s private state on purpose (machine.py's
+Like the other ``irregular_*`` modules this works on the deal's public state, ``HandState`` (machine.py's
 transition table stays the single source of truth). docs/irregularities.md.
 """
 
 from __future__ import annotations
 
-from table_controller.engine.events import BetReturned, DrawServed, PotCarried
+from table_controller.engine import wagers
+from table_controller.engine.acts import ActTaken
+from table_controller.engine.errors import IllegalActionError
+from table_controller.engine.events import BetReturned, DrawServed, Event, OpenersJudged, PotCarried
 from table_controller.engine.hand_state import HandState
 from table_controller.engine.irregular_options import UncalledFalseOpener
 from table_controller.engine.machine import Phase
@@ -134,3 +137,76 @@ def false_opener_uncalled(h: HandState, w: int, trigger: str) -> None:
     h.emit(PotCarried(amount=h.collected, reason=reason))
     h.status = "carried"
     h.end()
+
+
+# The acts of 003 False openers 2: the opener declares he lacks openers; another player may take the open.
+
+def verify_declare_no_openers(hand: HandState, seat: int) -> None:
+    i = hand.index_of(seat)
+    hand.require_phase("declare_no_openers")
+    if i != hand.opener_index or hand.requirement is None or hand.interval != "first":
+        raise IllegalActionError("not_the_opener", f"seat {seat} did not open this pot", rule=R_FALSE2)
+    if not before_the_draw(hand):
+        raise IllegalActionError("too_late", "the draw has begun: a card of it has been served", rule=R_FALSE2)
+
+
+def declare_no_openers(hand: HandState, seat: int) -> list[Event]:
+    """The opener announces before the draw (until its first card is served) that he lacks openers: his hand
+    is foul, and another player holding openers may take his place (003 False openers 2)."""
+    verify_declare_no_openers(hand, seat)
+    before = len(hand.events)
+    i = hand.index_of(seat)
+    hand.log_act(ActTaken(act="declare_no_openers", seat=seat))
+    hand.openers_proved = False
+    hand.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=R_FALSE2))
+    ask_for_a_new_opener(hand, i, "declare_no_openers")
+    return hand.done(before)
+
+
+def verify_take_open(hand: HandState, seat: int) -> None:
+    i = hand.index_of(seat)
+    hand.require_phase("take_open")
+    hand.require_turn(i, R_FALSE2)
+    wagers.verify_openers(hand, i)
+
+
+def take_open(hand: HandState, seat: int) -> list[Event]:
+    """A player with openers takes the false opener's place; the betting goes on (003 False openers 2)."""
+    verify_take_open(hand, seat)
+    before = len(hand.events)
+    i = hand.index_of(seat)
+    hand.log_act(ActTaken(act="take_open", seat=seat))
+    hand.opener_index = i
+    hand.openers_proved = None
+    live = hand.live()
+    if len(live) == 1:
+        hand.finish_uncontested(live[0], "take_open")
+        return hand.done(before)
+    resume = hand.resume_at
+    hand.to_act = None
+    if hand.drawers:  # announced after the betting closed: the draw proceeds
+        resume_the_draw(hand, "take_open")
+    elif resume is None or hand.set_next(resume, inclusive=True) is None:
+        hand.close_interval("take_open")
+    else:
+        hand.move(Phase.FIRST_BETTING, "take_open")
+    return hand.done(before)
+
+
+def verify_decline_open(hand: HandState, seat: int) -> None:
+    i = hand.index_of(seat)
+    hand.require_phase("decline_open")
+    hand.require_turn(i, R_FALSE2)
+
+
+def decline_open(hand: HandState, seat: int) -> list[Event]:
+    verify_decline_open(hand, seat)
+    before = len(hand.events)
+    hand.log_act(ActTaken(act="decline_open", seat=seat))
+    hand.reopen_pos += 1
+    if hand.reopen_pos < len(hand.reopen_queue):
+        hand.to_act = hand.reopen_queue[hand.reopen_pos]
+        hand.move(Phase.REOPENING, "decline_open")
+    else:
+        no_new_opener(hand, "decline_open")
+    return hand.done(before)
