@@ -29,7 +29,7 @@ from operator import attrgetter
 from typing import Any
 
 from table_controller.engine import draw as draw_
-from table_controller.engine import identities, outcome, showdown, wagers
+from table_controller.engine import forced, identities, outcome, showdown, wagers
 from table_controller.engine import irregular as _irregular
 from table_controller.engine.acts import ActTaken, actions_of
 from table_controller.engine.betting import R_LIMITS, structure_for
@@ -38,7 +38,6 @@ from table_controller.engine.config import (
     FORCED_BLIND_FORMS,
     PASS_AND_BACK_IN_FORMS,
     STRADDLE_FORMS,
-    AnteMode,
     DrawLimit,
     GameConfig,
     GameForm,
@@ -49,17 +48,15 @@ from table_controller.engine.events import (
     BetMade,
     BetReturned,
     Called,
-    CardsDealt,
     Checked,
     Event,
     Folded,
-    ForcedBetPosted,
     HandEnded,
     IntervalClosed,
     PotCarried,
     Raised,
-    StraddleDeclined,
 )
+from table_controller.engine.forced import HAND_SIZE
 from table_controller.engine.hand_state import CardLike, SeatSpec
 from table_controller.engine.legal import LegalActions, legal_view
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
@@ -68,7 +65,6 @@ from table_controller.engine.wagers import R_DOUBLE, R_STAY
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
-HAND_SIZE = 5
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
@@ -77,7 +73,6 @@ _NAME_OF: dict[Card | None, str] = {None: UNKNOWN_CODE, **{Card(c): code for c, 
 R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
 R_CHECK = "003 Jackpots: pass (check) only while nobody has bet"
 R_PASS_OUT = "003 Pass and out: each player in turn must either bet or drop"
-R_STRADDLE = "003 Blind and straddle: a straddle doubles the last straddle, made only by the player left of the last"
 R_FALSE2 = "003 False openers 2"
 
 class Hand:
@@ -224,7 +219,7 @@ class Hand:
         self.legal_full = 0  # with a betting view: the smallest full bet or raise (_raise_limits()[0]), else 0
 
         self.phase: Phase | None = None
-        self._start()
+        forced.start(self)
 
     # ----------------------------------------------------------------------------------------------- setup
 
@@ -250,93 +245,6 @@ class Hand:
     def emit(self, event: Event) -> Event:
         self.events.append(event)
         return event
-
-    def _post(self, i: int, amount: int, what: str, *, live: bool, as_bet: bool) -> int:
-        paid = min(amount, self.stack[i])
-        self.stack[i] -= paid
-        if as_bet:
-            self.bets[i] += paid
-        else:
-            self.collected += paid
-        if live:
-            self.contrib[i] += paid
-        else:
-            self.dead += paid
-        self.emit(ForcedBetPosted(seat=self.seat_no[i], amount=paid, what=what, all_in=self.stack[i] == 0))
-        return paid
-
-    def _start(self) -> None:
-        cfg, st, n, b = self.config, self.config.stakes, self.n, self.button_index
-        form = cfg.form
-        left = (b + 1) % n
-        if st.ante > 0:
-            if self.ante_for_all is not None:
-                self.dead_payer = payer = self.index[self.ante_for_all]
-                self._post(payer, st.ante * n, "ante_for_all", live=False, as_bet=False)
-            elif cfg.options.ante_mode is AnteMode.DEALER:
-                self._post(b, st.ante * n, "dealer_ante", live=False, as_bet=False)
-            else:  # each player antes, from the dealer's left
-                for i in _deal_order(n, left):
-                    self.ante_paid[i] = self._post(i, st.ante, "ante", live=True, as_bet=False)
-        first = left
-        if form is GameForm.BLOCK_SYSTEM:
-            self._post(b, st.block_ante, "block_ante", live=False, as_bet=False)
-            second = (left + 1) % n
-            self._post(left, st.block_blind, "block_blind", live=True, as_bet=True)
-            self._post(second, st.block_raise - self.bets[second], "block_raise", live=True, as_bet=True)
-            self.current = max(self.bets)
-            self.last_inc = st.block_raise - st.block_blind
-            self.forced_last = second
-            self.opened = True
-            first = (second + 1) % n
-        elif form in STRADDLE_FORMS:
-            self._post(left, st.blind, "blind", live=True, as_bet=True)
-            self.current = self.bets[left]
-            self.forced_last = left
-            self.last_inc = st.blind
-        elif form is GameForm.BLIND_OPENING:
-            self._post(left, st.blind, "blind_open", live=True, as_bet=True)
-            self.current = self.bets[left]
-            self.last_inc = st.blind
-            self.raises = 1
-            self.opened = True
-            self.opener_index = left
-            self.forced_last = left
-            first = (left + 1) % n
-            if cfg.options.blind_opening_double_to_stay:
-                self.entry_seat = first
-                self.entry = 2 * st.blind
-        self._deal()
-        if form in STRADDLE_FORMS:
-            nxt = (left + 1) % n
-            if self._may_straddle(nxt):
-                self.move(Phase.STRADDLING, "start")
-                self.to_act = nxt
-                self.check_invariants()
-                return
-            self._begin_first_after_straddles()
-            self.check_invariants()
-            return
-        self.move(Phase.FIRST_BETTING, "start")
-        self._open_interval(first)
-        self.check_invariants()
-
-    def _deal(self) -> None:
-        n, left = self.n, (self.button_index + 1) % self.n
-        order = _deal_order(n, left)
-        stub = self.stub
-        # One card at a time from the dealer's left, five rounds: the k-th card off the top of the stub goes to
-        # order[k % n]. Taken in one slice per player rather than card by card.
-        top = len(stub)
-        dealt = stub[top - HAND_SIZE * n:][::-1]
-        del stub[top - HAND_SIZE * n:]
-        hands: list[list[int]] = [[] for _ in order]
-        for k, i in enumerate(order):
-            hands[i] = dealt[k::n]
-        self.hands = hands
-        self.original = list(map(tuple, hands))
-        seat_no = self.seat_no
-        self.emit(CardsDealt(order=tuple(seat_no[i] for i in order), cards_each=HAND_SIZE))
 
     # ------------------------------------------------------------------------------------------ invariants
 
@@ -446,68 +354,25 @@ class Hand:
 
     # ---------------------------------------------------------------------------------------------- straddles
 
-    def _may_straddle(self, i: int) -> bool:
-        limit = self.config.options.straddle_limit
-        if limit is not None and self.straddles >= limit:
-            return False
-        if self.straddles >= self.n - 2:  # a straddle never comes round to the blind again
-            return False
-        return self.stack[i] > 0
-
     def verify_straddle(self, seat: int) -> None:
-        i = self.index_of(seat)
-        self.require_phase("straddle")
-        self.require_turn(i, R_STRADDLE)
+        forced.verify_straddle(self, seat)
 
     def straddle(self, seat: int) -> list[Event]:
-        self.verify_straddle(seat)
-        before = len(self.events)
-        i = self.index_of(seat)
-        self._post(i, 2 * self.current, "straddle", live=True, as_bet=True)
-        self.current = max(self.current, self.bets[i])
-        self.last_inc = self.current
-        self.forced_last = i
-        self.straddles += 1
-        self.log_act(ActTaken(act="straddle", seat=seat))
-        nxt = (i + 1) % self.n
-        if self._may_straddle(nxt):
-            self.move(Phase.STRADDLING, "straddle")
-            self.to_act = nxt
-        else:
-            self.move(Phase.FIRST_BETTING, "straddle")
-            self._begin_first_after_straddles(moved=True)
-        return self.done(before)
+        """Double the last straddle (003 Blind and straddle; forced.py)."""
+        return forced.straddle(self, seat)
 
     def verify_decline_straddle(self, seat: int) -> None:
-        i = self.index_of(seat)
-        self.require_phase("decline_straddle")
-        self.require_turn(i, R_STRADDLE)
-        if self.config.options.straddle_compulsory and self.straddles == 0:
-            raise IllegalActionError("straddle_compulsory", "the first straddle is compulsory in this game",
-                                rule="003 Blind and straddle: in many games at least one straddle is obligatory")
+        forced.verify_decline_straddle(self, seat)
+
+    def decline_straddle(self, seat: int) -> list[Event]:
+        return forced.decline_straddle(self, seat)
 
     def can_decline_straddle(self, seat: int) -> bool:
         return _can(self.verify_decline_straddle, seat)
 
-    def decline_straddle(self, seat: int) -> list[Event]:
-        self.verify_decline_straddle(seat)
-        before = len(self.events)
-        self.emit(StraddleDeclined(seat=seat))
-        self.log_act(ActTaken(act="decline_straddle", seat=seat))
-        self.move(Phase.FIRST_BETTING, "decline_straddle")
-        self._begin_first_after_straddles(moved=True)
-        return self.done(before)
-
-    def _begin_first_after_straddles(self, *, moved: bool = False) -> None:
-        if not moved:
-            self.move(Phase.FIRST_BETTING, "start")
-        assert self.forced_last is not None
-        self.entry = 2 * self.current
-        self._open_interval((self.forced_last + 1) % self.n)
-
     # ------------------------------------------------------------------------------------------------ betting
 
-    def _open_interval(self, first: int) -> None:
+    def open_interval(self, first: int) -> None:
         """Start a betting interval with the first player from ``first`` who can act; none: close it at once."""
         can_bet = [wagers.can_bet_chips(self, i) for i in range(self.n)]
         # A player acts only if someone else could answer him, or he has a bet to meet.
@@ -849,7 +714,7 @@ class Hand:
             first = (self.button_index + 1) % self.n
         self.final_first = first
         self.move(Phase.FINAL_BETTING, trigger)
-        self._open_interval(first)
+        self.open_interval(first)
 
     # ------------------------------------------------------------------------- showdown, proof (showdown.py)
 
@@ -970,12 +835,6 @@ def _rotations(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ..
     the turn passes from him), and the same without himself."""
     after = tuple(tuple((i + k) % n for k in range(1, n + 1)) for i in range(n))
     return after, tuple(a[:-1] for a in after)
-
-
-@cache
-def _deal_order(n: int, left: int) -> tuple[int, ...]:
-    """Player indices in the order served, from the dealer's left."""
-    return tuple((left + k) % n for k in range(n))
 
 
 def _can(verify: Callable[..., None], *args: Any) -> bool:

@@ -107,6 +107,8 @@ class HandState(Protocol):
     opener_index: int | None
     aggressor: int | None
     final_first: int | None
+    forced_last: int | None
+    straddles: int
     # The betting interval.
     structure: BettingStructure
     pass_and_out: bool
@@ -187,6 +189,10 @@ class HandState(Protocol):
     def serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None: ...
 
     def set_next(self, start: int, *, inclusive: bool) -> int | None: ...
+
+    def open_interval(self, first: int) -> None: ...
+
+    def check_invariants(self) -> None: ...
 
     def collect(self) -> None: ...
 
