@@ -32,7 +32,7 @@ from table_controller.engine import draw as draw_
 from table_controller.engine import forced, identities, outcome, showdown, wagers
 from table_controller.engine import irregular as _irregular
 from table_controller.engine.acts import ActTaken, actions_of
-from table_controller.engine.betting import R_LIMITS, structure_for
+from table_controller.engine.betting import structure_for
 from table_controller.engine.cards import UNKNOWN_CODE, Card
 from table_controller.engine.config import (
     FORCED_BLIND_FORMS,
@@ -61,19 +61,16 @@ from table_controller.engine.hand_state import CardLike, SeatSpec
 from table_controller.engine.legal import LegalActions, legal_view
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.piles import DECK_SIZE, prove_layout
-from table_controller.engine.wagers import R_DOUBLE, R_STAY
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
 _FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
-_NAME_OF: dict[Card | None, str] = {None: UNKNOWN_CODE, **{Card(c): code for c, code in enumerate(CODE_OF)}}
 
 R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
-R_CHECK = "003 Jackpots: pass (check) only while nobody has bet"
-R_PASS_OUT = "003 Pass and out: each player in turn must either bet or drop"
-R_FALSE2 = "003 False openers 2"
+
+
 
 class Hand:
     """One deal. See the module docstring for how to drive it."""
@@ -393,20 +390,8 @@ class Hand:
         self.to_act = next((j for j in order if self.needs[j] and wagers.can_bet_chips(self, j)), None)
         return self.to_act
 
-    def _betting_common(self, seat: int, act: str) -> int:
-        i = self.index_of(seat)
-        self.require_phase(act)
-        self.require_turn(i)
-        return i
-
     def verify_check(self, seat: int) -> None:
-        i = self._betting_common(seat, "check")
-        if self.current > self.bets[i]:
-            raise IllegalActionError("cannot_check", f"seat {seat} cannot check: {wagers.to_call(self, i)} to call",
-                                     rule=R_CHECK)
-        if wagers.pass_and_out_unopened(self):
-            raise IllegalActionError("must_bet_or_drop", "before the pot is opened a player must bet or drop",
-                                rule=R_PASS_OUT)
+        wagers.verify_check(self, seat)
 
     def check(self, seat: int) -> list[Event]:
         if not self._listed(seat, "check"):
@@ -425,13 +410,7 @@ class Hand:
         return legal is not None and legal.seat == seat and act in legal.acts
 
     def verify_bet(self, seat: int, to: int) -> None:
-        i = self._betting_common(seat, "bet")
-        if self.current > 0 and not wagers.blind_entry_open(self):
-            raise IllegalActionError("cannot_bet", f"there is already a bet of {self.current}: raise instead",
-                                rule=R_LIMITS[self.config.betting])
-        wagers.verify_amount(self, i, to, "bet")
-        if self.interval == "first" and not self.opened:
-            wagers.verify_openers(self, i)
+        wagers.verify_bet(self, seat, to)
 
     def bet(self, seat: int, to: int) -> list[Event]:
         minimum_full = self._checked_amount(seat, to, "bet", self.verify_bet)
@@ -479,13 +458,7 @@ class Hand:
         return full
 
     def verify_call(self, seat: int) -> None:
-        i = self._betting_common(seat, "call")
-        if self.current <= self.bets[i]:
-            raise IllegalActionError("nothing_to_call", f"seat {seat} has nothing to call: check instead", rule=R_CHECK)
-        if wagers.blind_entry_open(self):
-            raise IllegalActionError("must_bet_to_stay", f"to stay, bet {self.entry}", rule=R_STAY)
-        if wagers.entry_pending(self, i):
-            raise IllegalActionError("must_double_to_stay", f"to stay, raise to {self.entry}", rule=R_DOUBLE)
+        wagers.verify_call(self, seat)
 
     def call(self, seat: int) -> list[Event]:
         if not self._listed(seat, "call"):
@@ -502,11 +475,7 @@ class Hand:
         return self.done(before)
 
     def verify_raise_to(self, seat: int, to: int) -> None:
-        i = self._betting_common(seat, "raise")
-        if self.current <= 0 or wagers.blind_entry_open(self):
-            raise IllegalActionError("cannot_raise", "there is no bet to raise: bet instead",
-                                     rule=R_LIMITS[self.config.betting])
-        wagers.verify_amount(self, i, to, "raise")
+        wagers.verify_raise_to(self, seat, to)
 
     def raise_to(self, seat: int, to: int) -> list[Event]:
         minimum_full = self._checked_amount(seat, to, "raise", self.verify_raise_to)
@@ -520,9 +489,7 @@ class Hand:
         return self.done(before)
 
     def verify_fold(self, seat: int) -> None:
-        i = self._betting_common(seat, "fold")
-        if self.current <= self.bets[i] and not wagers.pass_and_out_unopened(self):
-            raise IllegalActionError("cannot_fold", f"seat {seat} faces no bet: check instead", rule=R_CHECK)
+        wagers.verify_fold(self, seat)
 
     def fold(self, seat: int) -> list[Event]:
         if not self._listed(seat, "fold"):
@@ -550,9 +517,7 @@ class Hand:
         self._after_act(i, "fold")
 
     def verify_pass_(self, seat: int) -> None:
-        i = self._betting_common(seat, "fold")
-        if wagers.pass_is_check(self, i):
-            self.verify_check(seat)
+        wagers.verify_pass_(self, seat)
 
     def pass_(self, seat: int) -> list[Event]:
         """'Pass': a check where checking is allowed and the house reads pass so (003 Jackpots); otherwise the
@@ -776,40 +741,24 @@ class Hand:
 
     # ------------------------------------------------------------ irregularities and floor rulings (irregular.py)
 
-    def _verify_report(self, trigger: str, report: _irregular.Report) -> None:
-        """Irregularities and floor rulings are one family of reports; each trigger takes only its own kinds."""
-        self.require_phase(trigger)
-        own, other = ((_irregular.REPORT_KINDS, "a floor ruling, not an irregularity") if trigger == "irregularity"
-                      else (_irregular.FLOOR_KINDS, "an irregularity, not a floor ruling"))
-        if report.kind not in own:
-            raise IllegalActionError("bad_report", f"'{report.kind}' is {other}")
-        _irregular.verify(self, report)
-
-    def _apply_report(self, trigger: str, report: _irregular.Report) -> list[Event]:
-        self._verify_report(trigger, report)
-        before = len(self.events)
-        self.log_act(ActTaken(act=trigger, report=report))
-        _irregular.apply(self, report)
-        return self.done(before)
-
     def verify_irregularity(self, report: _irregular.Report) -> None:
         """An irregularity reported by the dealer, the shoe or the camera (kinds: ``irregular.REPORT_KINDS``)."""
-        self._verify_report("irregularity", report)
+        _irregular.verify_report(self, "irregularity", report)
 
     def can_irregularity(self, report: _irregular.Report) -> bool:
         return _can(self.verify_irregularity, report)
 
     def irregularity(self, report: _irregular.Report) -> list[Event]:
         """Apply the books' remedy; the events name the rule applied (book and paragraph)."""
-        return self._apply_report("irregularity", report)
+        return _irregular.apply_report(self, "irregularity", report)
 
     def verify_floor_ruling(self, report: _irregular.Report) -> None:
         """A supervisor's ruling where the books are silent (kinds: ``irregular.FLOOR_KINDS``)."""
-        self._verify_report("floor_ruling", report)
+        _irregular.verify_report(self, "floor_ruling", report)
 
     def floor_ruling(self, report: _irregular.Report) -> list[Event]:
         """Apply a supervisor's ruling; conservation still holds after it."""
-        return self._apply_report("floor_ruling", report)
+        return _irregular.apply_report(self, "floor_ruling", report)
 
     # ------------------------------------------------------------------------------------------ legal view
 

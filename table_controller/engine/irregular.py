@@ -22,10 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from table_controller.engine.acts import ActTaken
 from table_controller.engine.errors import IllegalActionError
-from table_controller.engine.events import (
-    OpenersJudged,
-)
+from table_controller.engine.events import Event, OpenersJudged
 from table_controller.engine.hand_state import HandState, IrregularState
 from table_controller.engine.irregular_core import (
     FLOOR_KINDS,
@@ -115,6 +114,7 @@ __all__ = [
     "ReplacementServed",
     "Report",
     "apply",
+    "apply_report",
     "ask_for_a_new_opener",
     "before_the_draw",
     "cannot_draw_short",
@@ -137,9 +137,30 @@ __all__ = [
     "verify",
     "verify_declare_no_openers",
     "verify_decline_open",
+    "verify_report",
     "verify_take_open",
     "visible_draw_counts",
 ]
+
+
+def verify_report(hand: HandState, trigger: str, report: Report) -> None:
+    """Irregularities and floor rulings are one family of reports; each trigger (``irregularity``,
+    ``floor_ruling``) takes only its own kinds. Changes nothing."""
+    hand.require_phase(trigger)
+    own, other = ((REPORT_KINDS, "a floor ruling, not an irregularity") if trigger == "irregularity"
+                  else (FLOOR_KINDS, "an irregularity, not a floor ruling"))
+    if report.kind not in own:
+        raise IllegalActionError("bad_report", f"'{report.kind}' is {other}")
+    verify(hand, report)
+
+
+def apply_report(hand: HandState, trigger: str, report: Report) -> list[Event]:
+    """The act of reporting: verified, entered in the log, its remedy applied; returns the events it produced."""
+    verify_report(hand, trigger, report)
+    before = len(hand.events)
+    hand.log_act(ActTaken(act=trigger, report=report))
+    apply(hand, report)
+    return hand.done(before)
 
 
 def verify(hand: HandState, report: Report) -> None:

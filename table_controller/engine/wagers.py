@@ -14,11 +14,33 @@ from table_controller.engine.hand_state import HandState
 from table_controller.engine.opening import meets_requirement
 
 __all__ = [
-    "R_DOUBLE", "R_OPEN", "R_STAY", "blind_entry_open", "can_bet_chips", "entry_pending", "full_threshold",
-    "lacks_openers", "pass_and_out_unopened", "pass_is_check", "raise_bounds", "raise_limits", "to_call",
-    "verify_amount", "verify_openers",
+    "R_CHECK",
+    "R_DOUBLE",
+    "R_OPEN",
+    "R_PASS_OUT",
+    "R_STAY",
+    "blind_entry_open",
+    "can_bet_chips",
+    "entry_pending",
+    "full_threshold",
+    "lacks_openers",
+    "pass_and_out_unopened",
+    "pass_is_check",
+    "raise_bounds",
+    "raise_limits",
+    "to_call",
+    "verify_amount",
+    "verify_bet",
+    "verify_call",
+    "verify_check",
+    "verify_fold",
+    "verify_openers",
+    "verify_pass_",
+    "verify_raise_to",
 ]
 
+R_CHECK = "003 Jackpots: pass (check) only while nobody has bet"
+R_PASS_OUT = "003 Pass and out: each player in turn must either bet or drop"
 R_OPEN = "003 Jackpots: a player may not open unless he has the requirement"
 R_STAY = "003 Blind and straddle: the first player who stays must bet double the last straddle"
 R_DOUBLE = "003 Blind opening: the player left of the blind opener must double the blind to stay (house option)"
@@ -135,3 +157,62 @@ def pass_is_check(hand: HandState, i: int) -> bool:
 def _unit(hand: HandState) -> int:
     st = hand.config.stakes
     return st.small_bet if hand.interval == "first" else st.big_bet
+
+
+# The checks of the betting acts (Hand.check, bet, call, raise_to, fold, pass_): raise the rule broken.
+
+def _betting_common(hand: HandState, seat: int, act: str) -> int:
+    i = hand.index_of(seat)
+    hand.require_phase(act)
+    hand.require_turn(i)
+    return i
+
+
+def verify_check(hand: HandState, seat: int) -> None:
+    i = _betting_common(hand, seat, "check")
+    if hand.current > hand.bets[i]:
+        raise IllegalActionError("cannot_check", f"seat {seat} cannot check: {to_call(hand, i)} to call",
+                                 rule=R_CHECK)
+    if pass_and_out_unopened(hand):
+        raise IllegalActionError("must_bet_or_drop", "before the pot is opened a player must bet or drop",
+                            rule=R_PASS_OUT)
+
+
+def verify_bet(hand: HandState, seat: int, to: int) -> None:
+    i = _betting_common(hand, seat, "bet")
+    if hand.current > 0 and not blind_entry_open(hand):
+        raise IllegalActionError("cannot_bet", f"there is already a bet of {hand.current}: raise instead",
+                            rule=R_LIMITS[hand.config.betting])
+    verify_amount(hand, i, to, "bet")
+    if hand.interval == "first" and not hand.opened:
+        verify_openers(hand, i)
+
+
+def verify_call(hand: HandState, seat: int) -> None:
+    i = _betting_common(hand, seat, "call")
+    if hand.current <= hand.bets[i]:
+        raise IllegalActionError("nothing_to_call", f"seat {seat} has nothing to call: check instead", rule=R_CHECK)
+    if blind_entry_open(hand):
+        raise IllegalActionError("must_bet_to_stay", f"to stay, bet {hand.entry}", rule=R_STAY)
+    if entry_pending(hand, i):
+        raise IllegalActionError("must_double_to_stay", f"to stay, raise to {hand.entry}", rule=R_DOUBLE)
+
+
+def verify_raise_to(hand: HandState, seat: int, to: int) -> None:
+    i = _betting_common(hand, seat, "raise")
+    if hand.current <= 0 or blind_entry_open(hand):
+        raise IllegalActionError("cannot_raise", "there is no bet to raise: bet instead",
+                                 rule=R_LIMITS[hand.config.betting])
+    verify_amount(hand, i, to, "raise")
+
+
+def verify_fold(hand: HandState, seat: int) -> None:
+    i = _betting_common(hand, seat, "fold")
+    if hand.current <= hand.bets[i] and not pass_and_out_unopened(hand):
+        raise IllegalActionError("cannot_fold", f"seat {seat} faces no bet: check instead", rule=R_CHECK)
+
+
+def verify_pass_(hand: HandState, seat: int) -> None:
+    i = _betting_common(hand, seat, "fold")
+    if pass_is_check(hand, i):
+        verify_check(hand, seat)
