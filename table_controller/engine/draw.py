@@ -18,11 +18,12 @@ from table_controller.engine.deck import CARD_OF
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.events import Burned, DrawAnnounced, DrawServed, Event, Reshuffled
 from table_controller.engine.hand_state import CardLike, HandState
+from table_controller.engine.identities import forgettable
 from table_controller.engine.machine import Phase
 
 __all__ = [
     "announce", "begin_draw", "draw", "max_discard", "reshuffle", "reshuffle_pool", "serve", "shoe_cards_for_draw",
-    "undelivered_in_stub", "verify_announce", "verify_draw", "verify_reshuffle",
+    "undelivered_in_stub", "verify_announce", "verify_draw", "verify_draw_count", "verify_reshuffle",
 ]
 
 R_DRAW_ORDER = "003 The draw: dealing for the draw begins with the active player on the dealer's left"
@@ -89,6 +90,18 @@ def verify_draw(hand: HandState, seat: int, discard: Sequence[CardLike]) -> None
         hand.resolve_cards(hand.hands[i], discard, f"seat {seat} discards")
     finally:
         hand.ident = snapshot
+
+
+def verify_draw_count(hand: HandState, seat: int, count: int) -> None:
+    """Raise what forgetting the seat's cards and then drawing ``count`` unnamed ones ("??") would raise, changing
+    nothing: a draw the dealer entered as a count, tried before the seat's cards are forgotten (which cannot be
+    undone)."""
+    i = hand.index_of(seat)
+    hand.require_phase("draw")
+    hand.require_turn(i, R_DRAW_ORDER)
+    _verify_count(hand, i, count)
+    if count > forgettable(hand, seat):  # the cards everyone saw stay known: "??" cannot name them
+        raise IllegalActionError("card_not_held", f"seat {seat} discards: the cards named are not all there")
 
 
 def draw(hand: HandState, seat: int, discard: Sequence[CardLike]) -> list[Event]:

@@ -624,6 +624,10 @@ class Hand:
     def verify_draw(self, seat: int, discard: Sequence[CardLike]) -> None:
         draw_.verify_draw(self, seat, discard)
 
+    def verify_draw_count(self, seat: int, count: int) -> None:
+        """What ``forget(seat)`` then ``draw(seat, ["??"] * count)`` would refuse, changing nothing."""
+        draw_.verify_draw_count(self, seat, count)
+
     def draw(self, seat: int, discard: Sequence[CardLike]) -> list[Event]:
         """Discard these cards ([] stands pat) and be served as many from the top of the stub at once."""
         return draw_.draw(self, seat, discard)

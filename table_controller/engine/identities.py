@@ -20,7 +20,9 @@ from table_controller.engine.events import CardsDelivered, CardsForgotten, Event
 from table_controller.engine.hand_state import CardLike, HandState
 from table_controller.engine.piles import DECK_SIZE
 
-__all__ = ["deliver", "forget", "resolve_cards", "verify_deliver", "verify_forget"]
+__all__ = [
+    "deliver", "forget", "forgettable", "named_in_acts", "resolve_cards", "verify_deliver", "verify_forget",
+]
 
 
 def resolve_cards(hand: HandState, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]:
@@ -134,7 +136,7 @@ def forget(hand: HandState, seat: int) -> list[Event]:
     A card some act of the hand named (an exposed card) stays known: everyone saw it."""
     verify_forget(hand, seat)
     before = len(hand.events)
-    named = _named_in_acts(hand)
+    named = named_in_acts(hand)
     forgotten = 0
     for pos in hand.hands[hand.index_of(seat)]:
         card = hand.ident[pos]
@@ -146,7 +148,14 @@ def forget(hand: HandState, seat: int) -> list[Event]:
     return hand.done(before)
 
 
-def _named_in_acts(hand: HandState) -> set[Card]:
+def forgettable(hand: HandState, seat: int) -> int:
+    """How many of the seat's cards :func:`forget` would make unknown, with those already unknown: the cards of a
+    draw entered as a count (``??`` each) are found among these."""
+    named = named_in_acts(hand)
+    return sum(1 for pos in hand.hands[hand.index_of(seat)] if hand.ident[pos] is None or hand.ident[pos] not in named)
+
+
+def named_in_acts(hand: HandState) -> set[Card]:
     """The cards the acts so far named (a report's exposed card, a shown hand, a reshuffled stub)."""
     codes: list[Any] = []
     for act in actions_of(hand.events):
