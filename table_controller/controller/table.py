@@ -10,11 +10,11 @@ irregularity reports, camera cross-check alerts and floor rulings.
 
 A hand: the shoe shuffles and verifies the deck (52 cards, none missing, none twice; a failure halts the
 table with a security alert), then deals five cards to each player one at a time, each journaled as it
-comes; the engine's hand is built from them. An act that takes cards (a draw, with the burn) is verified by the
-engine first, which says what the shoe must deal for it, so only a legal act makes the shoe deal. A device fault pauses the hand with a
-prompt for the dealer: retry, or void the hand (every chip back where it was when the hand began). Between
-hands the controller checks that chips are conserved: stacks + carried pot = chips bought in - chips taken
-away + chips moved by floor rulings.
+comes; the engine's hand is built from them. An act that takes cards (a draw, with the burn) is verified by
+the engine first, which says what the shoe must deal for it, so only a legal act makes the shoe deal. A device
+fault pauses the hand with a prompt for the dealer: retry, or void the hand (every chip back where it was when
+the hand began). Between hands the controller checks that chips are conserved: stacks + carried pot = chips
+bought in - chips taken away + chips moved by floor rulings.
 
 Listeners (the stream hub) get the full state after each change; each role's view is cut from it in
 ``table_controller.service.views``.
