@@ -1,13 +1,16 @@
-"""What the modules of a deal (the draw, the showdown, the legal view, the irregularity procedures) require of a
-hand in play: :class:`HandState`, the deal's public state and steps.
+"""The deal's public state and steps, as the modules of a deal use them: :class:`HandState`.
 
-Why a Protocol: the procedures apply the books' remedies to a deal's chips, piles and turn, so they work on the
-state of :class:`~table_controller.engine.hand.Hand`; naming that state here, in a module that imports neither
-the hand nor the procedures, keeps ``hand -> irregular -> hand`` from being an import circle, and lists in one
-place every field and step a remedy may touch (the type checker holds ``Hand`` to it where the hand passes
-itself to a procedure).
+``Hand`` (hand.py) is the coordinator: it holds this state, runs the betting flow and offers every act. The other
+concerns are modules of functions over this protocol: the start of a deal and the straddles (forced.py), what a
+player may wager (wagers.py), the draw (draw.py), card identities (identities.py), the showdown (showdown.py),
+the legal view (legal.py), the result and record (outcome.py) and the irregularity procedures (irregular*.py).
 
-:class:`IrregularState` is what the reports leave pending on a hand (``Hand.irregular_state``).
+Why a Protocol: naming the state here, in a module that imports none of them, keeps ``hand -> draw -> hand``
+(and the like) from being an import circle, and lists in one place every field and step a module may touch (the
+type checker holds ``Hand`` to it wherever the hand passes itself to a module).
+
+:class:`SeatSpec` is a seat dealt in; :class:`IrregularState` what the reports leave pending on a hand
+(``Hand.irregular_state``).
 """
 
 from __future__ import annotations
