@@ -227,7 +227,7 @@ class TableCore:
         if not self._in_play():
             return
         event: dict[str, Any] = {"kind": kind, "text": text,
-                                 "after_action": len(self.hand.hand.actions) if self.hand is not None else 0}
+                                 "after_action": self.hand.acts_taken if self.hand is not None else 0}
         if at_ms is not None:
             event["at_ms"] = at_ms
         event.update({k: v for k, v in extra.items() if v is not None})

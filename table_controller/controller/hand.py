@@ -19,6 +19,7 @@ from typing import Any
 
 from table_controller.controller.errors import NotAllowedError, TableRequestError
 from table_controller.controller.views import Award, DrawEntry, LegalAction, PotView, SeatStatus
+from table_controller.engine.acts import actions_of
 from table_controller.engine.cards import card_str, parse_card
 from table_controller.engine.config import GameConfig
 from table_controller.engine.errors import EngineError, IllegalActionError
@@ -173,11 +174,12 @@ class EngineHand:
             raise _engine_error(exc) from exc
         return hand.events[before:]
 
-    def cards_for(self, act: dict[str, Any]) -> list[str]:
+    def cards_for(self, act: dict[str, Any], *, forget: int | None = None) -> list[str]:
         """What the shoe must deliver before this act: "burn" and "deal" in order ([] for most acts).
 
         Raises the engine's refusal (as :class:`NotAllowedError`) if the act is illegal, so nothing is dealt
-        for an act that will not happen.
+        for an act that will not happen. ``forget``: the seat of a draw entered as a count, whose cards are to
+        be forgotten before it (:meth:`forget`); the engine answers as if they were, changing nothing.
         """
         model = self._model(act)
         if model.act in _TRIED:
@@ -191,7 +193,10 @@ class EngineHand:
                 return ["burn"] + ["deal"] * (taken - 1)
             return ["deal"] * taken
         try:
-            verify_action(self.hand, model)
+            if forget is not None and model.act == "draw" and model.seat == forget:
+                self.hand.verify_draw_count(forget, len(model.discard or ()))
+            else:
+                verify_action(self.hand, model)
             if model.act == "draw" and model.seat is not None:
                 return list(self.hand.shoe_cards_for_draw(model.seat, len(model.discard or ())))
         except EngineError as exc:
@@ -235,6 +240,11 @@ class EngineHand:
         return self._cache
 
     # -- state -----------------------------------------------------------------------------------------
+
+    @property
+    def acts_taken(self) -> int:
+        """How many acts the hand has taken (the table events of its record are placed after so many)."""
+        return len(actions_of(self.hand.events))
 
     @property
     def over(self) -> bool:

@@ -10,11 +10,11 @@ irregularity reports, camera cross-check alerts and floor rulings.
 
 A hand: the shoe shuffles and verifies the deck (52 cards, none missing, none twice; a failure halts the
 table with a security alert), then deals five cards to each player one at a time, each journaled as it
-comes; the engine's hand is built from them. An act that takes cards (a draw, with the burn) is tried on a
-copy of the hand first, so only a legal act makes the shoe deal. A device fault pauses the hand with a
-prompt for the dealer: retry, or void the hand (every chip back where it was when the hand began). Between
-hands the controller checks that chips are conserved: stacks + carried pot = chips bought in - chips taken
-away + chips moved by floor rulings.
+comes; the engine's hand is built from them. An act that takes cards (a draw, with the burn) is verified by
+the engine first, which says what the shoe must deal for it, so only a legal act makes the shoe deal. A device
+fault pauses the hand with a prompt for the dealer: retry, or void the hand (every chip back where it was when
+the hand began). Between hands the controller checks that chips are conserved: stacks + carried pot = chips
+bought in - chips taken away + chips moved by floor rulings.
 
 Listeners (the stream hub) get the full state after each change; each role's view is cut from it in
 ``table_controller.service.views``.
@@ -26,7 +26,6 @@ the inputs as requests arrive).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from table_controller.controller.core import (
@@ -262,16 +261,12 @@ class TableController(ShoeFeed):
         async with self._lock:
             try:
                 hand = self._live_hand()
-                probe = hand
-                if forget is not None:
-                    # The count is tried on a copy: the engine resolves "??" discards only onto cards nobody
-                    # knows, so the seat is forgotten first, and Hand.forget cannot be undone if the act is
-                    # refused (the live hand must keep the seat's cards then, with nothing on record).
-                    probe = copy.deepcopy(hand)
-                    probe.forget(forget)
                 if role != "floor":
                     self._guard_forgotten(hand, action)
-                kinds = probe.cards_for(action)  # the engine's refusal surfaces here, before anything is dealt
+                # The engine's refusal surfaces here, before anything is dealt. A draw entered as a count is
+                # answered as if the seat's cards were forgotten ("??" discards resolve only onto cards nobody
+                # knows), without forgetting them: that cannot be undone if the act is refused.
+                kinds = hand.cards_for(action, forget=forget)
             except TableError as exc:
                 if not names_cards(action) or isinstance(exc, DeviceError):
                     raise

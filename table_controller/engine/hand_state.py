@@ -1,12 +1,16 @@
-"""What the irregularity procedures (``irregular_*.py``) require of a hand in play: :class:`HandState`.
+"""The deal's public state and steps, as the modules of a deal use them: :class:`HandState`.
 
-Why a Protocol: the procedures apply the books' remedies to a deal's chips, piles and turn, so they work on the
-state of :class:`~table_controller.engine.hand.Hand`; naming that state here, in a module that imports neither
-the hand nor the procedures, keeps ``hand -> irregular -> hand`` from being an import circle, and lists in one
-place every field and step a remedy may touch (the type checker holds ``Hand`` to it where the hand passes
-itself to a procedure).
+``Hand`` (hand.py) is the coordinator: it holds this state, runs the betting flow and offers every act. The other
+concerns are modules of functions over this protocol: the start of a deal and the straddles (forced.py), what a
+player may wager (wagers.py), the draw (draw.py), card identities (identities.py), the showdown (showdown.py),
+the legal view (legal.py), the result and record (outcome.py) and the irregularity procedures (irregular*.py).
 
-:class:`IrregularState` is what the reports leave pending on a hand (``Hand.irregular_state``).
+Why a Protocol: naming the state here, in a module that imports none of them, keeps ``hand -> draw -> hand``
+(and the like) from being an import circle, and lists in one place every field and step a module may touch (the
+type checker holds ``Hand`` to it wherever the hand passes itself to a module).
+
+:class:`SeatSpec` is a seat dealt in; :class:`IrregularState` what the reports leave pending on a hand
+(``Hand.irregular_state``).
 """
 
 from __future__ import annotations
@@ -15,15 +19,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from table_controller.engine.acts import ActTaken
+from table_controller.engine.betting import BettingStructure
 from table_controller.engine.cards import Card
 from table_controller.engine.config import GameConfig
 from table_controller.engine.events import Event
 from table_controller.engine.machine import Phase
 from table_controller.engine.opening import OpeningRequirement
 
-__all__ = ["CardLike", "HandState", "IrregularState"]
+__all__ = ["CardLike", "HandState", "IrregularState", "SeatSpec"]
 
 CardLike = Card | int | str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatSpec:
+    seat: int
+    stack: int
+    name: str = ""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeatSpec:
+        return self  # frozen, of ints and a str: nothing to copy (and a compiled one refuses the default copy)
 
 
 @dataclass
@@ -40,53 +56,89 @@ class IrregularState:
 
 
 class HandState(Protocol):
-    """The fields and steps of a deal that a remedy reads or changes. Players are indices 0..n-1 in seat order
-    (``_seat_no[i]`` is the seat number); cards are shoe positions (``_ident[p]`` the card, None unknown)."""
+    """The fields and steps of a deal that the draw, the showdown, the legal view and the irregularity procedures
+    read or change. Players are indices 0..n-1 in seat order (``seat_no[i]`` is the seat number, ``index`` the
+    other way); cards are shoe positions (``ident[p]`` the card, None unknown)."""
 
     config: GameConfig
+    seats: tuple[SeatSpec, ...]
+    carried_in: int
+    passed_deals: int
+    ante_for_all: int | None
     phase: Phase | None
     requirement: OpeningRequirement | None
     events: list[Event]
-    actions: list[dict[str, Any]]
     status: str
     to_act: int | None
     openers_proved: bool | None
     false_opener_case: int | None
     irregular_state: IrregularState | None
     # Seats and chips.
-    _n: int
-    _seat_no: list[int]
-    _button: int
-    _stack: list[int]
-    _bet: list[int]
-    _contrib: list[int]
-    _ante_paid: list[int]
-    _pot: int
-    _dead: int
-    _dead_payer: int
-    _current: int
+    n: int
+    seat_no: list[int]
+    index: dict[int, int]
+    button_index: int
+    stack: list[int]
+    bets: list[int]
+    contrib: list[int]
+    ante_paid: list[int]
+    collected: int
+    dead: int
+    dead_payer: int
+    current: int
     # Cards, by shoe position.
-    _ident: list[Card | None]
-    _learnt: bool
-    _stub: list[int]
-    _hands: list[list[int]]
-    _held: list[list[int]]
-    _discards: list[list[int]]
-    _muck: list[int]
+    ident: list[Card | None]
+    deck_codes: list[str]
+    delivered: int
+    learnt: bool
+    stub: list[int]
+    hands: list[list[int]]
+    original: list[tuple[int, ...]]
+    held: list[list[int]]
+    discards: list[list[int]]
+    burn_pile: list[int]
+    muck_pile: list[int]
+    checked_layout: tuple[Any, ...]
     # Who is in, and the turn.
-    _folded: list[bool]
-    _foul: list[bool]
-    _needs: list[bool]
-    _interval: str
-    _opener: int | None
-    _aggressor: int | None
-    _drawers: list[int]
-    _draw_pos: int
-    _resume_at: int | None
-    _reopen_queue: list[int]
-    _reopen_pos: int
-    _show_queue: list[int]
-    _show_pos: int
+    folded: list[bool]
+    foul: list[bool]
+    mucked: list[bool]
+    shown: list[bool]
+    needs: list[bool]
+    interval: str
+    opened: bool
+    opener_index: int | None
+    aggressor: int | None
+    final_first: int | None
+    forced_last: int | None
+    straddles: int
+    # The betting interval.
+    structure: BettingStructure
+    pass_and_out: bool
+    straddle_form: bool
+    others: tuple[tuple[int, ...], ...]
+    last_inc: int
+    raises: int
+    acted_full: list[bool]
+    entry: int
+    entry_seat: int | None
+    predraw_level: int
+    legal_full: int
+    # The draw.
+    draw_top: int
+    drawers: list[int]
+    draw_pos: int
+    burned_for_draw: bool
+    announced: dict[int, int]
+    pending_serve: tuple[int, int, list[int], list[int]] | None  # (i, still owed, served, discards)
+    # 003 False openers 2.
+    resume_at: int | None
+    reopen_queue: list[int]
+    reopen_pos: int
+    # The showdown.
+    values: dict[int, int]
+    show_queue: list[int]
+    show_pos: int
 
     @property
     def is_over(self) -> bool: ...
@@ -94,36 +146,69 @@ class HandState(Protocol):
     @property
     def opener(self) -> int | None: ...
 
+    @property
+    def pot(self) -> int: ...
+
+    @property
+    def carried_pot(self) -> int: ...
+
+    @property
+    def actions(self) -> list[dict[str, Any]]: ...
+
+    def stacks(self) -> dict[int, int]: ...
+
     def max_discard(self, seat: int) -> int: ...
 
-    def _i(self, seat: int) -> int: ...
+    def reshuffle_pool(self) -> tuple[str, ...]: ...
 
-    def _codes(self, positions: Sequence[int]) -> tuple[str, ...]: ...
+    def can_decline_straddle(self, seat: int) -> bool: ...
 
-    def _emit(self, event: Event) -> Event: ...
+    def can_take_open(self, seat: int) -> bool: ...
 
-    def _move(self, target: Phase, trigger: str) -> None: ...
+    def index_of(self, seat: int) -> int: ...
 
-    def _live(self) -> list[int]: ...
+    def code(self, pos: int) -> str: ...
 
-    def _reserve(self) -> int: ...
+    def codes(self, positions: Sequence[int]) -> tuple[str, ...]: ...
 
-    def _resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]: ...
+    def require_phase(self, trigger: str) -> None: ...
 
-    def _serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None: ...
+    def require_turn(self, i: int, rule: str = ...) -> None: ...
 
-    def _set_next(self, start: int, *, inclusive: bool) -> int | None: ...
+    def log_act(self, act: ActTaken) -> None: ...
 
-    def _collect(self) -> None: ...
+    def done(self, before: int) -> list[Event]: ...
 
-    def _close_interval(self, trigger: str) -> None: ...
+    def emit(self, event: Event) -> Event: ...
 
-    def _begin_final(self, trigger: str) -> None: ...
+    def move(self, target: Phase, trigger: str) -> None: ...
 
-    def _judge_and_emit(self, i: int, *, final: bool) -> bool | None: ...
+    def live(self) -> list[int]: ...
 
-    def _finish_uncontested(self, w: int, trigger: str, *, proved: bool = False) -> None: ...
+    def reserve(self) -> int: ...
 
-    def _award_showdown(self) -> None: ...
+    def resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]: ...
 
-    def _end(self) -> None: ...
+    def serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None: ...
+
+    def set_next(self, start: int, *, inclusive: bool) -> int | None: ...
+
+    def open_interval(self, first: int) -> None: ...
+
+    def check_invariants(self) -> None: ...
+
+    def collect(self) -> None: ...
+
+    def return_uncalled(self) -> None: ...
+
+    def close_interval(self, trigger: str) -> None: ...
+
+    def begin_final(self, trigger: str) -> None: ...
+
+    def judge_and_emit(self, i: int, *, final: bool) -> bool | None: ...
+
+    def finish_uncontested(self, w: int, trigger: str, *, proved: bool = False) -> None: ...
+
+    def award_showdown(self) -> None: ...
+
+    def end(self) -> None: ...

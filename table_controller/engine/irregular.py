@@ -14,7 +14,7 @@ Where the books differ the remedy follows a house option (``table_controller.eng
 where they are silent we follow common card-room practice and say so in the rule text. docs/irregularities.md
 is the reference, with the record syntax and the scripted hands that the tests replay.
 
-This module works on the ``Hand``'s private state on purpose: the engine's invariants, phases and
+This module works on the deal's public state (``hand_state.HandState``): the engine's invariants, phases and
 transition table (machine.py, trigger ``irregularity`` / ``floor_ruling``) stay the single source of truth.
 """
 
@@ -22,10 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from table_controller.engine.acts import ActTaken
 from table_controller.engine.errors import IllegalActionError
-from table_controller.engine.events import (
-    OpenersJudged,
-)
+from table_controller.engine.events import Event, OpenersJudged
 from table_controller.engine.hand_state import HandState, IrregularState
 from table_controller.engine.irregular_core import (
     FLOOR_KINDS,
@@ -87,9 +86,15 @@ from table_controller.engine.irregular_floor import (
 from table_controller.engine.irregular_openers import (
     ask_for_a_new_opener,
     before_the_draw,
+    declare_no_openers,
+    decline_open,
     false_opener_uncalled,
     no_new_opener,
     resume_the_draw,
+    take_open,
+    verify_declare_no_openers,
+    verify_decline_open,
+    verify_take_open,
 )
 from table_controller.engine.irregular_options import (
     FalseOpenerPenalty,
@@ -109,9 +114,12 @@ __all__ = [
     "ReplacementServed",
     "Report",
     "apply",
+    "apply_report",
     "ask_for_a_new_opener",
     "before_the_draw",
     "cannot_draw_short",
+    "declare_no_openers",
+    "decline_open",
     "draw_count_info",
     "end_of_draw",
     "false_opener_uncalled",
@@ -125,9 +133,34 @@ __all__ = [
     "reports_open",
     "result_fields",
     "resume_the_draw",
+    "take_open",
     "verify",
+    "verify_declare_no_openers",
+    "verify_decline_open",
+    "verify_report",
+    "verify_take_open",
     "visible_draw_counts",
 ]
+
+
+def verify_report(hand: HandState, trigger: str, report: Report) -> None:
+    """Irregularities and floor rulings are one family of reports; each trigger (``irregularity``,
+    ``floor_ruling``) takes only its own kinds. Changes nothing."""
+    hand.require_phase(trigger)
+    own, other = ((REPORT_KINDS, "a floor ruling, not an irregularity") if trigger == "irregularity"
+                  else (FLOOR_KINDS, "an irregularity, not a floor ruling"))
+    if report.kind not in own:
+        raise IllegalActionError("bad_report", f"'{report.kind}' is {other}")
+    verify(hand, report)
+
+
+def apply_report(hand: HandState, trigger: str, report: Report) -> list[Event]:
+    """The act of reporting: verified, entered in the log, its remedy applied; returns the events it produced."""
+    verify_report(hand, trigger, report)
+    before = len(hand.events)
+    hand.log_act(ActTaken(act=trigger, report=report))
+    apply(hand, report)
+    return hand.done(before)
 
 
 def verify(hand: HandState, report: Report) -> None:
@@ -166,11 +199,11 @@ def _foul_hand(hand: HandState, report: Report, apply_it: bool) -> None:
         raise _illegal("not_in_hand", f"seat {report.seat} is no longer in the hand", R_FOUL)
     rule = R_FOUL
     if report.kind == "wrong_number_after_draw":
-        if hand._interval != "final" and not (hand.phase is Phase.DRAWING and _last_serve(hand, i) is not None):
+        if hand.interval != "final" and not (hand.phase is Phase.DRAWING and _last_serve(hand, i) is not None):
             raise _illegal("wrong_phase", "reported after the player's draw", R_AFTER_DRAW_001)
         rule = R_AFTER_DRAW_001
     elif report.kind == "false_openers":
-        if i != hand._opener or hand.requirement is None:
+        if i != hand.opener_index or hand.requirement is None:
             raise _illegal("not_the_opener", f"seat {report.seat} did not open a pot that needs openers",
                            R_FALSE_OPENERS)
         rule = R_FALSE_OPENERS
@@ -186,12 +219,12 @@ def _leave_in_pot(h: HandState, report: Report, apply_it: bool) -> None:
     chips stay in the pot with the antes (000 False openers and 003 False openers 3: he "may withdraw"). Made
     while the hand is on, up to the opener's proving his openers."""
     i = _seat_index(h, report.seat, report.kind)
-    if h.requirement is None or h._opener is None:
+    if h.requirement is None or h.opener_index is None:
         raise _illegal("no_false_opener", "only a pot opened on a requirement can be found falsely opened",
                        R_MAY_WITHDRAW)
-    if i == h._opener:
+    if i == h.opener_index:
         raise _illegal("not_entitled", "the opener's chips stay in any case", R_MAY_WITHDRAW)
-    if h._contrib[i] - h._ante_paid[i] <= 0:
+    if h.contrib[i] - h.ante_paid[i] <= 0:
         raise _illegal("not_entitled", f"seat {report.seat} has no chips but his ante in the pot", R_MAY_WITHDRAW)
     st = state(h)
     if i in st.leave_in_pot:
@@ -253,7 +286,7 @@ def reports_open(hand: HandState) -> tuple[str, ...]:
         kinds.append("draw_card_seen")
     if phase in (Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN, Phase.PROVING):
         kinds += ["foul_hand", "false_openers"]
-        if hand._interval == "final" or phase is Phase.DRAWING:
+        if hand.interval == "final" or phase is Phase.DRAWING:
             kinds.append("wrong_number_after_draw")
     if hand.requirement is not None and hand.opener is not None:
         kinds.append("leave_in_pot")
@@ -277,7 +310,7 @@ def result_fields(hand: HandState) -> dict[str, Any]:
     if next_deal:
         out["next_deal"] = next_deal
     if st is not None and st.short:
-        out["short_hands"] = sorted(hand._seat_no[i] for i in st.short)
+        out["short_hands"] = sorted(hand.seat_no[i] for i in st.short)
     if not hand.is_over and hand.phase in (Phase.DRAWING, Phase.FINAL_BETTING):
         out["draw_counts"] = draw_count_info(hand)  # what the public display may show (001 IV 4 / 003 Other 5)
     return out

@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from table_controller.engine.acts import ActTaken, actions_of
 from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, card_str, parse_card
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.evaluate import evaluate
@@ -282,11 +283,11 @@ def _illegal(code: str, message: str, rule: str) -> IllegalActionError:
 def _seat_index(hand: HandState, seat: int | None, kind: str) -> int:
     if seat is None:
         raise IllegalActionError("bad_report", f"'{kind}' needs a 'seat'")
-    return hand._i(seat)
+    return hand.index_of(seat)
 
 
 def _voluntary_betting_started(hand: HandState) -> bool:
-    return any(a.get("act") in ("check", "bet", "call", "raise", "fold", "pass") for a in hand.actions)
+    return any(a.act in ("check", "bet", "call", "raise", "fold", "pass") for a in actions_of(hand.events))
 
 
 def _deal_window(hand: HandState) -> bool:
@@ -296,13 +297,13 @@ def _deal_window(hand: HandState) -> bool:
 
 def _last_engine_event(hand: HandState) -> Event | None:
     for event in reversed(hand.events):
-        if not isinstance(event, _OWN_EVENTS):
+        if not isinstance(event, _OWN_EVENTS) and not isinstance(event, ActTaken):
             return event
     return None
 
 
 def _last_serve(hand: HandState, i: int) -> DrawServed | None:
-    seat = hand._seat_no[i]
+    seat = hand.seat_no[i]
     for event in reversed(hand.events):
         if isinstance(event, DrawServed) and event.seat == seat:
             return event
@@ -312,7 +313,7 @@ def _last_serve(hand: HandState, i: int) -> DrawServed | None:
 def _just_served(hand: HandState, i: int) -> bool:
     """Player i was the last served, and nothing has happened since (the next player is not served)."""
     last = _last_engine_event(hand)
-    return isinstance(last, DrawServed) and last.seat == hand._seat_no[i]
+    return isinstance(last, DrawServed) and last.seat == hand.seat_no[i]
 
 
 def _draw_open(hand: HandState) -> bool:
@@ -327,30 +328,30 @@ def _draw_open(hand: HandState) -> bool:
 def _served_positions(hand: HandState, i: int) -> list[int]:
     last = _last_serve(hand, i)
     n = 0 if last is None else len(last.served)
-    return hand._hands[i][len(hand._hands[i]) - n:] if n else []
+    return hand.hands[i][len(hand.hands[i]) - n:] if n else []
 
 
 def _resolve(hand: HandState, positions: Sequence[int], codes: Sequence[str], what: str, *, learn: bool) -> list[int]:
-    snapshot = list(hand._ident)
-    learnt = hand._learnt
+    snapshot = list(hand.ident)
+    learnt = hand.learnt
     try:
-        return hand._resolve_cards(list(positions), list(codes), what)
+        return hand.resolve_cards(list(positions), list(codes), what)
     finally:
         if not learn:
-            hand._ident = snapshot
-            hand._learnt = learnt
+            hand.ident = snapshot
+            hand.learnt = learnt
 
 
 def _ruled(hand: HandState, report: Report, remedy: str, rule: str, cards: Sequence[int] = ()) -> None:
-    hand._emit(IrregularityRuled(irregularity=report.kind, seat=report.seat, remedy=remedy, rule=rule,
-                                 cards=hand._codes(list(cards))))
+    hand.emit(IrregularityRuled(irregularity=report.kind, seat=report.seat, remedy=remedy, rule=rule,
+                                 cards=hand.codes(list(cards))))
 
 
 def _take_from_stub(hand: HandState, i: int, count: int) -> list[int]:
     taken = []
     for _ in range(count):
-        pos = hand._stub.pop()
-        hand._hands[i].append(pos)
+        pos = hand.stub.pop()
+        hand.hands[i].append(pos)
         taken.append(pos)
     return taken
 
@@ -358,14 +359,14 @@ def _take_from_stub(hand: HandState, i: int, count: int) -> list[int]:
 def _return_to_stub(hand: HandState, i: int, positions: Sequence[int]) -> None:
     """Put these cards of player i back on the top of the pack, in the order they came off it."""
     for pos in positions:
-        hand._hands[i].remove(pos)
+        hand.hands[i].remove(pos)
     for pos in reversed(positions):
-        hand._stub.append(pos)
+        hand.stub.append(pos)
 
 
 def _next_off_the_pack(hand: HandState, count: int) -> list[int]:
     """The next ``count`` positions off the top of the pack, in the order they would come off it."""
-    return list(reversed(hand._stub[-count:])) if count > 0 else []
+    return list(reversed(hand.stub[-count:])) if count > 0 else []
 
 
 def _excess_named(hand: HandState, report: Report, pool: Sequence[int], count: int, *, rule: str,
@@ -381,7 +382,7 @@ def _excess_named(hand: HandState, report: Report, pool: Sequence[int], count: i
 
 
 def _available(hand: HandState) -> int:
-    return len(hand._stub) - hand._reserve()
+    return len(hand.stub) - hand.reserve()
 
 
 def _draw_info_mode(hand: HandState) -> DrawCountInfo:
@@ -394,7 +395,7 @@ def _draw_info_mode(hand: HandState) -> DrawCountInfo:
 
 
 def _final_betting_started(hand: HandState) -> bool:
-    if hand._interval != "final":
+    if hand.interval != "final":
         return False
     last_draw = max((k for k, e in enumerate(hand.events) if isinstance(e, (DrawServed, ReplacementServed))),
                     default=-1)
@@ -407,43 +408,43 @@ def _foul(hand: HandState, i: int, report: Report, rule: str) -> None:
     """Player i's hand is foul: he cannot win, is deemed to drop, and forfeits his chips (000 Foul hand).
     An opener's foul hand is a false opening (003 False openers: "or has a foul hand")."""
     h = hand
-    seat = h._seat_no[i]
+    seat = h.seat_no[i]
     phase = h.phase
-    if i == h._opener and h.requirement is not None:
+    if i == h.opener_index and h.requirement is not None:
         if before_the_draw(h):
             _false_opener_before_draw(h, i, report, rule)
             return
         if _about_openers(report, rule):
             h.openers_proved = False
-            h._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
+            h.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
         state(h).false_opener = seat
         if phase is Phase.PROVING:
             _ruled(h, report, "the opener's hand is foul: nobody called him", R_FALSE3)
             false_opener_uncalled(h, i, "irregularity")
             return
         h.false_opener_case = 4 if phase is Phase.SHOWDOWN else 1
-    carry = (phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h._aggressor == i and h._current > 0
-             and h._bet[i] == h._current and all(h._bet[j] < h._current for j in range(h._n) if j != i))
-    h._foul[i] = True
-    h._folded[i] = True
-    h._needs[i] = False
-    h._muck += h._hands[i]
-    h._hands[i] = []
+    carry = (phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h.aggressor == i and h.current > 0
+             and h.bets[i] == h.current and all(h.bets[j] < h.current for j in range(h.n) if j != i))
+    h.foul[i] = True
+    h.folded[i] = True
+    h.needs[i] = False
+    h.muck_pile += h.hands[i]
+    h.hands[i] = []
     if carry:
         _ruled(h, report, "foul hand with the last bet uncalled: every chip stays in the pot for the next deal",
                R_FOUL_UNCALLED)
         h.to_act = None
-        h._collect()
-        h._move(Phase.COMPLETE, "irregularity")
-        h._emit(PotCarried(amount=h._pot, reason=R_FOUL_UNCALLED))
+        h.collect()
+        h.move(Phase.COMPLETE, "irregularity")
+        h.emit(PotCarried(amount=h.collected, reason=R_FOUL_UNCALLED))
         h.status = "carried"
-        h._end()
+        h.end()
         return
     # His chips are forfeited: a bet of his in this interval joins the pot and is never returned as uncalled.
-    h._pot += h._bet[i]
-    h._bet[i] = 0
+    h.collected += h.bets[i]
+    h.bets[i] = 0
     case = {1: f"; {R_FALSE1}: the others play on", 4: f"; {R_FALSE4}"}.get(h.false_opener_case or 0, "") \
-        if i == h._opener and h.requirement is not None else ""
+        if i == h.opener_index and h.requirement is not None else ""
     _ruled(h, report, f"foul hand: deemed to drop, chips forfeited{case}", rule)
     _after_drop(h, i)
 
@@ -456,70 +457,70 @@ def _about_openers(report: Report, rule: str) -> bool:
 def _after_drop(h: HandState, i: int) -> None:
     """Player i is out of the hand between turns: move the turn on as the phase requires."""
     phase = h.phase
-    live = h._live()
+    live = h.live()
     if phase is Phase.SHOWDOWN:
-        queue = h._show_queue
+        queue = h.show_queue
         k = queue.index(i)
         queue.pop(k)
-        if k < h._show_pos:
-            h._show_pos -= 1
-        elif k == h._show_pos:
-            if h._show_pos < len(queue):
-                h.to_act = queue[h._show_pos]
+        if k < h.show_pos:
+            h.show_pos -= 1
+        elif k == h.show_pos:
+            if h.show_pos < len(queue):
+                h.to_act = queue[h.show_pos]
             elif live:
                 h.to_act = None
-                h._move(Phase.COMPLETE, "irregularity")
-                h._award_showdown()
+                h.move(Phase.COMPLETE, "irregularity")
+                h.award_showdown()
         if not live:  # every hand foul or abandoned: the pot remains for the next deal (003 False openers 4)
             h.to_act = None
-            h._collect()
-            h._move(Phase.COMPLETE, "irregularity")
-            h._emit(PotCarried(amount=h._pot, reason=f"{R_FALSE4}: no fair hand is left; the pot remains on the "
+            h.collect()
+            h.move(Phase.COMPLETE, "irregularity")
+            h.emit(PotCarried(amount=h.collected, reason=f"{R_FALSE4}: no fair hand is left; the pot remains on the "
                                "table for the next deal"))
             h.status = "carried"
-            h._end()
+            h.end()
         return
     if len(live) == 1:
-        h._finish_uncontested(live[0], "irregularity")
+        h.finish_uncontested(live[0], "irregularity")
         return
     if phase is Phase.DRAWING:
-        k = h._drawers.index(i) if i in h._drawers else -1
-        if k >= h._draw_pos:
-            h._drawers.pop(k)
-            if k == h._draw_pos:
-                if h._draw_pos < len(h._drawers):
-                    h.to_act = h._drawers[h._draw_pos]
+        k = h.drawers.index(i) if i in h.drawers else -1
+        if k >= h.draw_pos:
+            h.drawers.pop(k)
+            if k == h.draw_pos:
+                if h.draw_pos < len(h.drawers):
+                    h.to_act = h.drawers[h.draw_pos]
                 else:
                     end_of_draw(h)
-                    h._begin_final("irregularity")
+                    h.begin_final("irregularity")
         return
     if phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h.to_act == i:
-        h._set_next(i, inclusive=False)
+        h.set_next(i, inclusive=False)
         if h.to_act is None:
-            h._close_interval("irregularity")
+            h.close_interval("irregularity")
 
 
 def _drop(h: HandState, i: int) -> None:
     """A drop that is not a foul (the player's choice where a remedy offers it): an ordinary fold."""
-    h._folded[i] = True
-    h._needs[i] = False
-    if i == h._opener and h.requirement is not None:
-        h._held[i] += h._hands[i]
-        h._hands[i] = []
-        h._judge_and_emit(i, final=False)
+    h.folded[i] = True
+    h.needs[i] = False
+    if i == h.opener_index and h.requirement is not None:
+        h.held[i] += h.hands[i]
+        h.hands[i] = []
+        h.judge_and_emit(i, final=False)
     else:
-        h._muck += h._hands[i]
-        h._hands[i] = []
+        h.muck_pile += h.hands[i]
+        h.hands[i] = []
     _after_drop(h, i)
 
 
 def _false_opener_before_draw(h: HandState, i: int, report: Report, rule: str) -> None:
     """The opener's hand is found foul before the draw: as if he had announced it (003 False openers 2)."""
-    seat = h._seat_no[i]
+    seat = h.seat_no[i]
     state(h).false_opener = seat
     if _about_openers(report, rule):
         h.openers_proved = False
-        h._emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
+        h.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
     _ruled(h, report, "the opener's hand is foul before the draw: another player with openers may open in his "
            "place; if none, the others take back their bets and the antes and his bets stay", R_FALSE2)
     ask_for_a_new_opener(h, i, "irregularity")
@@ -536,14 +537,14 @@ def end_of_draw(hand: HandState) -> None:
 
 
 def _serve_owed(hand: HandState, i: int, count: int, rule: str) -> None:
-    if hand._folded[i] or count <= 0:
+    if hand.folded[i] or count <= 0:
         return
     take = min(count, _available(hand))
     served = _take_from_stub(hand, i, take)
     if take < count:
         state(hand).short.add(i)
         rule = f"{rule}; the pack is exhausted: he plays on short (common practice)"
-    hand._emit(ReplacementServed(seat=hand._seat_no[i], cards=hand._codes(served), rule=rule))
+    hand.emit(ReplacementServed(seat=hand.seat_no[i], cards=hand.codes(served), rule=rule))
 
 
 def owed_with_draw(hand: HandState, i: int) -> int:
@@ -555,8 +556,8 @@ def owed_with_draw(hand: HandState, i: int) -> int:
     count, _ = st.owed_with_draw.pop(i)
     if _needs_five_to_draw(hand):
         st.short.add(i)
-        hand._emit(IrregularityRuled(irregularity="too_few_in_deal", seat=hand._seat_no[i], rule=R_FIVE_TO_DRAW,
-                                     remedy=f"he holds {len(hand._hands[i])} cards: he may not draw and plays on "
+        hand.emit(IrregularityRuled(irregularity="too_few_in_deal", seat=hand.seat_no[i], rule=R_FIVE_TO_DRAW,
+                                     remedy=f"he holds {len(hand.hands[i])} cards: he may not draw and plays on "
                                      "with a short hand"))
         return 0
     return count
@@ -589,17 +590,17 @@ def refuse_taking_back(hand: HandState, positions: Sequence[int], card: Card, wh
     player's hand and discarded face-down on the table may not be taken back under any circumstances" (003 Other
     rules 3). Cards named among other piles (a reshuffle, the mixed cards) are not a taking back."""
     named_in = set(positions)
-    if not any(named_in <= {*hand._hands[k], *hand._held[k]} for k in range(hand._n)):
+    if not any(named_in <= {*hand.hands[k], *hand.held[k]} for k in range(hand.n)):
         return
-    pos = hand._ident.index(card)
-    for k in range(hand._n):
-        if pos in hand._discards[k] or pos in hand._held[k]:
-            raise _illegal("discard_taken_back", f"{what}: {card_str(card)} was discarded by seat {hand._seat_no[k]}: "
+    pos = hand.ident.index(card)
+    for k in range(hand.n):
+        if pos in hand.discards[k] or pos in hand.held[k]:
+            raise _illegal("discard_taken_back", f"{what}: {card_str(card)} was discarded by seat {hand.seat_no[k]}: "
                            "a discard may not be taken back", R_TAKEN_BACK)
 
 
 def cannot_draw_short(hand: HandState, i: int) -> IllegalActionError:
-    return _illegal("short_hand", f"seat {hand._seat_no[i]} holds {len(hand._hands[i])} cards: a player must have "
+    return _illegal("short_hand", f"seat {hand.seat_no[i]} holds {len(hand.hands[i])} cards: a player must have "
                     "five cards, including his discard, in order to draw; he may stand pat", R_FIVE_TO_DRAW)
 
 
@@ -621,24 +622,24 @@ def _require_phase(hand: HandState, phases: tuple[Phase, ...], report: Report, r
 
 
 def _require_live(hand: HandState, i: int, rule: str) -> None:
-    if hand._folded[i]:
-        raise _illegal("not_in_hand", f"seat {hand._seat_no[i]} is no longer in the hand", rule)
+    if hand.folded[i]:
+        raise _illegal("not_in_hand", f"seat {hand.seat_no[i]} is no longer in the hand", rule)
 
 
 def _void(hand: HandState, report: Report, *, antes_back: bool, status: str, rule: str) -> None:
     """The deal is void: bets (and, if so, antes) go back; the cards are gathered for a new shuffle."""
     h = hand
     return_bets(h, antes_back=antes_back, reason=rule)
-    if antes_back and h._dead:
-        b = h._dead_payer
-        h._stack[b] += h._dead
-        h._pot -= h._dead
-        h._emit(BetReturned(seat=h._seat_no[b], amount=h._dead, reason=rule))
-        h._dead = 0
-    h._collect()
-    for j in range(h._n):
-        h._muck += h._hands[j]
-        h._hands[j] = []
+    if antes_back and h.dead:
+        b = h.dead_payer
+        h.stack[b] += h.dead
+        h.collected -= h.dead
+        h.emit(BetReturned(seat=h.seat_no[b], amount=h.dead, reason=rule))
+        h.dead = 0
+    h.collect()
+    for j in range(h.n):
+        h.muck_pile += h.hands[j]
+        h.hands[j] = []
     h.to_act = None
     opts = h.config.options
     deal_passes = opts.misdeal_deal_passes if status == "misdeal" else False
@@ -647,11 +648,11 @@ def _void(hand: HandState, report: Report, *, antes_back: bool, status: str, rul
     remedy = (f"the deal is void: bets returned, antes {'returned' if antes_back else 'stay in the pot'}, "
               f"{'the deal passes' if deal_passes else 'the same dealer deals again'}, a new shuffle")
     if report.kind in FLOOR_KINDS:
-        h._emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason))
+        h.emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason))
     else:
         _ruled(h, report, remedy, rule)
-    h._move(Phase.PASSED_OUT, "floor_ruling" if report.kind in FLOOR_KINDS else "irregularity")
-    if h._pot:
-        h._emit(PotCarried(amount=h._pot, reason=f"{rule}: the chips stay for the next deal"))
+    h.move(Phase.PASSED_OUT, "floor_ruling" if report.kind in FLOOR_KINDS else "irregularity")
+    if h.collected:
+        h.emit(PotCarried(amount=h.collected, reason=f"{rule}: the chips stay for the next deal"))
     h.status = status
-    h._end()
+    h.end()

@@ -58,7 +58,7 @@ def _exposed_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
     if report.card is None or report.card == UNKNOWN_CODE:
         raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card' (an exposed card is seen)")
     st = state(hand)
-    pos = _exposed_position(hand, hand._hands[i], report, rule, learn=apply_it)
+    pos = _exposed_position(hand, hand.hands[i], report, rule, learn=apply_it)
     if pos in st.exposed_deal.get(i, []):
         raise _illegal("already_exposed", f"{report.card} was already reported exposed", rule)
     if not apply_it:
@@ -68,7 +68,7 @@ def _exposed_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
     if total == 1:
         remedy = "the player keeps the exposed card; no misdeal"
     else:
-        callers = ", ".join(str(hand._seat_no[j]) for j in sorted(st.exposed_deal))
+        callers = ", ".join(str(hand.seat_no[j]) for j in sorted(st.exposed_deal))
         remedy = f"{total} cards exposed in the deal: seat(s) {callers} may call a misdeal"
     _ruled(hand, report, remedy, rule, [pos])
 
@@ -103,7 +103,7 @@ def _too_many_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
     _require_live(hand, i, R_TOO_MANY_DEAL)
     if count < 1 or count > _available(hand):
         raise IllegalActionError("bad_report", f"'count' must be the number of extra cards, 1..{_available(hand)}")
-    if len(hand._hands[i]) != 5:
+    if len(hand.hands[i]) != 5:
         raise _illegal("bad_report", f"seat {report.seat} does not hold five cards", R_TOO_MANY_DEAL)
     if report.looked == "none" and not _deal_window(hand):
         raise _illegal("too_late", "too many cards must be announced before acting on the hand", R_TOO_MANY_DEAL)
@@ -114,7 +114,7 @@ def _too_many_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
                        R_TOO_MANY_DEAL)
     back: list[int] = []
     if report.looked == "none":  # the excess he was dealt (the next cards off the pack), or the cards named
-        pool = _next_off_the_pack(hand, count) + hand._hands[i]
+        pool = _next_off_the_pack(hand, count) + hand.hands[i]
         back = _excess_named(hand, report, pool, count, rule=R_TOO_MANY_DEAL, learn=apply_it)
     if not apply_it:
         return
@@ -124,7 +124,7 @@ def _too_many_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
         _ruled(hand, report, "announced before looking: the dealer draws the excess from his hand and restores it "
                "to the top of the pack", R_TOO_MANY_DEAL, back)
         return
-    rule = R_NO_OPENERS_SIX if i == hand._opener and hand.requirement is not None else R_TOO_MANY_DEAL
+    rule = R_NO_OPENERS_SIX if i == hand.opener_index and hand.requirement is not None else R_TOO_MANY_DEAL
     _foul(hand, i, report, rule)
 
 
@@ -133,19 +133,19 @@ def _too_few_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
     count = report.count or 0
     _require_phase(hand, (Phase.STRADDLING, Phase.FIRST_BETTING), report, R_TOO_FEW_DEAL_000)
     _require_live(hand, i, R_TOO_FEW_DEAL_000)
-    if not 1 <= count <= 4 or len(hand._hands[i]) != 5:
+    if not 1 <= count <= 4 or len(hand.hands[i]) != 5:
         raise IllegalActionError("bad_report", "'count' is the number of missing cards, 1..4, of a five-card hand")
     st = state(hand)
     if i in st.owed_with_draw:
         raise _illegal("already_reported", f"seat {report.seat} is already owed cards", R_TOO_FEW_DEAL_001)
     if not apply_it:
         return
-    missing = hand._hands[i][5 - count:]
+    missing = hand.hands[i][5 - count:]
     _return_to_stub(hand, i, missing)  # the cards he should have had are still on the pack
     option = hand.config.options.short_deal
     with_draw = option in (ShortDeal.WITH_THE_DRAW, ShortDeal.BUTTON_WITH_THE_DRAW)
     if with_draw and _voluntary_betting_started(hand) and option is ShortDeal.BUTTON_WITH_THE_DRAW \
-            and i != hand._button:
+            and i != hand.button_index:
         _foul(hand, i, report, R_TOO_FEW_BUTTON_001)
         return
     if with_draw and _voluntary_betting_started(hand):

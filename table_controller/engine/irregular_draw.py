@@ -96,8 +96,8 @@ def _exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> None:
     if option is ExposedDrawCard.FIRST_KEPT and first:
         _ruled(hand, report, "the first card drawn must be accepted", rule, [pos])
         return
-    hand._hands[i].remove(pos)
-    hand._muck.append(pos)
+    hand.hands[i].remove(pos)
+    hand.muck_pile.append(pos)
     draw_over = hand.phase is not Phase.DRAWING
     _ruled(hand, report, "the exposed card goes among the discards; it is replaced from the top "
            + ("now: every other player has drawn" if draw_over else "after all other players have drawn"),
@@ -136,20 +136,20 @@ def _named_from_hand(hand: HandState, i: int, report: Report, count: int, *, exc
     codes = report.cards or []
     if len(codes) != count:
         raise _illegal("bad_report", f"name the {count} card(s) discarded from the original hand in 'cards'", rule)
-    drawn = set(hand._codes([*exclude, *_next_off_the_pack(hand, count if excess else 0)])) - {UNKNOWN_CODE}
+    drawn = set(hand.codes([*exclude, *_next_off_the_pack(hand, count if excess else 0)])) - {UNKNOWN_CODE}
     for code in codes:
         if code in drawn:  # the cards just drawn (and the excess he is about to take): not his to throw
             raise _illegal("card_drawn", f"{code} was just drawn: a card drawn cannot be discarded to make room; he "
                            "may only increase his discard from his original hand", rule)
-    pool = [p for p in hand._hands[i] if p not in exclude]
+    pool = [p for p in hand.hands[i] if p not in exclude]
     return _resolve(hand, pool, codes, f"seat {report.seat} discards", learn=apply_it)
 
 
 def _discard(hand: HandState, i: int, positions: Sequence[int]) -> None:
     for pos in positions:
-        hand._hands[i].remove(pos)
-    held = i == hand._opener and hand.requirement is not None and hand.config.options.opener_holds_discards
-    (hand._held if held else hand._discards)[i].extend(positions)
+        hand.hands[i].remove(pos)
+    held = i == hand.opener_index and hand.requirement is not None and hand.config.options.opener_holds_discards
+    (hand.held if held else hand.discards)[i].extend(positions)
 
 
 def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> None:
@@ -222,21 +222,21 @@ def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> None:
         _discard(hand, i, extra_cards)
         _ruled(hand, report, "he increases his discard to make room for the excess", rule, extra_cards)
     elif remedy == "leave_excess":
-        hand._hands[i] = [p for p in hand._hands[i] if p not in moved]
-        hand._muck += moved
+        hand.hands[i] = [p for p in hand.hands[i] if p not in moved]
+        hand.muck_pile += moved
         _ruled(hand, report, "the excess is left on the table unseen (among the discards)", rule)
-    elif not hand._hands[i]:
+    elif not hand.hands[i]:
         _foul(hand, i, report, f"{rule}: {R_NO_CARDS}")
     else:
         state(hand).short.add(i)
-        _ruled(hand, report, f"he plays on with a short hand of {len(hand._hands[i])} cards", rule)
+        _ruled(hand, report, f"he plays on with a short hand of {len(hand.hands[i])} cards", rule)
 
 
 def _dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> None:
     from table_controller.engine.config import GameForm
 
     i, served = _served_seat(hand, report, R_DEALER_DRAW)
-    if i != hand._button:
+    if i != hand.button_index:
         raise _illegal("not_the_dealer", f"seat {report.seat} is not the dealer", R_DEALER_DRAW)
     if hand.config.form is GameForm.FIVE_CARD_DRAW:
         raise _illegal("house_dealer", "in the casino game the croupier deals and does not play", "001 Game procedure")
@@ -264,7 +264,7 @@ def _dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> No
     if hand.config.options.dealer_short_draw is DealerShortDraw.FOUL:
         _foul(hand, i, report, f"{R_DEALER_DRAW}: the dealer took too few cards")
         return
-    if not hand._hands[i]:
+    if not hand.hands[i]:
         _foul(hand, i, report, f"{R_DEALER_DRAW}: {R_NO_CARDS}")
         return
     state(hand).short.add(i)
@@ -274,7 +274,7 @@ def _dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> No
 def _asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> None:
     i, served = _served_seat(hand, report, R_ASKED)
     asked, meant = len(served), report.count
-    if meant is None or meant == asked or meant > hand.max_discard(hand._seat_no[i]) + asked:
+    if meant is None or meant == asked or meant > hand.max_discard(hand.seat_no[i]) + asked:
         raise IllegalActionError("bad_report", "'count' must be the number of cards he meant to ask for")
     next_served = not _just_served(hand, i)
     if report.looked != "none":
@@ -299,8 +299,8 @@ def _asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> None:
             _ruled(hand, report, "corrected: he discards more and is served the difference", R_ASKED, more)
         return
     # Asked for too many, not yet discarded: the surplus goes back on the pack and cards return to his hand.
-    pile = hand._held[i] if i == hand._opener and hand.requirement is not None and \
-        hand.config.options.opener_holds_discards else hand._discards[i]
+    pile = hand.held[i] if i == hand.opener_index and hand.requirement is not None and \
+        hand.config.options.opener_holds_discards else hand.discards[i]
     codes = report.cards or []
     if len(codes) != asked - meant:
         raise _illegal("bad_report", f"name in 'cards' the {asked - meant} card(s) he keeps after all", R_ASKED)
@@ -309,7 +309,7 @@ def _asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> None:
         _return_to_stub(hand, i, served[meant:])
         for pos in back:
             pile.remove(pos)
-            hand._hands[i].append(pos)
+            hand.hands[i].append(pos)
         _ruled(hand, report, "corrected before discarding: the surplus goes back on top of the pack", R_ASKED)
 
 
@@ -321,7 +321,7 @@ def _draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> None:
     if hand.to_act != i:
         raise _illegal("not_skipped", f"seat {report.seat} is not the player whose turn was taken", rule)
     discarded = report.cards or []
-    thrown = _resolve(hand, hand._hands[i], discarded, f"seat {report.seat} discards", learn=apply_it)
+    thrown = _resolve(hand, hand.hands[i], discarded, f"seat {report.seat} discards", learn=apply_it)
     if report.choice not in (None, "stand_pat", "drop", "play_short"):
         raise IllegalActionError("bad_report", "choice is 'stand_pat', 'play_short' or 'drop'")
     if not apply_it:
@@ -330,9 +330,9 @@ def _draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> None:
         _ruled(hand, report, "he abandons his hand", rule)
         _drop(hand, i)
         return
-    if thrown and (option is OutOfTurnDiscarded.DEAD or len(thrown) == len(hand._hands[i])):
-        hand._hands[i] = [p for p in hand._hands[i] if p not in thrown]
-        hand._muck += thrown
+    if thrown and (option is OutOfTurnDiscarded.DEAD or len(thrown) == len(hand.hands[i])):
+        hand.hands[i] = [p for p in hand.hands[i] if p not in thrown]
+        hand.muck_pile += thrown
         dead = "he had discarded, his hand is dead" if option is OutOfTurnDiscarded.DEAD else R_NO_CARDS
         _foul(hand, i, report, f"{rule}: {dead}")
         return
@@ -342,21 +342,21 @@ def _draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> None:
                rule)
     else:
         _ruled(hand, report, "he may not draw: he stands pat and plays on", rule)
-    hand._hands[i] = [p for p in hand._hands[i] if p not in thrown]
-    held = i == hand._opener and hand.requirement is not None and hand.config.options.opener_holds_discards
-    (hand._held if held else hand._discards)[i].extend(thrown)
-    hand._serve(i, 0, [], list(thrown), "irregularity")
+    hand.hands[i] = [p for p in hand.hands[i] if p not in thrown]
+    held = i == hand.opener_index and hand.requirement is not None and hand.config.options.opener_holds_discards
+    (hand.held if held else hand.discards)[i].extend(thrown)
+    hand.serve(i, 0, [], list(thrown), "irregularity")
 
 
 def mixed_pool(hand: HandState, seats: Sequence[int]) -> tuple[str, ...]:
     """The cards the dealer must shuffle and cut when these players' draws got mixed with the discards."""
-    return hand._codes(_mixed_positions(hand, [hand._i(s) for s in seats]))
+    return hand.codes(_mixed_positions(hand, [hand.index_of(s) for s in seats]))
 
 
 def _mixed_positions(hand: HandState, players: Sequence[int]) -> list[int]:
-    pool = list(hand._muck)
-    for k in range(hand._n):
-        pool += hand._discards[k]
+    pool = list(hand.muck_pile)
+    for k in range(hand.n):
+        pool += hand.discards[k]
     for i in players:
         pool += _served_positions(hand, i)
     return sorted(pool)
@@ -368,11 +368,11 @@ def _mixed_cards(hand: HandState, report: Report, apply_it: bool) -> None:
         raise IllegalActionError("bad_report", "'seats' lists the players whose draws were mixed")
     if not _draw_open(hand):
         raise _illegal("wrong_phase", "cards mixed in the draw are reported during the draw", R_MIXED)
-    players = [hand._i(s) for s in seats]
+    players = [hand.index_of(s) for s in seats]
     for i in players:
         _require_live(hand, i, R_MIXED)
         if _last_serve(hand, i) is None:
-            raise _illegal("not_served", f"seat {hand._seat_no[i]} has not drawn yet", R_MIXED)
+            raise _illegal("not_served", f"seat {hand.seat_no[i]} has not drawn yet", R_MIXED)
     pool = _mixed_positions(hand, players)
     order = report.order or []
     if len(order) != len(pool):
@@ -383,22 +383,22 @@ def _mixed_cards(hand: HandState, report: Report, apply_it: bool) -> None:
         return
     counts = {i: len(_served_positions(hand, i)) for i in players}
     taken = set(new_order)
-    for k in range(hand._n):
-        hand._hands[k] = [p for p in hand._hands[k] if p not in taken]
-        hand._discards[k] = [p for p in hand._discards[k] if p not in taken]
-    hand._muck = [p for p in hand._muck if p not in taken]
+    for k in range(hand.n):
+        hand.hands[k] = [p for p in hand.hands[k] if p not in taken]
+        hand.discards[k] = [p for p in hand.discards[k] if p not in taken]
+    hand.muck_pile = [p for p in hand.muck_pile if p not in taken]
     if hand.config.options.mixed_cards_shuffle is MixedCardsShuffle.DRAW_FROM_THE_SHUFFLE:
-        hand._stub = hand._stub + list(reversed(new_order))  # on the pack: the draw proceeds from them
+        hand.stub = hand.stub + list(reversed(new_order))  # on the pack: the draw proceeds from them
         where = "the draw proceeds from the shuffled cards, each mixed draw served again first"
     else:
-        hand._stub = list(reversed(new_order)) + hand._stub  # under the pack: its order is not changed (003 Other 1)
+        hand.stub = list(reversed(new_order)) + hand.stub  # under the pack: its order is not changed (003 Other 1)
         where = ("they go under the pack, whose order is not changed (003 Other rules 1; our reading), and each "
                  "mixed draw is served again from the top")
-    hand._emit(MixedCardsShuffled(size=len(new_order), seats=tuple(seats), rule=R_MIXED))
+    hand.emit(MixedCardsShuffled(size=len(new_order), seats=tuple(seats), rule=R_MIXED))
     _ruled(hand, report, f"the unclean cards, discards and mixed cards are shuffled together and cut: {where}", R_MIXED)
     for i in players:
         served = _take_from_stub(hand, i, counts[i])
-        hand._emit(ReplacementServed(seat=hand._seat_no[i], cards=hand._codes(served), rule=R_MIXED))
+        hand.emit(ReplacementServed(seat=hand.seat_no[i], cards=hand.codes(served), rule=R_MIXED))
 
 
 def _ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> None:
@@ -407,7 +407,7 @@ def _ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> None:
     i = _seat_index(hand, report.seat, report.kind)
     if report.about is None:
         raise IllegalActionError("bad_report", "'about' names whose draw is asked")
-    j = hand._i(report.about)
+    j = hand.index_of(report.about)
     _require_live(hand, i, rule)
     if i == j:
         raise IllegalActionError("bad_report", "a player knows his own draw")
@@ -417,24 +417,24 @@ def _ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> None:
     if apply_it:
         last = _last_serve(hand, j)
         assert last is not None
-        hand._emit(DrawCountAnswered(seat=hand._seat_no[i], about=hand._seat_no[j], count=len(last.served),
+        hand.emit(DrawCountAnswered(seat=hand.seat_no[i], about=hand.seat_no[j], count=len(last.served),
                                      rule=rule))
 
 
 def _may_ask(hand: HandState, i: int, j: int, mode: DrawCountInfo) -> tuple[bool, str]:
     if hand.phase not in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN) or _last_serve(hand, j) is None:
         return False, "that player has not drawn"
-    if hand._folded[i]:
+    if hand.folded[i]:
         return False, "only a player still in the hand may ask"
     if mode is DrawCountInfo.ANY_PLAYER:
         if _final_betting_started(hand) or hand.phase is Phase.SHOWDOWN:
             return False, "the second betting round has started"
         return True, ""
-    if j != hand._button:
+    if j != hand.button_index:
         return False, "no information is given about another player's draw, only about the dealer's"
-    if hand._interval == "final" and (hand._bet[i] > 0 or (hand.phase is Phase.SHOWDOWN)):
+    if hand.interval == "final" and (hand.bets[i] > 0 or (hand.phase is Phase.SHOWDOWN)):
         return False, "only a player who has not yet bet may ask"
-    if hand._interval == "final" and _has_bet_after_draw(hand, i):
+    if hand.interval == "final" and _has_bet_after_draw(hand, i):
         return False, "only a player who has not yet bet may ask"
     return True, ""
 
@@ -442,7 +442,7 @@ def _may_ask(hand: HandState, i: int, j: int, mode: DrawCountInfo) -> tuple[bool
 def _has_bet_after_draw(hand: HandState, i: int) -> bool:
     from table_controller.engine.events import BetMade, Called, Raised
 
-    seat = hand._seat_no[i]
+    seat = hand.seat_no[i]
     last_draw = max((k for k, e in enumerate(hand.events) if isinstance(e, (DrawServed, ReplacementServed))),
                     default=-1)
     return any(isinstance(e, (BetMade, Called, Raised)) and e.seat == seat for e in hand.events[last_draw + 1:])
@@ -458,9 +458,9 @@ def visible_draw_counts(hand: HandState) -> dict[int, int]:
     counts = {e.seat: len(e.served) for e in hand.events if isinstance(e, DrawServed)}
     if mode is DrawCountInfo.ANY_PLAYER:
         return {} if _final_betting_started(hand) else counts
-    dealer = hand._seat_no[hand._button]
-    askers = [k for k in range(hand._n) if not hand._folded[k] and k != hand._button
-              and not (hand._interval == "final" and _has_bet_after_draw(hand, k))]
+    dealer = hand.seat_no[hand.button_index]
+    askers = [k for k in range(hand.n) if not hand.folded[k] and k != hand.button_index
+              and not (hand.interval == "final" and _has_bet_after_draw(hand, k))]
     return {dealer: counts[dealer]} if dealer in counts and askers else {}
 
 

@@ -37,32 +37,32 @@ def _award_pot(hand: HandState, report: Report, apply_it: bool) -> None:
     seats = report.seats or ([report.seat] if report.seat is not None else [])
     if not seats or len(set(seats)) != len(seats):
         raise IllegalActionError("bad_ruling", "'seats' names who is awarded the pot", rule=R_FLOOR)
-    players = [hand._i(s) for s in seats]
-    total = hand._pot + sum(hand._bet)
+    players = [hand.index_of(s) for s in seats]
+    total = hand.collected + sum(hand.bets)
     if report.shares is not None:
         if len(report.shares) != len(seats) or sum(report.shares) != total:
             raise IllegalActionError("bad_ruling", f"'shares' must give each awarded seat its part of {total}",
                                      rule=R_FLOOR)
         shares = list(report.shares)
     else:
-        b, n = hand._button, hand._n
+        b, n = hand.button_index, hand.n
         players.sort(key=lambda j: (j - b - 1) % n)
         share, odd = divmod(total, len(players))
         shares = [share + (1 if k < odd else 0) for k in range(len(players))]
     if not apply_it:
         return
     h = hand
-    h._collect()
+    h.collect()
     for j, s in zip(players, shares, strict=True):
-        h._stack[j] += s
-    h._pot -= sum(shares)
+        h.stack[j] += s
+    h.collected -= sum(shares)
     h.to_act = None
-    h._emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason))
-    h._move(Phase.COMPLETE, "floor_ruling")
-    h._emit(PotAwarded(pot_index=0, amount=sum(shares), seats=tuple(h._seat_no[j] for j in players),
+    h.emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason))
+    h.move(Phase.COMPLETE, "floor_ruling")
+    h.emit(PotAwarded(pot_index=0, amount=sum(shares), seats=tuple(h.seat_no[j] for j in players),
                        shares=tuple(shares), hand="floor ruling"))
     h.status = "complete"
-    h._end()
+    h.end()
 
 
 def _move_chips(hand: HandState, report: Report, apply_it: bool) -> None:
@@ -74,29 +74,29 @@ def _move_chips(hand: HandState, report: Report, apply_it: bool) -> None:
                                  "stack) are needed", rule=R_FLOOR)
     h = hand
     if report.to_pot:
-        if amount > h._stack[i]:
-            raise IllegalActionError("bad_ruling", f"seat {report.seat} has only {h._stack[i]} chips", rule=R_FLOOR)
-        if h.to_act == i and amount == h._stack[i] and h.phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING):
+        if amount > h.stack[i]:
+            raise IllegalActionError("bad_ruling", f"seat {report.seat} has only {h.stack[i]} chips", rule=R_FLOOR)
+        if h.to_act == i and amount == h.stack[i] and h.phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING):
             raise IllegalActionError("bad_ruling", "that would leave the player to act without chips", rule=R_FLOOR)
     else:
-        free = h._pot + sum(h._bet) - sum(h._contrib)  # the carried pot and dead antes
-        limit = min(h._pot, h._contrib[i] - h._bet[i] + max(free, 0))
+        free = h.collected + sum(h.bets) - sum(h.contrib)  # the carried pot and dead antes
+        limit = min(h.collected, h.contrib[i] - h.bets[i] + max(free, 0))
         if amount > limit:
             raise IllegalActionError("bad_ruling", f"at most {limit} chips of the collected pot can go to seat "
                                      f"{report.seat}", rule=R_FLOOR)
     if not apply_it:
         return
     if report.to_pot:
-        h._stack[i] -= amount
-        h._pot += amount
-        h._contrib[i] += amount
+        h.stack[i] -= amount
+        h.collected += amount
+        h.contrib[i] += amount
     else:
-        own = min(amount, h._contrib[i] - h._bet[i])
+        own = min(amount, h.contrib[i] - h.bets[i])
         # Beyond his own chips the amount comes from the carried pot, then from the dead antes: what it takes of
         # these is no longer dead money (a later void must not hand it back to the button as well).
-        carried = max(h._pot + sum(h._bet) - sum(h._contrib) - h._dead, 0)
-        h._dead -= min(max(amount - own - carried, 0), h._dead)
-        h._contrib[i] -= own
-        h._pot -= amount
-        h._stack[i] += amount
-    h._emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason, seat=report.seat, amount=amount))
+        carried = max(h.collected + sum(h.bets) - sum(h.contrib) - h.dead, 0)
+        h.dead -= min(max(amount - own - carried, 0), h.dead)
+        h.contrib[i] -= own
+        h.collected -= amount
+        h.stack[i] += amount
+    h.emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason, seat=report.seat, amount=amount))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -106,3 +107,43 @@ def test_a_forgotten_seat_holds_unknown_cards_and_its_record_replays() -> None:
     assert not set(held) & set(record["deck"])
     assert replay(record) == hand.result()
     assert all(e["event"] not in ("forgotten", "delivered") for e in hand.result()["events"])
+
+
+def _code_of(exc: IllegalActionError | None) -> str | None:
+    return None if exc is None else exc.code
+
+
+def _refusal(act: Callable[..., None], *args: object) -> IllegalActionError | None:
+    try:
+        act(*args)
+    except IllegalActionError as exc:
+        return exc
+    return None
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 6))
+def test_a_draw_by_count_is_verified_as_if_the_seat_were_forgotten(seed: int, players: int) -> None:
+    """verify_draw_count answers what forget then a draw of "??" cards would (on a hand replayed to the same
+    point), for every count, and changes nothing."""
+    rng = random.Random(seed)
+    deck = list(CODES)
+    rng.shuffle(deck)
+    hand = Hand(CONFIG, _seats(players), 1, deck=deck)
+    while not hand.is_over and hand.legal_actions().acts != ("announce", "draw"):
+        legal = hand.legal_actions()
+        assert legal.seat is not None
+        hand.check(legal.seat) if "check" in legal.acts else hand.call(legal.seat)
+    if hand.is_over:
+        return
+    seat = hand.legal_actions().seat
+    assert seat is not None
+    before = (hand.result(), hand.card_identities(), len(hand.events))
+    for count in range(7):
+        twin = Hand(CONFIG, _seats(players), 1, deck=deck)
+        for act in hand.actions:
+            apply_action(twin, ActionModel.model_validate(act))
+        twin.forget(seat)
+        expected = _refusal(twin.verify_draw, seat, ["??"] * count)
+        assert _code_of(_refusal(hand.verify_draw_count, seat, count)) == _code_of(expected), count
+    assert (hand.result(), hand.card_identities(), len(hand.events)) == before

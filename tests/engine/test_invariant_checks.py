@@ -25,7 +25,7 @@ CONFIG = GameConfig(form=GameForm.FIVE_CARD_DRAW, betting=Betting.FIXED_LIMIT,
 
 
 def _piles(hand: Hand) -> list[list[int]]:
-    return [hand._stub, hand._burn, hand._muck, *hand._hands, *hand._held, *hand._discards]
+    return [hand.stub, hand.burn_pile, hand.muck_pile, *hand.hands, *hand.held, *hand.discards]
 
 
 def _played(seed: int) -> Hand:
@@ -38,7 +38,7 @@ def _played(seed: int) -> Hand:
         if hand.is_over:
             break
         random_step(hand, rng)
-    hand._check_invariants()  # the state the engine left is sound
+    hand.check_invariants()  # the state the engine left is sound
     return hand
 
 
@@ -69,19 +69,19 @@ def _corrupt_cards(hand: Hand, how: str, pick: random.Random) -> None:
 @given(seed=st.integers(0, 2**32 - 1), how=st.sampled_from(CORRUPTIONS), pick=st.randoms(use_true_random=False))
 def test_every_corruption_is_caught_at_the_next_check(seed: int, how: str, pick: random.Random) -> None:
     hand = _played(seed)
-    hand._check_invariants()  # twice: the second one takes the cheap path, the corruption must not hide there
+    hand.check_invariants()  # twice: the second one takes the cheap path, the corruption must not hide there
     if how in CARD_CORRUPTIONS:
         _corrupt_cards(hand, how, pick)
     elif how == "chip_made":
-        hand._stack[pick.randrange(len(hand._stack))] += 1
+        hand.stack[pick.randrange(len(hand.stack))] += 1
     elif how == "chip_lost":
-        hand._pot -= 1
+        hand.collected -= 1
     else:  # a negative stack, the total kept right
-        k = pick.randrange(len(hand._stack))
-        hand._pot += hand._stack[k] + 1
-        hand._stack[k] = -1
+        k = pick.randrange(len(hand.stack))
+        hand.collected += hand.stack[k] + 1
+        hand.stack[k] = -1
     with pytest.raises(InvariantError):
-        hand._check_invariants()
+        hand.check_invariants()
 
 
 @settings(max_examples=100, deadline=None)
@@ -91,27 +91,27 @@ def test_a_card_moved_or_swapped_between_piles_is_still_sound(seed: int, pick: r
     piles, slots = _piles(hand), _slots(hand)
     (a, i), (b, j) = pick.sample(slots, 2)
     piles[a][i], piles[b][j] = piles[b][j], piles[a][i]
-    hand._check_invariants()
+    hand.check_invariants()
     a, i = pick.choice(_slots(hand))
     pick.choice(piles).append(piles[a].pop(i))
-    hand._check_invariants()
+    hand.check_invariants()
 
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), how=st.sampled_from(CARD_CORRUPTIONS), pick=st.randoms(use_true_random=False))
 def test_the_full_count_without_a_kept_copy_catches_them_too(seed: int, how: str, pick: random.Random) -> None:
     hand = _played(seed)
-    hand._checked_layout = ()  # as before the first proof: all 52 places are counted
+    hand.checked_layout = ()  # as before the first proof: all 52 places are counted
     _corrupt_cards(hand, how, pick)
     with pytest.raises(InvariantError):
-        hand._check_invariants()
+        hand.check_invariants()
 
 
 def test_the_kept_copy_is_never_a_live_pile() -> None:
     hand = _played(7)
-    hand._check_invariants()
-    live = {id(p) for p in _piles(hand)} | {id(hand._hands), id(hand._held), id(hand._discards)}
-    kept = hand._checked_layout
+    hand.check_invariants()
+    live = {id(p) for p in _piles(hand)} | {id(hand.hands), id(hand.held), id(hand.discards)}
+    kept = hand.checked_layout
     assert not live & ({id(p) for p in kept[:3]} | {id(g) for g in kept[3:]} | {id(p) for g in kept[3:] for p in g})
 
 
@@ -124,4 +124,4 @@ def test_a_corruption_once_caught_is_caught_again(seed: int, how: str, pick: ran
     _corrupt_cards(hand, how, pick)
     for _ in range(2):
         with pytest.raises(InvariantError):
-            hand._check_invariants()
+            hand.check_invariants()
