@@ -3,11 +3,12 @@
 Cards appear as two-character codes, "??" for a card the table has not identified. Events carry hole
 cards (they are the auditor's record); the controller decides who may see them.
 
-Each kind is a plain class: a keyword-only ``__init__`` sets its ``Final`` attributes and validates them,
-``fields`` names them in the constructor's order, and the base class gives every kind ``to_json``, equality,
-hashing and ``repr`` over those fields (what a frozen dataclass gave). Plain classes rather than dataclasses
-because the native build (bench/native.py) compiles them to C classes whose constructor runs natively; a
-dataclass's generated ``__init__`` would stay interpreted, setting each frozen field through
+Each kind is a plain class on :class:`Frozen`, the base of the engine's frozen values (the legal-actions view is
+one too): a keyword-only ``__init__`` sets its ``Final`` attributes, ``fields`` names them in the constructor's
+order, and the base gives equality, hashing, ``repr`` and copies over those fields (what a frozen dataclass
+gave); :class:`Event` adds ``to_json`` and the validation every kind's constructor ends with. Plain classes
+rather than dataclasses because the native build (bench/native.py) compiles them to C classes whose constructor
+runs natively; a dataclass's generated ``__init__`` would stay interpreted, setting each frozen field through
 ``object.__setattr__``, on every act of every hand. Frozen: mypy refuses a write to a ``Final`` attribute
 anywhere in the source, and the native build refuses it at run time as well.
 """
@@ -26,19 +27,45 @@ except ImportError:  # a runtime-only install: nothing is compiled there, the ma
         return lambda cls: cls
 
 
-# The irregularity procedures declare their own few events as frozen dataclasses on this base (interpreted
-# classes, which a compiled base must allow).
+# The irregularity procedures declare a few events as frozen dataclasses on these bases: interpreted classes,
+# which a compiled base must allow.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Event:
+class Frozen:
+    """A frozen value built by keyword: equal, hashed and shown by its ``fields``; a copy is the value itself."""
+
     __slots__ = ()
-    kind: ClassVar[str] = "event"
     fields: ClassVar[tuple[str, ...]] = ()  # the constructor's keywords, in its order
 
     def _names(self) -> tuple[str, ...]:
-        return self.fields or tuple(vars(self))  # a dataclass kind keeps its fields in __dict__
+        return self.fields or tuple(vars(self))  # a dataclass keeps its fields in __dict__
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._names())
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Frozen)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._values()))
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._names())
+        return f"{type(self).__name__}({body})"
+
+    def __copy__(self) -> Frozen:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Frozen:
+        return self  # of ints, strs, bools, enums and tuples of them: nothing to copy
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Event(Frozen):
+    __slots__ = ()
+    kind: ClassVar[str] = "event"
 
     def _validate(self) -> None:
         """Counts, chips and seats are never negative (a bool is not a count)."""
@@ -56,25 +83,6 @@ class Event:
             value = getattr(self, name)
             out[name] = list(value) if isinstance(value, tuple) else value
         return out
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, Event)
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash((type(self), self._values()))
-
-    def __repr__(self) -> str:
-        body = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._names())
-        return f"{type(self).__name__}({body})"
-
-    def __copy__(self) -> Event:
-        return self  # frozen: a copy would be the same event
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Event:
-        return self  # frozen, of ints, strs, bools and tuples of them
 
 
 class ForcedBetPosted(Event):
