@@ -31,7 +31,7 @@ from bench._report import GOAL, OURS, BenchRow
 from table_controller.engine.cards import FULL_DECK, card_str
 from table_controller.engine.config import Betting, GameConfig, GameForm, Stakes
 from table_controller.engine.hand import Hand, SeatSpec
-from table_controller.engine.simulate import play_random, shuffled
+from table_controller.engine.simulate import random_step, shuffled
 
 NATIVE = f"{OURS}, native build"
 #: Issue 3: at least ten times PokerKit's random complete hands per second, with the full rules on.
@@ -56,8 +56,11 @@ def ours_one(rng: random.Random) -> int:
     deck = list(CODES)
     rng.shuffle(deck)
     hand = Hand(CONFIG, [SeatSpec(seat=k + 1, stack=200) for k in range(n)], n, deck=deck)
-    play_random(hand, rng, mucks=False)
-    return len(hand.actions)
+    acts = 0
+    while not hand.is_over:
+        random_step(hand, rng, mucks=False)
+        acts += 1
+    return acts
 
 
 def pokerkit_one(rng: random.Random) -> int:

@@ -33,14 +33,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "build" / "native"  # build/ is ignored by git
 
-# The modules compiled: those a hand's every act runs through. Cards, evaluation, opening tests and configs stay
-# interpreted: they take values from outside (numpy integers from the vision side, ints in place of cards) that the
-# interpreted code accepts on purpose and a compiled signature would refuse. The events stay interpreted too: they
-# are dataclasses, whose generated methods (__init__ among them) mypyc leaves to the interpreter, so a compiled
-# event is built no faster, and mypyc would make each kind's ``kind`` class variable a field.
+# The modules compiled: those a hand's every act runs through, the events it appends among them (plain classes
+# with a constructor of their own, which mypyc compiles to C classes). Cards, evaluation, opening tests and configs
+# stay interpreted: they take values from outside (numpy integers from the vision side, ints in place of cards) that
+# the interpreted code accepts on purpose and a compiled signature would refuse.
 NATIVE_MODULES = (
     "table_controller/engine/betting.py",
     "table_controller/engine/deck.py",
+    "table_controller/engine/events.py",
     "table_controller/engine/hand.py",
     "table_controller/engine/machine.py",
     "table_controller/engine/piles.py",

@@ -2,9 +2,10 @@
 
 The build compiles the engine's hot modules with mypyc into build/native/<hash>/ (never beside the sources), and
 a child pytest runs there, where the compiled modules come first. The child runs every engine test (the golden
-event streams, the scripted hands of the rule books, the PokerKit differential test, the property tests) and the
-recovery tests of the controller, which copy hands deeply. On CI the build must be possible (gcc and the Python
-headers are installed): there this test fails rather than skips when it is not.
+event streams, the scripted hands of the rule books, the PokerKit differential test, the property tests), the
+events' tests (there the events are compiled classes) and the recovery tests of the controller, which copy hands
+deeply. On CI the build must be possible (gcc and the Python headers are installed): there this test fails rather
+than skips when it is not.
 """
 
 from __future__ import annotations
@@ -46,13 +47,25 @@ def test_the_build_holds_compiled_modules_and_no_source_tree_is_touched(build_di
     assert not native.is_native_engine()  # this process, on the working tree, runs the interpreted engine
 
 
+def test_a_compiled_event_refuses_a_write_at_run_time(build_dir: Path) -> None:
+    script = ("from table_controller.engine.events import Checked\n"
+              "event = Checked(seat=3)\n"
+              "try:\n"
+              "    event.seat = 4\n"
+              "except AttributeError as exc:\n"
+              "    print('refused:', exc, event.seat)\n")
+    done = _child(build_dir, "-c", script)
+    assert done.stdout.startswith("refused:") and done.stdout.rstrip().endswith(" 3"), done.stdout + done.stderr
+
+
 def test_the_build_is_reused_while_the_sources_are_unchanged(build_dir: Path) -> None:
     assert native.build() == build_dir
     assert build_dir.name == native.source_hash()
 
 
 def test_the_engine_suite_passes_on_the_native_build(build_dir: Path) -> None:
-    done = _child(build_dir, "-m", "pytest", "tests/engine", "tests/controller/test_recovery.py", "-q",
+    done = _child(build_dir, "-m", "pytest", "tests/engine", "tests/native/test_events.py",
+                  "tests/controller/test_recovery.py", "-q",
                   "-p", "no:cacheprovider", "-x")
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
     assert " passed" in done.stdout and "failed" not in done.stdout
