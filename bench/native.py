@@ -39,14 +39,21 @@ CACHE = ROOT / "build" / "native"  # build/ is ignored by git
 # the interpreted code accepts on purpose and a compiled signature would refuse.
 NATIVE_MODULES = (
     "table_controller/engine/betting.py",
+    "table_controller/engine/acts.py",
     "table_controller/engine/deck.py",
+    "table_controller/engine/draw.py",
     "table_controller/engine/events.py",
+    "table_controller/engine/forced.py",
     "table_controller/engine/hand.py",
+    "table_controller/engine/identities.py",
+    "table_controller/engine/legal.py",
     "table_controller/engine/machine.py",
     "table_controller/engine/piles.py",
     "table_controller/engine/pots.py",
     "table_controller/engine/seating.py",
+    "table_controller/engine/showdown.py",
     "table_controller/engine/simulate.py",
+    "table_controller/engine/wagers.py",
 )
 COPIED = ("table_controller", "bench", "firmware_bridge", "hardware_sim", "vision", "tests", "docs")
 _SKIPPED = shutil.ignore_patterns("__pycache__", "*.so", "*.pyc", "test-artifacts")

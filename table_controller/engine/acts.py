@@ -9,8 +9,7 @@ input, not an outcome: a hand's result lists the game's events without them (:da
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 from table_controller.engine.events import TABLE_INPUTS, Event
 
@@ -31,19 +30,23 @@ class ReportLike(Protocol):
 _CARDS_KEY = {"draw": "discard", "reshuffle": "order", "show": "cards"}
 
 
-@dataclass(frozen=True, kw_only=True)
 class ActTaken(Event):
     """One act as entered: its name, the seat (None for the dealer's reshuffle and the reports), and the act's
     arguments: ``to`` for a bet or raise, ``count`` for a draw announced, ``cards`` for the cards a draw throws, a
     reshuffle orders or a show names, ``report`` for an irregularity or a floor ruling."""
 
     kind: ClassVar[str] = "act"
-    act: str
-    seat: int | None = None
-    to: int | None = None
-    count: int | None = None
-    cards: tuple[str, ...] | None = None
-    report: ReportLike | None = None
+    fields: ClassVar[tuple[str, ...]] = ("act", "seat", "to", "count", "cards", "report")
+
+    def __init__(self, *, act: str, seat: int | None = None, to: int | None = None, count: int | None = None,
+                 cards: tuple[str, ...] | None = None, report: ReportLike | None = None) -> None:
+        self.act: Final = act
+        self.seat: Final = seat
+        self.to: Final = to
+        self.count: Final = count
+        self.cards: Final = cards
+        self.report: Final = report
+        self._validate()
 
     def to_action(self) -> dict[str, Any]:
         """The entry of the record's ``actions`` (``cardtable.hand/1``)."""

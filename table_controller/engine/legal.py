@@ -6,10 +6,10 @@ already listed skip its separate verification.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar, Final
 
 from table_controller.engine import wagers
+from table_controller.engine.events import Frozen
 from table_controller.engine.hand_state import HandState
 from table_controller.engine.machine import TERMINAL, Phase
 from table_controller.engine.showdown import unmucked_left
@@ -17,8 +17,7 @@ from table_controller.engine.showdown import unmucked_left
 __all__ = ["LegalActions", "legal_view"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class LegalActions:
+class LegalActions(Frozen):
     """What the dealer console shows: the phase, whose turn, and each act allowed with its amounts.
 
     ``acts`` lists the act names ``seat`` (or the dealer when ``seat`` is None) may take now. ``min_to`` /
@@ -27,17 +26,19 @@ class LegalActions:
     must order.
     """
 
-    phase: Phase
-    seat: int | None
-    acts: tuple[str, ...]
-    call_amount: int = 0
-    min_to: int = 0
-    max_to: int = 0
-    max_discard: int = 0
-    reshuffle_size: int = 0
+    fields: ClassVar[tuple[str, ...]] = ("phase", "seat", "acts", "call_amount", "min_to", "max_to", "max_discard",
+                                         "reshuffle_size")
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> LegalActions:
-        return self  # frozen, of ints, strs and a tuple of strs: nothing to copy (a compiled one refuses to)
+    def __init__(self, *, phase: Phase, seat: int | None, acts: tuple[str, ...], call_amount: int = 0,
+                 min_to: int = 0, max_to: int = 0, max_discard: int = 0, reshuffle_size: int = 0) -> None:
+        self.phase: Final = phase
+        self.seat: Final = seat
+        self.acts: Final = acts
+        self.call_amount: Final = call_amount
+        self.min_to: Final = min_to
+        self.max_to: Final = max_to
+        self.max_discard: Final = max_discard
+        self.reshuffle_size: Final = reshuffle_size
 
 
 def legal_view(hand: HandState) -> LegalActions:
