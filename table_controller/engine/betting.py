@@ -12,10 +12,10 @@ picks the one a game plays.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar, Final
 
 from table_controller.engine.config import Betting, GameConfig, GameForm
+from table_controller.engine.events import Frozen
 
 __all__ = ["R_BLOCK", "R_LIMITS", "BettingStructure", "Round", "structure_for"]
 
@@ -44,22 +44,21 @@ class Round:
         self.entry = entry  # an entry bet is pending for this player (the blind forms): a cap does not stop it
 
 
-class BettingStructure:
-    """The rules of one structure (frozen: a copied hand shares its structure)."""
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> BettingStructure:
-        return self  # immutable (and the compiled build cannot copy a frozen dataclass the default way)
+class BettingStructure(Frozen):
+    """The rules of one structure, its amounts set by keyword (frozen: a copied hand shares its structure)."""
 
     def raise_range(self, r: Round) -> tuple[int, int] | None:
         """(min_to, max_to) for a bet or raise now, before the player's chips are counted; None: no raise."""
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
 class FixedLimit(BettingStructure):
-    small_bet: int
-    big_bet: int
-    cap: int  # bets and raises per interval (0: no cap)
+    fields: ClassVar[tuple[str, ...]] = ("small_bet", "big_bet", "cap")
+
+    def __init__(self, *, small_bet: int, big_bet: int, cap: int) -> None:
+        self.small_bet: Final = small_bet
+        self.big_bet: Final = big_bet
+        self.cap: Final = cap  # bets and raises per interval (0: no cap)
 
     def raise_range(self, r: Round) -> tuple[int, int] | None:
         if self.cap and r.raises >= self.cap and not r.entry:
@@ -68,35 +67,43 @@ class FixedLimit(BettingStructure):
         return to, to
 
 
-@dataclass(frozen=True)
 class SpreadLimit(BettingStructure):
-    min_bet: int
-    max_bet: int
+    fields: ClassVar[tuple[str, ...]] = ("min_bet", "max_bet")
+
+    def __init__(self, *, min_bet: int, max_bet: int) -> None:
+        self.min_bet: Final = min_bet
+        self.max_bet: Final = max_bet
 
     def raise_range(self, r: Round) -> tuple[int, int] | None:
         step = min(max(self.min_bet, r.last_increment), self.max_bet)
         return r.current + step, r.current + self.max_bet
 
 
-@dataclass(frozen=True)
 class PotLimit(BettingStructure):
-    min_bet: int
+    fields: ClassVar[tuple[str, ...]] = ("min_bet",)
+
+    def __init__(self, *, min_bet: int) -> None:
+        self.min_bet: Final = min_bet
 
     def raise_range(self, r: Round) -> tuple[int, int] | None:
         return r.current + max(self.min_bet, r.last_increment), r.current + r.pot_after_call
 
 
-@dataclass(frozen=True)
 class NoLimit(BettingStructure):
-    min_bet: int
+    fields: ClassVar[tuple[str, ...]] = ("min_bet",)
+
+    def __init__(self, *, min_bet: int) -> None:
+        self.min_bet: Final = min_bet
 
     def raise_range(self, r: Round) -> tuple[int, int] | None:
         return r.current + max(self.min_bet, r.last_increment), r.all_in_to
 
 
-@dataclass(frozen=True)
 class BlockSystem(BettingStructure):
-    raise_limit: int  # before the draw; after it, each player's pre-draw total
+    fields: ClassVar[tuple[str, ...]] = ("raise_limit",)
+
+    def __init__(self, *, raise_limit: int) -> None:
+        self.raise_limit: Final = raise_limit  # before the draw; after it, each player's pre-draw total
 
     def raise_range(self, r: Round) -> tuple[int, int] | None:
         limit = self.raise_limit if r.first else max(1, r.predraw_level)
@@ -106,11 +113,11 @@ class BlockSystem(BettingStructure):
 def structure_for(config: GameConfig) -> BettingStructure:
     st = config.stakes
     if config.form is GameForm.BLOCK_SYSTEM:
-        return BlockSystem(st.block_raise_limit)
+        return BlockSystem(raise_limit=st.block_raise_limit)
     if config.betting is Betting.FIXED_LIMIT:
-        return FixedLimit(st.small_bet, st.big_bet, st.cap)
+        return FixedLimit(small_bet=st.small_bet, big_bet=st.big_bet, cap=st.cap)
     if config.betting is Betting.SPREAD_LIMIT:
-        return SpreadLimit(st.min_bet, st.max_bet)
+        return SpreadLimit(min_bet=st.min_bet, max_bet=st.max_bet)
     if config.betting is Betting.POT_LIMIT:
-        return PotLimit(st.min_bet)
-    return NoLimit(st.min_bet)
+        return PotLimit(min_bet=st.min_bet)
+    return NoLimit(min_bet=st.min_bet)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -17,7 +16,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from table_controller.engine.acts import ActTaken, actions_of
 from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, card_str, parse_card
 from table_controller.engine.errors import IllegalActionError
-from table_controller.engine.evaluate import evaluate
 from table_controller.engine.events import (
     BetReturned,
     DrawServed,
@@ -257,23 +255,6 @@ def state(hand: HandState) -> IrregularState:
         st = IrregularState()
         hand.irregular_state = st
     return st
-
-
-def hand_value(cards: Sequence[Card]) -> int:
-    """A hand's showdown value. Five cards: :func:`evaluate`. A short hand (a player allowed to play on with
-    too few cards) counts its missing cards as nothing: its value is that of its worst five-card completion."""
-    if len(cards) == 5 or not 0 < len(cards) < 5:
-        return evaluate(list(cards))
-    need = 5 - len(cards)
-    held = set(cards)
-    if need <= 2:
-        pool = [Card(c) for c in range(_PACK) if c not in held]
-    else:
-        # One card of each missing rank, suits varied so that no flush can form: the worst completion never
-        # pairs, so this smaller pool holds it.
-        ranks = sorted({c // 4 for c in range(_PACK)} - {c // 4 for c in cards})
-        pool = [Card(r * 4 + k % 4) for k, r in enumerate(ranks)]
-    return min(evaluate([*cards, *extra]) for extra in combinations(pool, need))
 
 
 def _illegal(code: str, message: str, rule: str) -> IllegalActionError:

@@ -8,21 +8,26 @@ the side pots: a player all in for less is eligible only for the layers of the p
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import ClassVar, Final
+
+from table_controller.engine.events import Frozen
 
 __all__ = ["Award", "award_pots", "side_pots", "split"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class Award:
+class Award(Frozen):
     """One pot won: its index (0 the main pot), its chips, its winners in the odd chips' order, and their shares,
     won with the hand value ``value``."""
 
-    pot_index: int
-    amount: int
-    winners: tuple[int, ...]
-    shares: tuple[int, ...]
-    value: int
+    fields: ClassVar[tuple[str, ...]] = ("pot_index", "amount", "winners", "shares", "value")
+
+    def __init__(self, *, pot_index: int, amount: int, winners: tuple[int, ...], shares: tuple[int, ...],
+                 value: int) -> None:
+        self.pot_index: Final = pot_index
+        self.amount: Final = amount
+        self.winners: Final = winners
+        self.shares: Final = shares
+        self.value: Final = value
 
 
 def side_pots(pot: int, contrib: Sequence[int], contenders: Sequence[int],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from itertools import combinations
 
 from table_controller.engine import irregular as _irregular
 from table_controller.engine.acts import ActTaken
@@ -17,6 +18,7 @@ from table_controller.engine.cards import UNKNOWN_CODE, Card, card_str
 from table_controller.engine.config import OddChip
 from table_controller.engine.errors import IllegalActionError, InvariantError
 from table_controller.engine.evaluate import describe as _describe_value
+from table_controller.engine.evaluate import evaluate
 from table_controller.engine.events import Event, Mucked, OpenersJudged, PotAwarded, PotCarried, Shown
 from table_controller.engine.hand_state import CardLike, HandState
 from table_controller.engine.machine import Phase
@@ -24,8 +26,8 @@ from table_controller.engine.opening import meets_requirement
 from table_controller.engine.pots import award_pots
 
 __all__ = [
-    "award_showdown", "begin_showdown", "finish_uncontested", "judge_and_emit", "muck", "show", "unmucked_left",
-    "verify_muck", "verify_show",
+    "award_showdown", "begin_showdown", "finish_uncontested", "hand_value", "judge_and_emit", "muck", "show",
+    "unmucked_left", "verify_muck", "verify_show",
 ]
 
 R_PROVE = "003 Jackpots / 000 Proving openers: the opener must show openers before his hand is discarded"
@@ -33,6 +35,23 @@ R_FALSE4 = "003 False openers 4"
 R_SHOWDOWN = "000 Final betting and showdown: every player who has not dropped shows his full hand"
 
 describe = functools.cache(_describe_value)  # a hand value's wording: pure, and at most 7,462 values
+
+
+def hand_value(cards: Sequence[Card]) -> int:
+    """A hand's showdown value. Five cards: :func:`evaluate`. A short hand (a player allowed to play on with
+    too few cards) counts its missing cards as nothing: its value is that of its worst five-card completion."""
+    if len(cards) == 5 or not 0 < len(cards) < 5:
+        return evaluate(list(cards))
+    need = 5 - len(cards)
+    held = set(cards)
+    if need <= 2:
+        pool = [Card(c) for c in range(52) if c not in held]
+    else:
+        # One card of each missing rank, suits varied so that no flush can form: the worst completion never
+        # pairs, so this smaller pool holds it.
+        ranks = sorted({c // 4 for c in range(52)} - {c // 4 for c in cards})
+        pool = [Card(r * 4 + k % 4) for k, r in enumerate(ranks)]
+    return min(evaluate([*cards, *extra]) for extra in combinations(pool, need))
 
 
 def begin_showdown(hand: HandState) -> None:
@@ -93,7 +112,7 @@ def show(hand: HandState, seat: int, cards: Sequence[CardLike] | None = None) ->
         return hand.done(before)
     hand.shown[i] = True
     shown = hand.codes(hand.hands[i])
-    value = _irregular.hand_value([c for c in (hand.ident[p] for p in hand.hands[i]) if c is not None])
+    value = hand_value([c for c in (hand.ident[p] for p in hand.hands[i]) if c is not None])
     hand.values[i] = value
     hand.emit(Shown(seat=seat, cards=shown, description=describe(value)))
     if i == hand.opener_index and hand.requirement is not None:

@@ -16,13 +16,13 @@ from table_controller.engine.irregular import (
     IrregularityRuled,
     Report,
     draw_count_info,
-    hand_value,
     reports_open,
     visible_draw_counts,
 )
 from table_controller.engine.irregular_options import DrawCountInfo
 from table_controller.engine.machine import Phase
 from table_controller.engine.record import InvalidRecordError, replay, schema
+from table_controller.engine.showdown import hand_value
 
 HANDS = (["Js", "Jh", "7c", "4d", "2s"], ["Qs", "Qd", "9h", "5c", "3c"], ["Ac", "Kd", "8s", "6h", "3d"])
 STUB = ["2c", "Jd", "Qh", "9c", "Ad", "Kh", "5s", "8c", "Th", "Tc", "6c", "7d"]
