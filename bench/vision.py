@@ -8,8 +8,9 @@ Run: `python -m bench.vision [--quick] [--lodo]` (its rows are also `cardtable b
 - the cardcounterml groups held out of training (`vision.train.TEST_GROUPS`: a black deck, webcam frames of
   fanned and overlapping cards), scored by card at its labelled corner indices;
 - the frame time: p50 / p95 ms of a 1280 x 720 frame of 10 cards, and ms per real photograph;
-- `--lodo`: for each deck design, a small reader trained without it, scored on that deck's rendered scenes
-  (the honest figure for a deck never seen; the built-in model has seen every design here).
+- `--lodo`: for each deck design, a small reader trained without it (the crops of one cached set, that
+  deck's filtered out), scored on that deck's rendered scenes, with its top-1 accuracy on that deck's
+  validation crops beside (the honest figure for a deck never seen; the built-in model has seen every design).
 A named detection where no card is labelled counts as wrong. Data sets absent: their rows are left out,
 with a note on stderr.
 """
