@@ -4,8 +4,10 @@ A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's
 card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `queen_of_spades.png`) or per
 rank (photos labelled by whole-card box and rank, `--labels`). At table time `DeckProfile.sharpen` weighs the
 network's probabilities of the 52 cards by how close each corner is to each card's prototype (a softmax of
-cosine similarity), at most doubling any card's probability and leaving "not an index" as it was, so a back
-stays a back. A profile made with `default=False` (`--no-default`) names only the cards (or ranks) it learnt.
+cosine similarity): the network's first choice may gain (at most doubling) where the prototypes favour it too,
+and otherwise the profile only takes probability away, so it turns unknowns into names but never one card into
+another; "not an index" is left as it was, so a back stays a back. A profile made with `default=False`
+(`--no-default`) names only the cards (or ranks) it learnt.
 
 A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
 (a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
@@ -18,7 +20,7 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +48,7 @@ from vision.rectify import (
 from vision.settings import SETTINGS, Settings
 
 PROFILE_FORMAT = "cardtable-deck-profile"
-PROFILE_VERSION = 2
+PROFILE_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,9 @@ class DeckProfile:
     # False (`calibrate-deck --no-default`): only the cards (or ranks) the profile learnt can be named; the
     # built-in reader no longer names the others
     default: bool = True
+    # key -> the lowest cosine similarity of the key's own calibration corners to its prototype: a corner less
+    # like the prototype than that is not taken for that card by the profile
+    floors: dict[str, float] = field(default_factory=dict)
 
     def check_model(self, reader: IndexReader) -> None:
         if self.model_sha256 != reader.meta.get("sha256"):
@@ -69,10 +74,12 @@ class DeckProfile:
         protos = np.stack([self.prototypes[k] for k in keys])
         sims = r.embeddings @ protos.T  # N x K
         card_sim = np.full((len(r.probs), len(ALL_CARDS)), np.nan, np.float32)
+        card_floor = np.ones(len(ALL_CARDS), np.float32)
         for j, key in enumerate(keys):
             cols = [ALL_CARDS.index(key)] if len(key) == 2 else [i for i, c in enumerate(ALL_CARDS) if c[0] == key]
             for col in cols:
                 card_sim[:, col] = np.fmax(card_sim[:, col], sims[:, j])
+                card_floor[col] = self.floors.get(key, 1.0)
         covered = ~np.isnan(card_sim[0])
         z = s.prototype_scale * (card_sim[:, covered] - card_sim[:, covered].max(axis=1, keepdims=True))
         proto = np.exp(z)
@@ -84,14 +91,25 @@ class DeckProfile:
         mass = model[:, covered].sum(axis=1, keepdims=True)
         mixed = model[:, covered] * proto
         mixed *= mass / np.maximum(mixed.sum(axis=1, keepdims=True), 1e-12)
-        # A profile settles a choice the network hesitated over; it never makes a card of a crop the network
-        # thought little of: no card gets more than twice the network's own probability.
-        cards[:, covered] = np.minimum(mixed, 2.0 * model[:, covered])
+        # A profile settles a choice the network hesitated over, never overturns it: where the prototypes favour
+        # the network's own first choice and the corner is as like its prototype as the deck's own corners were,
+        # it may gain (at most twice the network's probability); elsewhere the profile can only take probability
+        # away, so a crop becomes unknown rather than another card.
+        first = model.argmax(axis=1)
+        rows = np.arange(len(model))
+        sure = np.zeros(len(model), bool)
+        cover_first = covered[first]
+        covered_cols = np.flatnonzero(covered)
+        where = np.searchsorted(covered_cols, first[cover_first])
+        sure[cover_first] = proto[np.flatnonzero(cover_first), where] >= 0.999 * proto[cover_first].max(axis=1)
+        sure &= np.nan_to_num(card_sim[rows, first], nan=-1.0) >= card_floor[first]
+        cap = np.where(sure[:, None], 2.0 * model[:, covered], model[:, covered])
+        cards[:, covered] = np.minimum(mixed, cap)
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "name": self.name, "model": self.model_sha256,
-                "default": self.default,
+                "default": self.default, "floors": {k: round(v, 5) for k, v in sorted(self.floors.items())},
                 "prototypes": {k: [round(float(v), 5) for v in p] for k, p in sorted(self.prototypes.items())}}
 
     def save(self, path: str | Path) -> None:
@@ -124,6 +142,7 @@ class DeckProfile:
             protos = {str(k): np.asarray(v, np.float32) for k, v in dict(data["prototypes"]).items()}
             name, sha = str(data["name"]), str(data["model"])
             default = data.get("default", True)
+            floors = {str(k): float(v) for k, v in dict(data["floors"]).items()}
         except (KeyError, TypeError, ValueError) as exc:
             raise VisionInputError(f"{path}: broken profile ({type(exc).__name__})") from exc
         if not isinstance(default, bool):
@@ -133,18 +152,22 @@ class DeckProfile:
                 not all(k in ALL_CARDS or k in RANKS for k in protos) or \
                 not all(np.all(np.isfinite(p)) for p in protos.values()):
             raise VisionInputError(f"{path}: broken profile (prototypes)")
-        return cls(name, sha, protos, default)
+        if set(floors) != set(protos):
+            raise VisionInputError(f"{path}: broken profile (floors)")
+        return cls(name, sha, protos, default, floors)
 
 
-def _prototypes(labelled: Sequence[tuple[str, FloatArray]]) -> dict[str, FloatArray]:
+def _prototypes(labelled: Sequence[tuple[str, FloatArray]]) -> tuple[dict[str, FloatArray], dict[str, float]]:
+    """Each key's prototype (its corners' mean embedding) and floor (the least similar of them to it)."""
     by_key: dict[str, list[FloatArray]] = {}
     for key, e in labelled:
         by_key.setdefault(key, []).append(e)
-    out = {}
+    protos, floors = {}, {}
     for key, es in by_key.items():
         m = np.mean(es, axis=0)
-        out[key] = (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32)
-    return out
+        protos[key] = (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32)
+        floors[key] = float(np.min(np.stack(es) @ protos[key]))
+    return protos, floors
 
 
 def _views(card: Image) -> list[Image]:
@@ -211,7 +234,8 @@ def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", def
         code = card_from_file_name(str(path))
         r = read_single_card(load_image(path, paper_background=True), str(path), reader, expect=code)
         labelled.extend((code, r.embeddings[i]) for i in range(len(r.probs)) if float(r.probs[i, NONE]) < 0.5)
-    return DeckProfile(name, str(reader.meta["sha256"]), _prototypes(labelled), default)
+    protos, floors = _prototypes(labelled)
+    return DeckProfile(name, str(reader.meta["sha256"]), protos, default, floors)
 
 
 @dataclass(frozen=True)
@@ -262,7 +286,7 @@ def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str =
                     labelled.append((lc.rank, r.embeddings[i]))
     if not labelled:
         raise VisionInputError("no labelled card was found in its photograph: nothing to learn")
-    protos = _prototypes(labelled)
+    protos, floors = _prototypes(labelled)
     missing = "".join(r for r in RANKS if r not in protos)
-    return RankCalibration(DeckProfile(name, str(reader.meta["sha256"]), protos, default), cards, found_n,
+    return RankCalibration(DeckProfile(name, str(reader.meta["sha256"]), protos, default, floors), cards, found_n,
                            len(labelled), missing)

@@ -26,8 +26,8 @@ class Settings:
     glyph_size: tuple[float, float] = (6.0, 0.12)  # an index glyph's size: pixels at least, share of the frame at most
     max_index_pairs: int = 96  # index proposals (rank over suit, each pair both ways round) per frame
     # read ---------------------------------------------------------------------------------------------------
-    name_bar: float = 0.8  # calibrated probability a corner's card needs to be named
-    index_bar: float = 0.9  # ... when the corner was proposed from an index's glyphs (set on the validation photos)
+    name_bar: float = 0.9  # calibrated probability a corner's card needs to be named (set on the validation split)
+    index_bar: float = 0.95  # ... when the corner was proposed from an index's glyphs (the same)
     pair_bar: float = 0.6  # ... when both index corners of one outline read the same card
     other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named
     rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure

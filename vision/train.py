@@ -51,8 +51,8 @@ def photo_rows(split: str) -> Any:
     return keep
 
 
-def build_sources(datasets: Path, split: str, exclude: tuple[str, ...] = ()) -> ts.Sources:
-    decks = [ts.load_deck(p) for p in ts.deck_folders(datasets) if p.name not in exclude]
+def build_sources(datasets: Path, split: str) -> ts.Sources:
+    decks = [ts.load_deck(p) for p in ts.deck_folders(datasets)]
     decks += ts.procedural_decks()
     labels = datasets / "cardcounterml-photos" / "labels.csv"
     boxes: list[ts.IndexBox] = []
@@ -85,21 +85,35 @@ def _index_proposals(image: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.float3
             for c in find_cards(image).corners if c.by_index for w in c.widths]
 
 
-def cached_samples(datasets: Path, split: str, n: int, seed: int,
-                   exclude: tuple[str, ...]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    key = hashlib.sha256(json.dumps([split, n, seed, sorted(exclude), ts.__doc__]).encode()).hexdigest()[:16]
-    path = CACHE / f"index-crops-{key}.npz"
-    if path.exists():
-        with np.load(path) as z:
-            return z["x"], z["y"]
+Crops = tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.str_]]
+
+
+def cached_samples(datasets: Path, split: str, n: int, seed: int) -> Crops:
+    """`n` crops of every deck design, their labels and the deck design each was made from ("" for fonts and
+    photographs). One set serves every leave-one-deck-out fold (`without`), and the first n crops of a larger
+    cached set of the same seed are the set of n, so a smaller budget reuses it too."""
+    key = hashlib.sha256(json.dumps([split, seed, ts.__doc__]).encode()).hexdigest()[:16]
+    for cached in sorted(CACHE.glob(f"index-crops-{key}-*.npz"), key=lambda p: int(p.stem.rsplit("-", 1)[1])):
+        if int(cached.stem.rsplit("-", 1)[1]) >= n:
+            with np.load(cached) as z:
+                return z["x"][:n], z["y"][:n], z["deck"][:n]
     t0 = time.time()
-    xs, ys = ts.samples(build_sources(datasets, split, exclude), n, seed)
+    src = build_sources(datasets, split)
+    xs, ys, ds = ts.samples(src, n, seed)
+    names = np.array(["", *(d.name for d in src.decks)])[ds.astype(np.int64) + 1]
     CACHE.mkdir(parents=True, exist_ok=True)
+    path = CACHE / f"index-crops-{key}-{n}.npz"
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, x=xs, y=ys)
+    np.savez_compressed(tmp, x=xs, y=ys, deck=names)
     tmp.replace(path)
     print(f"made {n} {split} crops in {time.time() - t0:.0f} s", file=sys.stderr)
-    return xs, ys
+    return xs, ys, names
+
+
+def without(crops: Crops, exclude: tuple[str, ...]) -> Crops:
+    """The crops not made from the deck designs `exclude` names."""
+    keep = ~np.isin(crops[2], exclude)
+    return crops[0][keep], crops[1][keep], crops[2][keep]
 
 
 def build_model() -> Any:
@@ -145,8 +159,8 @@ def train(datasets: Path, *, seed: int, samples: int, epochs: int, exclude: tupl
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     rng = np.random.default_rng(seed)
-    xs, ys = cached_samples(datasets, "train", samples, seed, exclude)
-    vx, vy = cached_samples(datasets, "validation", max(2000, samples // 10), seed + 1, exclude)
+    xs, ys, _ = without(cached_samples(datasets, "train", samples, seed), exclude)
+    vx, vy, _ = without(cached_samples(datasets, "validation", max(2000, samples // 10), seed + 1), exclude)
     x = torch.from_numpy(to_blob(list(xs)))
     y = torch.from_numpy(ys)
     model = build_model()
@@ -170,13 +184,13 @@ def train(datasets: Path, *, seed: int, samples: int, epochs: int, exclude: tupl
             sched.step()
             total += loss.item()
         if log:
-            acc = _accuracy(model, vx, vy)
+            acc = accuracy(model, vx, vy)
             print(f"epoch {epoch + 1}/{epochs}: loss {total / (len(x) // batch):.3f}, validation accuracy "
                   f"{acc:.3f} ({time.time() - t0:.0f} s)", file=sys.stderr)
     model.eval()
     logits = _logits(model, vx)
     temperature = fit_temperature(logits, vy)
-    figures = {"validation_crops": len(vy), "validation_accuracy": round(_accuracy(model, vx, vy), 4),
+    figures = {"validation_crops": len(vy), "validation_accuracy": round(accuracy(model, vx, vy), 4),
                "temperature": round(temperature, 3), "train_crops": len(ys), "seconds": round(time.time() - t0)}
     return model, temperature, figures
 
@@ -190,7 +204,7 @@ def _logits(model: Any, xs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     return np.concatenate(out).astype(np.float32)
 
 
-def _accuracy(model: Any, xs: npt.NDArray[np.uint8], ys: npt.NDArray[np.int64]) -> float:
+def accuracy(model: Any, xs: npt.NDArray[np.uint8], ys: npt.NDArray[np.int64]) -> float:
     return float((_logits(model, xs).argmax(axis=1) == ys).mean())
 
 
@@ -229,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
     p.add_argument("--out", type=Path, default=MODEL_DIR / "index-reader.onnx")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--samples", type=int, default=50000)
+    p.add_argument("--samples", type=int, default=60000)
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--threads", type=int, default=1, help="torch threads (others share the machine)")
     p.add_argument("--exclude", action="append", default=[], metavar="DECK", help="leave this deck design out")

@@ -158,23 +158,30 @@ def _degrade(img: Image, rng: Rng) -> Image:
     return np.asarray(out, np.uint8)
 
 
-def camera_crop(face: Image, rng: Rng, *, turned: bool, window: tuple[float, float] = (0.0, 0.0)) -> Image:
+def camera_crop(face: Image, rng: Rng, *, turned: bool, window: tuple[float, float] = (0.0, 0.0),
+                card: FloatArray | None = None) -> Image:
     """`face` (BGRA) laid on a surface, filmed small, its outline found slightly off, then the index window at
-    the card's first corner cut out (`window` shifts it, in window sizes, for negatives)."""
+    the card's first corner cut out (`window` shifts it, in window sizes, for negatives). `card` is the card's
+    quad in `face` when `face` is a larger scene (a fan, a pile); by default the card is all of `face`."""
+    fh, fw = face.shape[:2]
+    whole = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    quad0 = whole if card is None else card.astype(np.float32)
     if turned:
         face = np.asarray(cv2.rotate(face, cv2.ROTATE_180), np.uint8)
-    fh, fw = face.shape[:2]
+        quad0 = np.array([fw, fh], np.float32) - quad0[[2, 3, 0, 1]]
+    card_w = float(np.linalg.norm(quad0[1] - quad0[0]))
     width = float(math.exp(rng.uniform(math.log(40), math.log(400))))
-    scale = width / fw
+    scale = width / card_w
     cw, ch = fw * scale * 1.5, fh * scale * 1.5
-    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     persp = rng.normal(0, 0.04 * width, (4, 2)).astype(np.float32)
     angle = rng.uniform(-0.25, 0.25)
     rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
     centre = np.array([cw / 2, ch / 2], np.float32)
-    dst = ((src * scale - np.array([fw * scale / 2, fh * scale / 2], np.float32)) @ rot.T + centre + persp)
+    dst = ((whole * scale - np.array([fw * scale / 2, fh * scale / 2], np.float32)) @ rot.T + centre + persp)
+    m0 = cv2.getPerspectiveTransform(whole, dst.astype(np.float32))
+    true_quad = cv2.perspectiveTransform(quad0.reshape(-1, 1, 2), m0).reshape(4, 2)
     # The outline the detector would find: the true corners, a little off.
-    quad = (dst + rng.normal(0, 0.015 * width, (4, 2))).astype(np.float32)
+    quad = (true_quad + rng.normal(0, 0.015 * width, (4, 2))).astype(np.float32)
     if rng.uniform() < 0.3:  # a stretched photograph or a card of other proportions
         quad[2:] = quad[1:3][::-1] + (quad[2:] - quad[1:3][::-1]) * rng.uniform(0.9, 1.1)
     sx, sy = window
@@ -186,13 +193,122 @@ def camera_crop(face: Image, rng: Rng, *, turned: bool, window: tuple[float, flo
     x1, y1 = np.ceil(win.max(axis=0)) + 6
     sw, sh = int(x1 - x0), int(y1 - y0)
     shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-    m = shift @ cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-    bgra = cv2.warpPerspective(face, m, (sw, sh), flags=cv2.INTER_AREA, borderValue=(0, 0, 0, 0))
+    bgra = cv2.warpPerspective(face, shift @ m0, (sw, sh), flags=cv2.INTER_AREA, borderValue=(0, 0, 0, 0))
     a = bgra[:, :, 3:4].astype(np.float32) / 255.0
     scene = (bgra[:, :, :3] * a + surface(rng, sw, sh) * (1 - a)).astype(np.uint8)
     scene = _degrade(scene, rng)
     quad = quad - np.array([x0, y0], np.float32)
     return corner_crop_at(scene, quad)
+
+
+def light_ink(face: Image) -> Image:
+    """A face printed light on dark (a black deck): its colours inverted, its outline kept."""
+    out = face.copy()
+    out[:, :, :3] = 255 - out[:, :, :3]
+    return out
+
+
+# Fanned hands and piles -----------------------------------------------------------------------------------------
+
+# The index of a card lies within this share of its width and height from its corner (jumbo indices too).
+INDEX_BOX = (0.2, 0.3)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Cards overlapping as in a hand held fanned or a pile spread on the table: the scene (BGRA), each card's
+    quad in it (first corner top-left) and, per pixel, which card is on top (-1: none)."""
+
+    image: Image
+    quads: list[FloatArray]
+    top: npt.NDArray[np.int8]
+
+
+def spread(faces: list[Image], rng: Rng) -> Spread:
+    """The cards `faces` laid in order, each one on top of the one before: fanned about a point below the hand,
+    or shifted as in a pile, mostly to the right (the left indices show) and now and then the other way."""
+    fh, fw = faces[0].shape[:2]
+    n = len(faces)
+    fan = rng.uniform() < 0.6
+    step = rng.uniform(0.08, 0.45) * fw * (1 if rng.uniform() < 0.85 else -1)
+    down = 0.0 if fan else rng.uniform(-0.2, 0.2) * fh
+    turn = rng.uniform(2.0, 14.0) if fan else rng.normal(0, 3.0)
+    size = int(fw * 1.2 + abs(step) * n + fh * 1.2)
+    w, h = size, int(fh * 2.2 + abs(down) * n)
+    image = np.zeros((h, w, 4), np.uint8)
+    top = np.full((h, w), -1, np.int8)
+    corners = np.array([[0, 0, 1], [fw, 0, 1], [fw, fh, 1], [0, fh, 1]], np.float64).T
+    quads = []
+    for j, face in enumerate(faces):
+        k = j - (n - 1) / 2
+        origin = (w / 2 - fw / 2 + k * step, h / 2 - fh / 2 + k * down)
+        pivot = (origin[0] + fw / 2, origin[1] + (fh * 1.3 if fan else fh / 2))
+        m = cv2.getRotationMatrix2D(pivot, -k * turn, 1.0) @ np.array(
+            [[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]], np.float64)
+        quad = (m @ corners).T.astype(np.float32)
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - 1, 0)
+        x1, y1 = np.minimum(np.ceil(quad.max(axis=0)).astype(int) + 2, (w, h))
+        shifted = m - np.array([[0, 0, x0], [0, 0, y0]], np.float64)
+        layer = cv2.warpAffine(face, shifted, (int(x1 - x0), int(y1 - y0)), flags=cv2.INTER_LINEAR,
+                               borderValue=(0, 0, 0, 0))
+        a = layer[:, :, 3:4].astype(np.float32) / 255.0
+        under = image[y0:y1, x0:x1]
+        blended = (layer * a + under * (1 - a)).astype(np.uint8)
+        blended[:, :, 3] = np.maximum(under[:, :, 3], layer[:, :, 3])
+        image[y0:y1, x0:x1] = blended
+        top[y0:y1, x0:x1][layer[:, :, 3] > 127] = j
+        quads.append(quad)
+    return Spread(image, quads, top)
+
+
+def index_cover(s: Spread, j: int, turned: bool) -> float:
+    """How much of card j's index (top-left, or bottom-right when `turned`) other cards cover: 0 to 1."""
+    q = s.quads[j][[2, 3, 0, 1]] if turned else s.quads[j]
+    u, v = q[1] - q[0], q[3] - q[0]
+    iw, ih = INDEX_BOX
+    poly = np.array([q[0], q[0] + iw * u, q[0] + iw * u + ih * v, q[0] + ih * v], np.int32)
+    mask = np.zeros(s.top.shape, np.uint8)
+    cv2.fillConvexPoly(mask, poly, 1)
+    inside = s.top[mask > 0]
+    return float(((inside >= 0) & (inside != j)).mean()) if inside.size else 1.0
+
+
+def spread_crop(deck: Deck, rng: Rng) -> tuple[Image, int] | None:
+    """A window of a card in a fan or a pile of 2-5 cards of `deck`: its index as it shows (the card), or what a
+    detector is misled into reading there (not an index): the index half covered by the next card, or the
+    window slid along the card onto the edge and index of its neighbour. None: an ambiguous draw."""
+    n = int(rng.integers(2, 6))
+    codes = [CLASSES[int(i)] for i in rng.choice(len(CLASSES), n, replace=False)]
+    ink = rng.uniform() < 0.1
+    # at 0.6 of the face size, which a table camera's view of a fanned hand never exceeds by much
+    faces = [np.asarray(cv2.resize(deck.faces[c], None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA), np.uint8)
+             for c in codes]
+    s = spread([light_ink(f) if ink else f for f in faces], rng)
+    j = int(rng.integers(0, n))
+    turned = bool(rng.uniform() < 0.3)
+    cover = index_cover(s, j, turned)
+    card = s.quads[j]
+    own = rng.uniform() < 0.5
+    if own:  # the card's own window
+        if cover < 0.03:
+            label = CLASSES.index(codes[j])
+        elif cover > 0.3:
+            label = NONE
+        else:
+            return None
+        window = (0.0, 0.0)
+    else:  # slid along the card towards (or away from) its neighbours, a little up or down
+        window = (rng.uniform(0.25, 2.0) * (1 if rng.uniform() < 0.8 else -1), rng.uniform(-0.35, 0.35))
+        label = NONE
+    q = card[[2, 3, 0, 1]] if turned else card
+    u, v = q[1] - q[0], q[3] - q[0]
+    corner = q[0] + window[0] * 0.3 * u + window[1] * 0.34 * v
+    fw = float(np.linalg.norm(u))
+    for i, other in enumerate(s.quads):  # a window falling on another card's index frames that card: skip
+        o = other[[2, 3, 0, 1]] if turned else other
+        if i != j and float(np.linalg.norm(o[0] - corner)) < 0.12 * fw:
+            return None
+    return camera_crop(s.image, rng, turned=turned, window=window, card=card), label
 
 
 # Indices set in fonts -------------------------------------------------------------------------------------------
@@ -385,51 +501,65 @@ def scene_windows(labels_csv: Path, *, keep: Callable[[dict[str, str]], bool],
     return out
 
 
-def samples(src: Sources, n: int, seed: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    """`n` crops and labels, reproducible from `seed`."""
+def samples(src: Sources, n: int, seed: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64],
+                                                       npt.NDArray[np.int16]]:
+    """`n` crops, their labels and the deck design each was made from (an index of `src.decks`; -1: a font or
+    a photograph), reproducible from `seed`. The first n of a larger set are the set of n."""
     rng = np.random.default_rng(seed)
     photos = PhotoCache()
     xs = np.empty((n, CROP_H, CROP_W), np.uint8)
     ys = np.empty(n, np.int64)
-    for i, (crop, label) in enumerate(_stream(src, rng, photos)):
+    ds = np.empty(n, np.int16)
+    for i, (crop, label, deck) in enumerate(_stream(src, rng, photos)):
         if i >= n:
             break
-        xs[i], ys[i] = crop, label
-    return xs, ys
+        xs[i], ys[i], ds[i] = crop, label, deck
+    return xs, ys, ds
 
 
-def _stream(src: Sources, rng: Rng, photos: PhotoCache) -> Iterator[tuple[Image, int]]:
-    backs = [b for d in src.decks for b in d.backs]
+# Shares of the mix (cumulative): deck faces, fonts, real photographs, fans and piles; the rest are negatives.
+_MIX = (0.30, 0.38, 0.62, 0.76)
+
+
+def _stream(src: Sources, rng: Rng, photos: PhotoCache) -> Iterator[tuple[Image, int, int]]:
     while True:
         r = rng.uniform()
         card = CLASSES[int(rng.integers(0, len(CLASSES)))]
         label = CLASSES.index(card)
-        if r < 0.38:
-            deck = src.decks[int(rng.integers(0, len(src.decks)))]
-            yield camera_crop(deck.faces[card], rng, turned=bool(rng.uniform() < 0.5)), label
-        elif r < 0.48 and src.fonts:
-            face = font_face(card, rng)
-            if face is not None:
-                yield camera_crop(face, rng, turned=bool(rng.uniform() < 0.5)), label
-        elif r < 0.68 and src.photo_boxes:
+        d = int(rng.integers(0, len(src.decks)))
+        deck = src.decks[d]
+        if r < _MIX[0]:
+            face = light_ink(deck.faces[card]) if rng.uniform() < 0.1 else deck.faces[card]
+            yield camera_crop(face, rng, turned=bool(rng.uniform() < 0.5)), label, d
+        elif r < _MIX[1] and src.fonts:
+            set_in_font = font_face(card, rng)
+            if set_in_font is not None:
+                yield camera_crop(set_in_font, rng, turned=bool(rng.uniform() < 0.5)), label, -1
+        elif r < _MIX[2] and src.photo_boxes:
             ib = src.photo_boxes[int(rng.integers(0, len(src.photo_boxes)))]
-            yield photo_crop(photos, ib, rng), CLASSES.index(ib.card)
+            yield photo_crop(photos, ib, rng), CLASSES.index(ib.card), -1
+        elif r < _MIX[3]:
+            drawn = spread_crop(deck, rng)
+            if drawn is not None:
+                yield drawn[0], drawn[1], d
         else:
-            yield _negative(src, backs, photos, rng), NONE
+            yield _negative(src, deck, photos, rng)
 
 
-def _negative(src: Sources, backs: list[Image], photos: PhotoCache, rng: Rng) -> Image:
+def _negative(src: Sources, deck: Deck, photos: PhotoCache, rng: Rng) -> tuple[Image, int, int]:
+    """Not an index, and the deck design it was made from (-1: none)."""
+    d = src.decks.index(deck)
     kind = rng.uniform()
-    deck = src.decks[int(rng.integers(0, len(src.decks)))]
     face = deck.faces[CLASSES[int(rng.integers(0, len(CLASSES)))]]
     if kind >= 0.7 and src.scene_windows:  # what the detector proposes in a photo away from any index
         sw = src.scene_windows[int(rng.integers(0, len(src.scene_windows)))]
         quad = sw.quad + rng.normal(0, 0.02 * float(np.linalg.norm(sw.quad[1] - sw.quad[0])), (4, 2))
-        return corner_crop_at(photos.get(sw.image), quad.astype(np.float32))
+        return corner_crop_at(photos.get(sw.image), quad.astype(np.float32)), NONE, -1
     kind *= 0.7 if src.scene_windows else 1.0
-    if kind < 0.3 and backs:
-        return camera_crop(backs[int(rng.integers(0, len(backs)))], rng, turned=bool(rng.uniform() < 0.5),
-                           window=(rng.uniform(0, 2.3), rng.uniform(0, 2.0)))
+    if kind < 0.3 and deck.backs:
+        back = deck.backs[int(rng.integers(0, len(deck.backs)))]
+        return camera_crop(back, rng, turned=bool(rng.uniform() < 0.5),
+                           window=(rng.uniform(0, 2.3), rng.uniform(0, 2.0))), NONE, d
     if kind < 0.4 and src.back_boxes:
         ib = src.back_boxes[int(rng.integers(0, len(src.back_boxes)))]
         img = photos.get(ib.image)
@@ -440,16 +570,16 @@ def _negative(src: Sources, backs: list[Image], photos: PhotoCache, rng: Rng) ->
             cw = int(pw * rng.uniform(0.2, 0.5))
             chh = min(ph, int(cw * CROP_H / CROP_W))
             px, py = int(rng.integers(0, max(1, pw - cw))), int(rng.integers(0, max(1, ph - chh)))
-            return np.asarray(cv2.resize(patch[py:py + chh, px:px + cw], (CROP_W, CROP_H)), np.uint8)
+            return np.asarray(cv2.resize(patch[py:py + chh, px:px + cw], (CROP_W, CROP_H)), np.uint8), NONE, -1
     if kind < 0.75:  # a window away from the index: pips, the picture, the other corners
         sx, sy = rng.uniform(0.6, 2.4), rng.uniform(0.0, 2.0)
         if rng.uniform() < 0.5:
             sx, sy = rng.uniform(0.0, 2.4), rng.uniform(0.8, 2.0)
-        return camera_crop(face, rng, turned=bool(rng.uniform() < 0.5), window=(sx, sy))
+        return camera_crop(face, rng, turned=bool(rng.uniform() < 0.5), window=(sx, sy)), NONE, d
     if kind < 0.85:  # half an index: the window shifted half off it
         sx, sy = rng.choice([-0.55, 0.55]) * rng.uniform(0.9, 1.3), rng.uniform(-0.3, 0.3)
         if rng.uniform() < 0.5:
             sx, sy = rng.uniform(-0.2, 0.2), rng.choice([-0.5, 0.5]) * rng.uniform(0.9, 1.3)
-        return camera_crop(face, rng, turned=bool(rng.uniform() < 0.5), window=(sx, sy))
+        return camera_crop(face, rng, turned=bool(rng.uniform() < 0.5), window=(sx, sy)), NONE, d
     table = _degrade(surface(rng, CROP_W * 2, CROP_H * 2), rng)
-    return np.asarray(cv2.resize(gray(table), (CROP_W, CROP_H), interpolation=cv2.INTER_AREA), np.uint8)
+    return np.asarray(cv2.resize(gray(table), (CROP_W, CROP_H), interpolation=cv2.INTER_AREA), np.uint8), NONE, -1

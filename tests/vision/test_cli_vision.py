@@ -49,7 +49,11 @@ def test_identify_with_broken_profile(tmp_path: Path, capsys: pytest.CaptureFixt
     prof = tmp_path / "p.json"
     for content in (b"PK\x03\x04 broken", b'{"format": "cardtable-deck-profile", "version": 1}',
                     b'{"format": "cardtable-deck-profile", "version": 2, "name": "x", "model": "0", '
-                    b'"prototypes": {"As": [1.0]}}'):
+                    b'"prototypes": {"As": [1.0]}}',
+                    b'{"format": "cardtable-deck-profile", "version": 3, "name": "x", "model": "0", '
+                    b'"prototypes": {"As": [1.0]}, "floors": {"Kh": 0.5}}',
+                    b'{"format": "cardtable-deck-profile", "version": 3, "name": "x", "model": "0", '
+                    b'"prototypes": {"As": [1.0]}, "floors": {"As": 0.5}}'):
         prof.write_bytes(content)
         assert main(["vision", "identify", image, "--profile", str(prof)]) == 2
         err = capsys.readouterr().err.strip().splitlines()

@@ -1,0 +1,51 @@
+"""The reader's training crops: reproducible from a seed, tagged by the deck design each was made from (so the
+leave-one-deck-out folds filter one crop set), and fanned hands labelled by what shows of each index."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import trainset as ts
+from vision.rectify import CROP_H, CROP_W
+from vision.train import without
+
+
+def _sources() -> ts.Sources:
+    return ts.Sources(ts.procedural_decks()[:2], [], [], fonts=False)
+
+
+def test_samples_are_reproducible_and_a_prefix_of_a_larger_set() -> None:
+    src = _sources()
+    xs, ys, ds = ts.samples(src, 30, seed=5)
+    assert xs.shape == (30, CROP_H, CROP_W) and ys.shape == (30,) and ds.shape == (30,)
+    assert set(ys.tolist()) <= set(range(ts.NONE + 1)) and set(ds.tolist()) <= {-1, 0, 1}
+    more = ts.samples(src, 40, seed=5)
+    assert np.array_equal(more[0][:30], xs) and np.array_equal(more[1][:30], ys)
+    assert not np.array_equal(ts.samples(src, 30, seed=6)[0], xs)
+
+
+def test_a_fold_leaves_out_every_crop_of_its_deck() -> None:
+    xs = np.zeros((4, CROP_H, CROP_W), np.uint8)
+    crops = (xs, np.array([1, 2, 3, 52]), np.array(["a", "", "b", "a"]))
+    kept = without(crops, ("a",))
+    assert kept[1].tolist() == [2, 3] and kept[2].tolist() == ["", "b"]
+
+
+def test_the_top_card_of_a_spread_shows_its_index_and_the_cards_under_it_are_covered_somewhere() -> None:
+    deck = ts.procedural_decks()[0]
+    faces = [deck.faces[c] for c in ("As", "Kh", "7d", "Tc")]
+    for seed in range(8):
+        s = ts.spread(faces, np.random.default_rng(seed))
+        assert len(s.quads) == 4 and s.top.shape == s.image.shape[:2]
+        assert ts.index_cover(s, 3, turned=False) < 0.03
+        # the bottom card lies under the others: one of its two index corners is under the next card
+        assert max(ts.index_cover(s, 0, turned=False), ts.index_cover(s, 0, turned=True)) > 0.0
+
+
+def test_spread_windows_are_crops_with_a_card_or_none() -> None:
+    deck = ts.procedural_decks()[0]
+    rng = np.random.default_rng(2)
+    drawn = [d for d in (ts.spread_crop(deck, rng) for _ in range(40)) if d is not None]
+    assert len(drawn) >= 20
+    assert all(c.shape == (CROP_H, CROP_W) and 0 <= label <= ts.NONE for c, label in drawn)
+    assert any(label == ts.NONE for _, label in drawn) and any(label != ts.NONE for _, label in drawn)
