@@ -21,7 +21,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.rectify import CARD_ASPECT, CORNER_W, FloatArray, Image, order_quad, quad_area, quad_iou, side_lengths
+from vision.rectify import (
+    CARD_ASPECT,
+    CORNER_W,
+    FloatArray,
+    Image,
+    order_quad,
+    quad_area,
+    quad_iou,
+    side_lengths,
+)
 from vision.settings import SETTINGS, Settings
 
 
@@ -37,6 +46,7 @@ class Corner:
     along_long: FloatArray  # unit vector along its long side
     widths: tuple[float, ...]  # card widths (pixels) to try
     by_index: bool = False  # proposed from an index's glyphs (not from an outline's vertex)
+    within: int = -1  # the outline (index into `Found.outlines`) whose glyphs proposed it; -1: on no outline
 
 
 @dataclass(frozen=True)
@@ -174,8 +184,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
-    by_index = [Corner(c.point / scale, c.along_short, c.along_long, tuple(x / scale for x in c.widths), True)
-                for c in _index_corners(small, quads, s)]
+    by_index = [Corner(c.point / scale, c.along_short, c.along_long, tuple(x / scale for x in c.widths), True,
+                       c.within) for c in _index_corners(small, quads, s)]
     piles: list[FloatArray] = []
     for k, blob in sorted(blobs, key=lambda kb: -cv2.contourArea(kb[1])):
         if any(_inside(blob, q) for q in quads):
@@ -250,19 +260,27 @@ def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[C
     fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
     keep = (size >= lo) & (size <= hi) & (fill >= 0.15) & (fill <= 0.85)
     keep[0] = False  # the background
-    # a glyph on a card outlined already is read through that outline; one inside an outline too small to be
-    # its card (a pip or a picture's frame taken for a card) is not
-    cx, cy = centres[:, 0].astype(np.int32), centres[:, 1].astype(np.int32)
-    mask = np.zeros(small.shape[:2], np.uint8)
-    for q in quads:
-        mask[:] = 0
-        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
-        keep &= ~((mask[cy, cx] > 0) & (3 * size <= side_lengths(q)[0]))
-    glyphs = [int(i) for i in np.flatnonzero(keep)]
-    pts = centres[glyphs].astype(np.float32)
-    size = size[glyphs].astype(np.float32)
+    # Each glyph's outline (-1: none). Glyphs are paired only with glyphs of the same outline: the reader
+    # decides whether an outline's own glyphs are wanted (when its index corners do not agree on one card). A
+    # glyph inside an outline too small to be its card (a pip or a picture's frame taken for a card) is on none.
+    owner = np.full(len(stats), -1, np.int32)
+    for k in sorted(range(len(quads)), key=lambda k: quad_area(quads[k])):  # the smallest outline holding it
+        q = quads[k]
+        at = _in_card(q, centres)
+        inside = np.all((at >= 0) & (at <= 1), axis=1) & (3 * size <= side_lengths(q)[0]) & (owner < 0)
+        owner[inside] = k
     out: list[Corner] = []
-    for a in range(len(glyphs)):
+    for k in np.unique(owner[keep]):
+        glyphs = np.flatnonzero(keep & (owner == k))
+        out += _pairs(centres[glyphs].astype(np.float32), size[glyphs].astype(np.float32), int(k), s)
+    return out
+
+
+def _pairs(pts: FloatArray, size: FloatArray, within: int, s: Settings) -> list[Corner]:
+    """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each taken both ways
+    round, as index windows."""
+    out: list[Corner] = []
+    for a in range(len(pts)):
         d = np.linalg.norm(pts - pts[a], axis=1)
         mean = (size + size[a]) / 2
         ratio = size / size[a]
@@ -277,10 +295,19 @@ def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[C
                 centre = (pts[top] + pts[low]) / 2
                 win_w = 1.7 * iw  # the window's height follows from the card's proportions: about 1.6 times this
                 origin = centre - (iw / 2 + 0.25 * iw) * u - (ih / 2 + 0.15 * ih) * v
-                out.append(Corner(origin, u.astype(np.float32), v.astype(np.float32), (win_w / CORNER_W,), True))
+                out.append(Corner(origin, u.astype(np.float32), v.astype(np.float32), (win_w / CORNER_W,), True,
+                                  within))
                 if len(out) >= s.max_index_pairs:
                     return out
     return out
+
+
+def _in_card(quad: FloatArray, points: npt.ArrayLike) -> FloatArray:
+    """Points of the frame in the coordinates of the card under `quad` (0..1 across, 0..1 down)."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(order_quad(quad), unit)
+    at = cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), m).reshape(-1, 2)
+    return np.asarray(at, np.float32)
 
 
 def _inside(blob: npt.NDArray[np.int32], quad: FloatArray) -> bool:

@@ -24,7 +24,7 @@ class Settings:
     pile_fill: float = 0.8  # ... when its blob fills this much of its bounding rectangle (cards, not a hand)
     max_corners: int = 64  # corner proposals per frame
     glyph_size: tuple[float, float] = (6.0, 0.12)  # an index glyph's size: pixels at least, share of the frame at most
-    max_index_pairs: int = 96  # index proposals (rank over suit, each pair both ways round) per frame
+    max_index_pairs: int = 96  # index proposals (rank over suit, each pair both ways round) per outline and off them
     # read ---------------------------------------------------------------------------------------------------
     name_bar: float = 0.8  # calibrated probability a corner's card needs to be named
     index_bar: float = 0.9  # ... when the corner was proposed from an index's glyphs (set on the validation photos)
