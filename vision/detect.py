@@ -26,6 +26,7 @@ from vision.rectify import (
     CORNER_W,
     FloatArray,
     Image,
+    card_coords,
     order_quad,
     quad_area,
     quad_iou,
@@ -184,8 +185,12 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
-    by_index = [Corner(c.point / scale, c.along_short, c.along_long, tuple(x / scale for x in c.widths), True,
-                       c.within) for c in _index_corners(small, quads, s)]
+    # index glyphs are small: they are looked for at a finer scale than the outlines
+    fine = min(1.0, s.index_width / w)
+    view = image if fine == 1.0 else np.asarray(
+        cv2.resize(image, (round(w * fine), round(h * fine)), interpolation=cv2.INTER_AREA), np.uint8)
+    by_index = [Corner(c.point / fine, c.along_short, c.along_long, tuple(x / fine for x in c.widths), True,
+                       c.within) for c in _index_corners(view, [q * (fine / scale) for q in quads], s)]
     piles: list[FloatArray] = []
     for k, blob in sorted(blobs, key=lambda kb: -cv2.contourArea(kb[1])):
         if any(_inside(blob, q) for q in quads):
@@ -266,7 +271,7 @@ def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[C
     owner = np.full(len(stats), -1, np.int32)
     for k in sorted(range(len(quads)), key=lambda k: quad_area(quads[k])):  # the smallest outline holding it
         q = quads[k]
-        at = _in_card(q, centres)
+        at = card_coords(order_quad(q), centres)
         inside = np.all((at >= 0) & (at <= 1), axis=1) & (3 * size <= side_lengths(q)[0]) & (owner < 0)
         owner[inside] = k
     out: list[Corner] = []
@@ -300,14 +305,6 @@ def _pairs(pts: FloatArray, size: FloatArray, within: int, s: Settings) -> list[
                 if len(out) >= s.max_index_pairs:
                     return out
     return out
-
-
-def _in_card(quad: FloatArray, points: npt.ArrayLike) -> FloatArray:
-    """Points of the frame in the coordinates of the card under `quad` (0..1 across, 0..1 down)."""
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    m = cv2.getPerspectiveTransform(order_quad(quad), unit)
-    at = cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), m).reshape(-1, 2)
-    return np.asarray(at, np.float32)
 
 
 def _inside(blob: npt.NDArray[np.int32], quad: FloatArray) -> bool:

@@ -36,6 +36,7 @@ from vision.rectify import (
     CORNER_H,
     CORNER_W,
     Image,
+    card_coords,
     corner_crop_at,
     corner_crops,
     corner_frame,
@@ -204,6 +205,7 @@ class Recognizer:
         seen: list[_Seen] = []
         at = 0
         one_card: set[int] = set()  # outlines that hold one card, a back or a blank
+        lines: set[int] = set()  # outlines that are no card: lines on the table
         for i, qs in enumerate(ways):
             best: _Seen | None = None
             for q, card in zip(qs, cards[i], strict=True):
@@ -216,14 +218,18 @@ class Recognizer:
                     best = x
             if best is not None:
                 seen.append(best)
-            if best is not None and not best.mixed:
+            if best is None:
+                lines.add(i)
+            elif not best.mixed:
                 one_card.add(i)
         seen += _named_proposals(proposals, readings, at)
         # An outline whose index corners read different things, one card and not another, may hold overlapping
         # cards (an outline around a row of them, a fanned hand); one that is no card's shape, or stands not out
         # from the table, is a line on the table with cards inside it. The index glyphs inside such outlines are
-        # read too, in a second batch.
-        inner = _proposals([c for c in found.corners if c.within >= 0 and c.within not in one_card], s)
+        # read too, in a second batch: in a card's outline those along its sides only (an index lies at a card's
+        # edge; further in are the outline's own pips and picture).
+        inner = _proposals([c for c in found.corners if c.within >= 0 and c.within not in one_card
+                            and (c.within in lines or _at_edge(quads[c.within], c, s))], s)
         inner = inner[:s.max_index_pairs]
         if inner:
             seen += _named_proposals(inner, self.read([corner_crop_at(image, q) for q, _ in inner]), 0)
@@ -276,6 +282,13 @@ def _proposals(corners: list[Corner], s: Settings) -> list[tuple[npt.NDArray[np.
     """The card quad of each corner proposal at each of its widths, and the bar its reading must reach."""
     return [(corner_frame(c.point, c.along_short, c.along_long, width), s.index_bar if c.by_index else s.name_bar)
             for c in corners for width in c.widths]
+
+
+def _at_edge(quad: npt.NDArray[np.float32], c: Corner, s: Settings) -> bool:
+    """Whether a corner proposal's index window centre lies within `index_edge` of its card quad's sides."""
+    centre = _window(corner_frame(c.point, c.along_short, c.along_long, c.widths[0])).mean(axis=0)
+    x, y = (float(v) for v in card_coords(quad, centre)[0])
+    return min(x, 1 - x) < s.index_edge[0] or min(y, 1 - y) < s.index_edge[1]
 
 
 def _named_proposals(proposals: list[tuple[npt.NDArray[np.float32], float]], r: Readings, base: int) -> list[_Seen]:

@@ -64,6 +64,15 @@ def _shrinks(quad: FloatArray, width: int) -> bool:
     return float(np.linalg.norm(quad[1] - quad[0])) > 1.5 * width
 
 
+def card_coords(quad: FloatArray, points: npt.ArrayLike) -> FloatArray:
+    """Frame points in the coordinates of the card under `quad` (ordered by `order_quad`): 0..1 across its
+    short side, 0..1 along its long side."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), unit)
+    at = cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), m).reshape(-1, 2)
+    return np.asarray(at, np.float32)
+
+
 def quad_area(quad: FloatArray) -> float:
     return float(abs(cv2.contourArea(quad.astype(np.float32))))
 

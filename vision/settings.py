@@ -11,7 +11,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     # detect -------------------------------------------------------------------------------------------------
-    detect_width: int = 800  # frames wider than this are looked at scaled down to it (outlines only)
+    detect_width: int = 800  # frames wider than this are looked at scaled down to it for outlines
+    index_width: int = 1280  # ... and to this for index glyphs
     min_card_area: float = 0.0012  # of the frame: smaller blobs are no card
     max_card_area: float = 0.7
     min_aspect: float = 1.0  # long / short side of one card's outline (photos stretched to a square included)
@@ -24,6 +25,8 @@ class Settings:
     pile_fill: float = 0.8  # ... when its blob fills this much of its bounding rectangle (cards, not a hand)
     max_corners: int = 64  # corner proposals per frame
     glyph_size: tuple[float, float] = (6.0, 0.12)  # an index glyph's size: pixels at least, share of the frame at most
+    index_edge: tuple[float, float] = (0.2, 0.17)  # an index's centre lies this near a card's sides (share of its
+    # width, height): glyphs further in on an outline are its pips and picture
     max_index_pairs: int = 96  # index proposals (rank over suit, each pair both ways round) per outline and off them
     # read ---------------------------------------------------------------------------------------------------
     name_bar: float = 0.8  # calibrated probability a corner's card needs to be named
