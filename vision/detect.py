@@ -256,11 +256,26 @@ def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[C
     suit), each taken both ways round. The pair's axis is the card's long side; the window around the pair is
     framed as the reader was trained on boxed indices (index up-left, paper right of and below it)."""
     blue, green, red = cv2.split(small)
-    ink_level = cv2.min(cv2.min(blue, green), red)  # red ink and black ink both dark in the lowest channel, paper light
+    # Dark ink on light paper is dark in the lowest colour channel (red ink and black ink alike); light ink on
+    # a dark card (a black deck's gold or silver) is light in the highest one.
+    dark_ink = cv2.min(cv2.min(blue, green), red)
+    light_ink = 255 - cv2.max(cv2.max(blue, green), red)
     block = max(15, (min(small.shape[:2]) // 12) | 1)
-    ink = cv2.adaptiveThreshold(ink_level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
+    out: list[Corner] = []
+    for level in (dark_ink, light_ink):
+        ink = cv2.adaptiveThreshold(level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
+        if level is light_ink:  # only on dark ground: a black card, not the felt or a light table
+            ground = cv2.blur(light_ink, (block, block))
+            ink[ground < 255 - s.dark_card] = 0
+        out += _glyph_pairs(np.asarray(ink, np.uint8), quads, s)
+    return out
+
+
+def _glyph_pairs(ink: Image, quads: list[FloatArray], s: Settings) -> list[Corner]:
+    """The index proposals of one ink mask: its blobs of a glyph's size and fill, paired within each outline
+    and off them."""
     _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    lo, hi = s.glyph_size[0], s.glyph_size[1] * min(small.shape[:2])
+    lo, hi = s.glyph_size[0], s.glyph_size[1] * min(ink.shape[:2])
     size = stats[:, 2:4].max(axis=1)
     fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
     keep = (size >= lo) & (size <= hi) & (fill >= 0.15) & (fill <= 0.85)
