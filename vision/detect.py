@@ -257,17 +257,18 @@ def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[C
     framed as the reader was trained on boxed indices (index up-left, paper right of and below it)."""
     blue, green, red = cv2.split(small)
     # Dark ink on light paper is dark in the lowest colour channel (red ink and black ink alike); light ink on
-    # a dark card (a black deck's gold or silver) is light in the highest one.
-    dark_ink = cv2.min(cv2.min(blue, green), red)
-    light_ink = 255 - cv2.max(cv2.max(blue, green), red)
+    # a dark card (a black deck's gold or silver) is light in the highest one. Each is looked for only on its
+    # ground: light paper, or a dark card.
+    lowest = cv2.min(cv2.min(blue, green), red)
+    highest = cv2.max(cv2.max(blue, green), red)
     block = max(15, (min(small.shape[:2]) // 12) | 1)
     out: list[Corner] = []
-    for level in (dark_ink, light_ink):
+    for level, off_ground in ((lowest, cv2.blur(lowest, (block, block)) < s.paper_level),
+                              (255 - highest, cv2.blur(highest, (block, block)) > s.dark_card)):
         ink = cv2.adaptiveThreshold(level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
-        if level is light_ink:  # only on dark ground: a black card, not the felt or a light table
-            ground = cv2.blur(light_ink, (block, block))
-            ink[ground < 255 - s.dark_card] = 0
-        out += _glyph_pairs(np.asarray(ink, np.uint8), quads, s)
+        ink[off_ground] = 0
+        if cv2.countNonZero(ink):
+            out += _glyph_pairs(np.asarray(ink, np.uint8), quads, s)
     return out
 
 
@@ -298,28 +299,24 @@ def _glyph_pairs(ink: Image, quads: list[FloatArray], s: Settings) -> list[Corne
 
 def _pairs(pts: FloatArray, size: FloatArray, within: int, s: Settings) -> list[Corner]:
     """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each taken both ways
-    round, as index windows."""
-    out: list[Corner] = []
-    for a in range(len(pts)):
-        d = np.linalg.norm(pts - pts[a], axis=1)
-        mean = (size + size[a]) / 2
-        ratio = size / size[a]
-        for b in np.flatnonzero((d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)):
-            if b <= a:
-                continue
-            for top, low in ((a, b), (b, a)):  # either blob may be the rank
-                v = (pts[low] - pts[top]) / max(float(d[b]), 1e-6)
-                u = np.array([v[1], -v[0]], np.float32)  # the card's short side, to the index's right
-                ih = float(d[b]) + float(size[top] + size[low]) / 2
-                iw = float(max(size[top], size[low]))
-                centre = (pts[top] + pts[low]) / 2
-                win_w = 1.7 * iw  # the window's height follows from the card's proportions: about 1.6 times this
-                origin = centre - (iw / 2 + 0.25 * iw) * u - (ih / 2 + 0.15 * ih) * v
-                out.append(Corner(origin, u.astype(np.float32), v.astype(np.float32), (win_w / CORNER_W,), True,
-                                  within))
-                if len(out) >= s.max_index_pairs:
-                    return out
-    return out
+    round, as index windows (at most `max_index_pairs`)."""
+    d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
+    mean = (size[:, None] + size[None, :]) / 2
+    ratio = size[None, :] / size[:, None]
+    ok = (d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)
+    top, low = np.nonzero(ok)  # both ways round: (a, b) and (b, a), either blob may be the rank
+    top, low = top[:s.max_index_pairs], low[:s.max_index_pairs]
+    dist = d[top, low][:, None]
+    v = (pts[low] - pts[top]) / np.maximum(dist, 1e-6)
+    u = np.stack([v[:, 1], -v[:, 0]], axis=1)  # the card's short side, to the index's right
+    ih = dist + (size[top] + size[low])[:, None] / 2
+    iw = np.maximum(size[top], size[low])[:, None]
+    centre = (pts[top] + pts[low]) / 2
+    origin = centre - 0.75 * iw * u - 0.65 * ih * v  # the index up-left in its window, paper right and below
+    # the window's height follows from the card's proportions: about 1.6 times its width, 1.7 glyph widths
+    widths = 1.7 * iw[:, 0] / CORNER_W
+    return [Corner(origin[i].astype(np.float32), u[i].astype(np.float32), v[i].astype(np.float32),
+                   (float(widths[i]),), True, within) for i in range(len(top))]
 
 
 def _inside(blob: npt.NDArray[np.int32], quad: FloatArray) -> bool:

@@ -328,6 +328,12 @@ def _same_index(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
                for x, y in ((a, b), (b, a)))
 
 
+def _near(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
+    """Whether two windows' bounding boxes meet (else they share no glyph)."""
+    lo, hi = np.maximum(a.min(axis=0), b.min(axis=0)), np.minimum(a.max(axis=0), b.max(axis=0))
+    return bool((lo <= hi).all())
+
+
 def _one_per_card(seen: list[_Seen]) -> list[Detection]:
     """One detection per card. Named detections are taken surest first; one is dropped when its card code was
     taken already, or when its index window frames the glyphs a surer named card was read from (a window
@@ -340,7 +346,7 @@ def _one_per_card(seen: list[_Seen]) -> list[Detection]:
     for x in named:
         if any(k.det.card == x.det.card for k in kept):
             continue
-        if any(_same_index(w, kw) for k in kept for kw in k.windows for w in x.windows):
+        if any(_same_index(w, kw) for k in kept for kw in k.windows for w in x.windows if _near(w, kw)):
             continue
         if not x.outline and any(k.outline and len(k.windows) == 2 and _holds(k.det, x.windows[0].mean(axis=0))
                                  for k in kept):

@@ -27,7 +27,8 @@ class Settings:
     glyph_size: tuple[float, float] = (6.0, 0.12)  # an index glyph's size: pixels at least, share of the frame at most
     index_edge: tuple[float, float] = (0.2, 0.17)  # an index's centre lies this near a card's sides (share of its
     # width, height): glyphs further in on an outline are its pips and picture
-    dark_card: int = 90  # light ink is looked for where the brightest colour channel's local mean is below this
+    paper_level: int = 90  # dark ink is looked for where the lowest colour channel's local mean is at least this
+    dark_card: int = 90  # light ink where the highest channel's local mean is at most this
     max_index_pairs: int = 96  # index proposals (rank over suit, each pair both ways round) per outline and off them
     # read ---------------------------------------------------------------------------------------------------
     name_bar: float = 0.8  # calibrated probability a corner's card needs to be named
