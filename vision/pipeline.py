@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
@@ -311,6 +312,11 @@ class _Seen:
     outline: bool  # the card's own outline was found (not a corner or index proposal)
     mixed: bool = False  # an outline whose corners read one card and not the other: it may hold more cards
 
+    @cached_property
+    def boxes(self) -> tuple[tuple[float, ...], ...]:
+        """Each window's bounding box (x0, y0, x1, y1)."""
+        return tuple((*map(float, w.min(axis=0)), *map(float, w.max(axis=0))) for w in self.windows)
+
 
 def _window(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """The index window at the first corner of a card quad, in the frame."""
@@ -328,10 +334,9 @@ def _same_index(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
                for x, y in ((a, b), (b, a)))
 
 
-def _near(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
-    """Whether two windows' bounding boxes meet (else they share no glyph)."""
-    lo, hi = np.maximum(a.min(axis=0), b.min(axis=0)), np.minimum(a.max(axis=0), b.max(axis=0))
-    return bool((lo <= hi).all())
+def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two bounding boxes (x0, y0, x1, y1) meet."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def _one_per_card(seen: list[_Seen]) -> list[Detection]:
@@ -346,7 +351,8 @@ def _one_per_card(seen: list[_Seen]) -> list[Detection]:
     for x in named:
         if any(k.det.card == x.det.card for k in kept):
             continue
-        if any(_same_index(w, kw) for k in kept for kw in k.windows for w in x.windows if _near(w, kw)):
+        if any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
+               for b, w in zip(x.boxes, x.windows, strict=True) if _meet(b, kb)):
             continue
         if not x.outline and any(k.outline and len(k.windows) == 2 and _holds(k.det, x.windows[0].mean(axis=0))
                                  for k in kept):

@@ -86,7 +86,7 @@ def quad_iou(a: FloatArray, b: FloatArray) -> float:
 def side_lengths(quad: FloatArray) -> tuple[float, float]:
     """(short, long): mean lengths of the two pairs of opposite sides."""
     q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    e = np.hypot(*(np.roll(q, -1, axis=0) - q).T)  # edges 0-1, 1-2, 2-3, 3-0
+    e = np.hypot(*(q[[1, 2, 3, 0]] - q).T)  # edges 0-1, 1-2, 2-3, 3-0
     a, b = float(e[0] + e[2]) / 2, float(e[1] + e[3]) / 2
     return min(a, b), max(a, b)
 
