@@ -10,6 +10,11 @@ and closed edges (Canny, dilated), and each blob of either is looked at:
   that meet there. The reader decides which of them are index corners; the rest read "not an index".
 
 Outlines of both masks that cover the same card are merged (the paper mask's kept).
+
+Cards are also found by their corner index (`_index_corners`), at up to `Settings.index_width`: glyphs of dark
+ink on light paper and of light ink on a dark card, paired as a rank over its suit, each pair an index window
+(a `Corner` with `by_index`), tagged with the outline whose glyphs they are (`within`) so that the pipeline
+reads those only where that outline may hold several cards.
 """
 
 from __future__ import annotations

@@ -1,16 +1,18 @@
 """The recognizer: frame in, detections out (`Recognizer(profile).identify(frame)`).
 
-The stages, each its own module: `detect` finds card outlines and, where cards overlap, card corners;
-`rectify` cuts each outline's two index corners (and each corner proposal's window) out upright; `read` runs
-the trained index reader on all of them in one batch; a deck profile (`deck`), when given, sharpens the
-readings with that deck's own prototypes; then each card is named here:
+The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index
+windows from glyph pairs; `rectify` cuts each outline's two index corners (and each proposal's window) out
+upright; `read` runs the trained index reader on all of them in one batch; a deck profile (`deck`), when
+given, sharpens the readings with that deck's own prototypes; then each card is named here:
 
 - an outline is named when its two index corners read the same card at `pair_bar` or more each, or one
   corner reads it at `name_bar` or more while the other reads no other card at `other_card`; otherwise it is
   unknown (`card` None), with its `rank` when the rank alone is sure;
-- a corner proposal is a card when its window reads one at `name_bar` or more (a back, a pip or the felt
-  reads "not an index");
-- a card is reported once: the surest detection of each card code is kept.
+- an outline whose corners do not agree on one card (and is no back) may be several overlapping cards: the
+  index windows of the glyphs inside it are read in a second batch;
+- a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index");
+- one detection per card (`_one_per_card`): surest first, each card code once, and no two cards read from
+  the same glyphs.
 An unnamed outline is face down when little of it is open paper (a back's pattern), else face up and unknown.
 """
 
