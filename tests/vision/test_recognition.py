@@ -6,8 +6,15 @@ import math
 
 import pytest
 
-from hardware_sim.camera import PlacedCard, RenderOptions, TableScene, random_scene, render_with_truth
-from tests.vision.helpers import Tally, match
+from hardware_sim.camera import (
+    PlacedCard,
+    RenderOptions,
+    TableScene,
+    procedural_faces,
+    random_scene,
+    render_with_truth,
+)
+from tests.vision.helpers import Tally, black_deck, match
 from vision.pipeline import Recognizer
 
 
@@ -58,12 +65,15 @@ def _fanned(seed: int) -> TableScene:
     return TableScene(cards=cards, surface="wood" if seed % 2 else "felt")
 
 
-def test_fanned_cards_are_named_once_each_and_never_wrongly(recognizer: Recognizer) -> None:
+@pytest.mark.parametrize("black", [False, True], ids=["white deck", "black deck"])
+def test_fanned_cards_are_named_once_each_and_never_wrongly(recognizer: Recognizer, black: bool) -> None:
     named = 0
     for seed in range(6):
-        frame = render_with_truth(_fanned(seed), 400 + seed, RenderOptions(glare=0.0))
+        options = RenderOptions(glare=0.0, faces=black_deck(procedural_faces(seed)) if black else None)
+        frame = render_with_truth(_fanned(seed), 400 + seed, options)
         cards = [d.card for d in recognizer.identify(frame.image) if d.card is not None]
         assert len(cards) == len(set(cards)), cards
         assert set(cards) <= {t.card for t in frame.truth}, (cards, [t.card for t in frame.truth])
         named += len(cards)
-    assert named >= 15  # of 30: the indices a fan leaves open are read from the glyphs inside its outline
+    # of 30: the indices a fan leaves open are read from the glyphs inside its outline (light glyphs on a black deck)
+    assert named >= 15
