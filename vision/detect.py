@@ -216,9 +216,11 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             piles.append(order_quad(cv2.boxPoints(rect) / scale))  # straight-edged: cards, not a hand
         for v, u, wv in _corners(blob, widths, s):
             # a ring of edges gives each corner twice (its outer and inner contour)
-            if any(float(np.linalg.norm(c.point * scale - v)) < 0.15 * widths[0] and float(c.along_short @ u) > 0.9
-                   for c in corners):
-                continue
+            if corners:
+                at = np.array([c.point for c in corners]) * scale
+                along = np.array([c.along_short for c in corners])
+                if bool(((np.hypot(*(at - v).T) < 0.15 * widths[0]) & (along @ u > 0.9)).any()):
+                    continue
             corners.append(Corner(v / scale, u, wv, tuple(x / scale for x in widths)))
             if len(corners) >= s.max_corners:
                 return Found(outlines, corners + by_index, piles)
@@ -275,7 +277,14 @@ def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[C
         ink = cv2.adaptiveThreshold(level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
         ink[off_ground] = 0
         out += _glyph_pairs(np.asarray(ink, np.uint8), quads, s)
-    return out
+    # at most `max_index_pairs` off the outlines and in each outline, both inks together
+    taken: dict[int, int] = {}
+    kept = []
+    for c in out:
+        taken[c.within] = taken.get(c.within, 0) + 1
+        if taken[c.within] <= s.max_index_pairs:
+            kept.append(c)
+    return kept
 
 
 def _glyph_pairs(ink: Image, quads: list[FloatArray], s: Settings) -> list[Corner]:
