@@ -8,8 +8,9 @@ given, sharpens the readings with that deck's own prototypes; then each card is 
 - an outline is named when its two index corners read the same card at `pair_bar` or more each, or one
   corner reads it at `name_bar` or more while the other reads no other card at `other_card`; otherwise it is
   unknown (`card` None), with its `rank` when the rank alone is sure;
-- an outline whose corners do not agree on one card (and is no back) may be several overlapping cards: the
-  index windows of the glyphs inside it are read in a second batch;
+- an outline that is named by neither corner, but whose corners read cards, may be several overlapping cards
+  (as may an outline that is no card: a line around cards): the index windows of the glyphs inside it are
+  read in a second batch;
 - a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index");
 - one detection per card (`_one_per_card`): surest first, each card code once, and no two cards read from
   the same glyphs.
@@ -207,7 +208,7 @@ class Recognizer:
         readings = self.read(crops + [corner_crop_at(image, q) for q, _ in proposals])
         seen: list[_Seen] = []
         at = 0
-        one_card: set[int] = set()  # outlines that hold one card, a back or a blank
+        one_card: set[int] = set()  # outlines that hold one card: named, a back or a blank
         lines: set[int] = set()  # outlines that are no card: lines on the table
         for i, qs in enumerate(ways):
             best: _Seen | None = None
@@ -219,18 +220,17 @@ class Recognizer:
                         (x.det.card is not None) == (best.det.card is not None)
                         and x.det.confidence > best.det.confidence))):
                     best = x
-            if best is not None:
-                seen.append(best)
             if best is None:
                 lines.add(i)
-            elif not best.mixed:
-                one_card.add(i)
+            else:
+                seen.append(best)
+                if not best.mixed:
+                    one_card.add(i)
         seen += _named_proposals(proposals, readings, at)
-        # An outline whose index corners read different things, one card and not another, may hold overlapping
-        # cards (an outline around a row of them, a fanned hand); one that is no card's shape, or stands not out
-        # from the table, is a line on the table with cards inside it. The index glyphs inside such outlines are
-        # read too, in a second batch: in a card's outline those along its sides only (an index lies at a card's
-        # edge; further in are the outline's own pips and picture).
+        # An outline named by neither corner but whose corners read cards (a row or a fan of overlapping cards
+        # outlined as one), or that is no card at all (a line on the table with cards inside it), may hold
+        # several cards: the index glyphs inside it are read too, in a second batch; in a card's outline those
+        # along its sides only (an index lies at a card's edge, further in are the outline's own pips).
         inner = _proposals([c for c in found.corners if c.within >= 0 and c.within not in one_card
                             and (c.within in lines or _at_edge(quads[c.within], c, s))], s)
         inner = inner[:s.max_index_pairs]
@@ -264,7 +264,7 @@ class Recognizer:
             others[ALL_CARDS.index(c)] = 0.0
             if float(others.max()) < s.other_card:
                 return _Seen(Detection(card=c, face="up", confidence=min(1.0, p), corners=corners), (window,),
-                             outline=True, mixed=True)
+                             outline=True, mixed=False)
         read_any = (ca is not None and pa >= 0.5) or (cb is not None and pb >= 0.5)
         short, long_ = side_lengths(quad)
         if not read_any and (long_ > s.max_unread_aspect * short or not stands_out(image, quad, s)):
@@ -312,7 +312,7 @@ class _Seen:
     det: Detection
     windows: tuple[npt.NDArray[np.float32], ...]
     outline: bool  # the card's own outline was found (not a corner or index proposal)
-    mixed: bool = False  # an outline whose corners read one card and not the other: it may hold more cards
+    mixed: bool = False  # an unnamed outline whose corners read cards: it may hold several
 
     @cached_property
     def boxes(self) -> tuple[tuple[float, ...], ...]:
