@@ -10,6 +10,11 @@ and closed edges (Canny, dilated), and each blob of either is looked at:
   that meet there. The reader decides which of them are index corners; the rest read "not an index".
 
 Outlines of both masks that cover the same card are merged (the paper mask's kept).
+
+Cards are also found by their corner index (`_index_corners`), at up to `Settings.index_width`: glyphs of dark
+ink on light paper and of light ink on a dark card, paired as a rank over its suit, each pair an index window
+(a `Corner` with `by_index`), tagged with the outline whose glyphs they are (`within`) so that the pipeline
+reads those only where that outline may hold several cards.
 """
 
 from __future__ import annotations
@@ -21,7 +26,17 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.rectify import CARD_ASPECT, CORNER_W, FloatArray, Image, order_quad, quad_area, quad_iou, side_lengths
+from vision.rectify import (
+    CARD_ASPECT,
+    CORNER_W,
+    FloatArray,
+    Image,
+    card_coords,
+    order_quad,
+    quad_area,
+    quad_iou,
+    side_lengths,
+)
 from vision.settings import SETTINGS, Settings
 
 
@@ -37,6 +52,7 @@ class Corner:
     along_long: FloatArray  # unit vector along its long side
     widths: tuple[float, ...]  # card widths (pixels) to try
     by_index: bool = False  # proposed from an index's glyphs (not from an outline's vertex)
+    within: int = -1  # the outline (index into `Found.outlines`) whose glyphs proposed it; -1: on no outline
 
 
 @dataclass(frozen=True)
@@ -174,8 +190,12 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
-    by_index = [Corner(c.point / scale, c.along_short, c.along_long, tuple(x / scale for x in c.widths), True)
-                for c in _index_corners(small, quads, s)]
+    # index glyphs are small: they are looked for at a finer scale than the outlines
+    fine = min(1.0, s.index_width / w)
+    view = image if fine == 1.0 else np.asarray(
+        cv2.resize(image, (round(w * fine), round(h * fine)), interpolation=cv2.INTER_AREA), np.uint8)
+    by_index = [Corner(c.point / fine, c.along_short, c.along_long, tuple(x / fine for x in c.widths), True,
+                       c.within) for c in _index_corners(view, [q * (fine / scale) for q in quads], s)]
     piles: list[FloatArray] = []
     for k, blob in sorted(blobs, key=lambda kb: -cv2.contourArea(kb[1])):
         if any(_inside(blob, q) for q in quads):
@@ -196,9 +216,11 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             piles.append(order_quad(cv2.boxPoints(rect) / scale))  # straight-edged: cards, not a hand
         for v, u, wv in _corners(blob, widths, s):
             # a ring of edges gives each corner twice (its outer and inner contour)
-            if any(float(np.linalg.norm(c.point * scale - v)) < 0.15 * widths[0] and float(c.along_short @ u) > 0.9
-                   for c in corners):
-                continue
+            if corners:
+                at = np.array([c.point for c in corners]) * scale
+                along = np.array([c.along_short for c in corners])
+                if bool(((np.hypot(*(at - v).T) < 0.15 * widths[0]) & (along @ u > 0.9)).any()):
+                    continue
             corners.append(Corner(v / scale, u, wv, tuple(x / scale for x in widths)))
             if len(corners) >= s.max_corners:
                 return Found(outlines, corners + by_index, piles)
@@ -241,46 +263,77 @@ def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[C
     suit), each taken both ways round. The pair's axis is the card's long side; the window around the pair is
     framed as the reader was trained on boxed indices (index up-left, paper right of and below it)."""
     blue, green, red = cv2.split(small)
-    ink_level = cv2.min(cv2.min(blue, green), red)  # red ink and black ink both dark in the lowest channel, paper light
+    # Dark ink on light paper is dark in the lowest colour channel (red ink and black ink alike); light ink on
+    # a dark card (a black deck's gold or silver) is light in the highest one. Each is looked for only on its
+    # ground: light paper, or a dark card.
+    lowest = cv2.min(cv2.min(blue, green), red)
+    highest = cv2.max(cv2.max(blue, green), red)
     block = max(15, (min(small.shape[:2]) // 12) | 1)
-    ink = cv2.adaptiveThreshold(ink_level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
-    _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    lo, hi = s.glyph_size[0], s.glyph_size[1] * min(small.shape[:2])
+    out: list[Corner] = []
+    for level, off_ground in ((lowest, cv2.blur(lowest, (block, block)) < s.paper_level),
+                              (255 - highest, cv2.blur(highest, (block, block)) > s.dark_card)):
+        if off_ground.all():
+            continue
+        ink = cv2.adaptiveThreshold(level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
+        ink[off_ground] = 0
+        out += _glyph_pairs(np.asarray(ink, np.uint8), quads, s)
+    # at most `max_index_pairs` off the outlines and in each outline, both inks together
+    taken: dict[int, int] = {}
+    kept = []
+    for c in out:
+        taken[c.within] = taken.get(c.within, 0) + 1
+        if taken[c.within] <= s.max_index_pairs:
+            kept.append(c)
+    return kept
+
+
+def _glyph_pairs(ink: Image, quads: list[FloatArray], s: Settings) -> list[Corner]:
+    """The index proposals of one ink mask: its blobs of a glyph's size and fill, paired within each outline
+    and off them."""
+    # 16-bit labels are much faster, and enough when fewer pixels are set than they can count
+    labels = cv2.CV_16U if cv2.countNonZero(ink) < 65535 else cv2.CV_32S
+    _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=labels)
+    lo, hi = s.glyph_size[0], s.glyph_size[1] * min(ink.shape[:2])
     size = stats[:, 2:4].max(axis=1)
     fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
     keep = (size >= lo) & (size <= hi) & (fill >= 0.15) & (fill <= 0.85)
     keep[0] = False  # the background
-    # a glyph on a card outlined already is read through that outline; one inside an outline too small to be
-    # its card (a pip or a picture's frame taken for a card) is not
-    cx, cy = centres[:, 0].astype(np.int32), centres[:, 1].astype(np.int32)
-    mask = np.zeros(small.shape[:2], np.uint8)
-    for q in quads:
-        mask[:] = 0
-        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
-        keep &= ~((mask[cy, cx] > 0) & (3 * size <= side_lengths(q)[0]))
-    glyphs = [int(i) for i in np.flatnonzero(keep)]
-    pts = centres[glyphs].astype(np.float32)
-    size = size[glyphs].astype(np.float32)
+    # Each glyph's outline (-1: none). Glyphs are paired only with glyphs of the same outline: the reader
+    # decides whether an outline's own glyphs are wanted (when its index corners do not agree on one card). A
+    # glyph inside an outline too small to be its card (a pip or a picture's frame taken for a card) is on none.
+    owner = np.full(len(stats), -1, np.int32)
+    for k in sorted(range(len(quads)), key=lambda k: quad_area(quads[k])):  # the smallest outline holding it
+        q = quads[k]
+        at = card_coords(order_quad(q), centres)
+        inside = np.all((at >= 0) & (at <= 1), axis=1) & (3 * size <= side_lengths(q)[0]) & (owner < 0)
+        owner[inside] = k
     out: list[Corner] = []
-    for a in range(len(glyphs)):
-        d = np.linalg.norm(pts - pts[a], axis=1)
-        mean = (size + size[a]) / 2
-        ratio = size / size[a]
-        for b in np.flatnonzero((d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)):
-            if b <= a:
-                continue
-            for top, low in ((a, b), (b, a)):  # either blob may be the rank
-                v = (pts[low] - pts[top]) / max(float(d[b]), 1e-6)
-                u = np.array([v[1], -v[0]], np.float32)  # the card's short side, to the index's right
-                ih = float(d[b]) + float(size[top] + size[low]) / 2
-                iw = float(max(size[top], size[low]))
-                centre = (pts[top] + pts[low]) / 2
-                win_w = 1.7 * iw  # the window's height follows from the card's proportions: about 1.6 times this
-                origin = centre - (iw / 2 + 0.25 * iw) * u - (ih / 2 + 0.15 * ih) * v
-                out.append(Corner(origin, u.astype(np.float32), v.astype(np.float32), (win_w / CORNER_W,), True))
-                if len(out) >= s.max_index_pairs:
-                    return out
+    for k in np.unique(owner[keep]):
+        glyphs = np.flatnonzero(keep & (owner == k))
+        out += _pairs(centres[glyphs].astype(np.float32), size[glyphs].astype(np.float32), int(k), s)
     return out
+
+
+def _pairs(pts: FloatArray, size: FloatArray, within: int, s: Settings) -> list[Corner]:
+    """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each taken both ways
+    round, as index windows (at most `max_index_pairs`)."""
+    d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
+    mean = (size[:, None] + size[None, :]) / 2
+    ratio = size[None, :] / size[:, None]
+    ok = (d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)
+    top, low = np.nonzero(ok)  # both ways round: (a, b) and (b, a), either blob may be the rank
+    top, low = top[:s.max_index_pairs], low[:s.max_index_pairs]
+    dist = d[top, low][:, None]
+    v = (pts[low] - pts[top]) / np.maximum(dist, 1e-6)
+    u = np.stack([v[:, 1], -v[:, 0]], axis=1)  # the card's short side, to the index's right
+    ih = dist + (size[top] + size[low])[:, None] / 2
+    iw = np.maximum(size[top], size[low])[:, None]
+    centre = (pts[top] + pts[low]) / 2
+    origin = centre - 0.75 * iw * u - 0.65 * ih * v  # the index up-left in its window, paper right and below
+    # the window's height follows from the card's proportions: about 1.6 times its width, 1.7 glyph widths
+    widths = 1.7 * iw[:, 0] / CORNER_W
+    return [Corner(origin[i].astype(np.float32), u[i].astype(np.float32), v[i].astype(np.float32),
+                   (float(widths[i]),), True, within) for i in range(len(top))]
 
 
 def _inside(blob: npt.NDArray[np.int32], quad: FloatArray) -> bool:

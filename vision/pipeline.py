@@ -1,16 +1,19 @@
 """The recognizer: frame in, detections out (`Recognizer(profile).identify(frame)`).
 
-The stages, each its own module: `detect` finds card outlines and, where cards overlap, card corners;
-`rectify` cuts each outline's two index corners (and each corner proposal's window) out upright; `read` runs
-the trained index reader on all of them in one batch; a deck profile (`deck`), when given, sharpens the
-readings with that deck's own prototypes; then each card is named here:
+The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index
+windows from glyph pairs; `rectify` cuts each outline's two index corners (and each proposal's window) out
+upright; `read` runs the trained index reader on all of them in one batch; a deck profile (`deck`), when
+given, sharpens the readings with that deck's own prototypes; then each card is named here:
 
 - an outline is named when its two index corners read the same card at `pair_bar` or more each, or one
   corner reads it at `name_bar` or more while the other reads no other card at `other_card`; otherwise it is
   unknown (`card` None), with its `rank` when the rank alone is sure;
-- a corner proposal is a card when its window reads one at `name_bar` or more (a back, a pip or the felt
-  reads "not an index");
-- a card is reported once: the surest detection of each card code is kept.
+- an outline that is named by neither corner, but whose corners read cards, may be several overlapping cards
+  (as may an outline that is no card: a line around cards): the index windows of the glyphs inside it are
+  read in a second batch;
+- a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index");
+- one detection per card (`_one_per_card`): surest first, each card code once, and no two cards read from
+  the same glyphs.
 An unnamed outline is face down when little of it is open paper (a back's pattern), else face up and unknown.
 """
 
@@ -20,6 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
@@ -29,11 +33,14 @@ import numpy.typing as npt
 
 from vision.cards import ALL_CARDS, RANKS, is_card
 from vision.deck import DeckProfile
-from vision.detect import find_cards
+from vision.detect import Corner, find_cards
 from vision.errors import VisionInputError
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
+    CORNER_H,
+    CORNER_W,
     Image,
+    card_coords,
     corner_crop_at,
     corner_crops,
     corner_frame,
@@ -193,104 +200,188 @@ class Recognizer:
         # An outline barely longer than wide (a photograph stretched to a square) may have its short side
         # wrong: it is read both ways round, and the way whose corners read surer is kept.
         quads = [o.quad for o in found.outlines]
-        turned = [np.roll(q, -1, axis=0) for q in quads if _squarish(q, s)]
-        cards = [warp_card(image, q) for q in (*quads, *turned)]
-        crops: list[Image] = []
-        for card in cards:
-            crops.extend(corner_crops(card))
-        proposals = []
-        for c in found.corners:
-            for width in c.widths:
-                quad = corner_frame(c.point, c.along_short, c.along_long, width)
-                proposals.append((quad, s.index_bar if c.by_index else s.name_bar))
-                crops.append(corner_crop_at(image, quad))
-        readings = self.read(crops)
-        out: list[Detection] = []
-        other = len(quads)
-        for i, quad in enumerate(quads):
-            det = self._name_outline(image, quad, cards[i], readings, (2 * i, 2 * i + 1))
-            if _squarish(quad, s):
-                alt = self._name_outline(image, turned[other - len(quads)], cards[other], readings,
-                                         (2 * other, 2 * other + 1))
-                other += 1
-                if det is None or (alt is not None and (
-                        (alt.card is not None) > (det.card is not None) or (
-                        (alt.card is not None) == (det.card is not None) and alt.confidence > det.confidence))):
-                    det = alt
-            if det is not None:
-                out.append(det)
-        base = 2 * len(cards)
-        for j, (quad, bar) in enumerate(proposals):
-            name, p = readings.best(base + j)
-            if name is not None and p >= bar:
-                out.append(Detection(card=name, face="up", confidence=min(1.0, p), corners=_corners_of(quad)))
+        ways = [[q, np.roll(q, -1, axis=0)] if _squarish(q, s) else [q] for q in quads]
+        cards = [[warp_card(image, q) for q in qs] for qs in ways]
+        crops = [crop for views in cards for card in views for crop in corner_crops(card)]
+        outside = [c for c in found.corners if c.within < 0]
+        proposals = _proposals(outside, s)
+        readings = self.read(crops + [corner_crop_at(image, q) for q, _ in proposals])
+        seen: list[_Seen] = []
+        at = 0
+        one_card: set[int] = set()  # outlines that hold one card: named, a back or a blank
+        lines: set[int] = set()  # outlines that are no card: lines on the table
+        for i, qs in enumerate(ways):
+            best: _Seen | None = None
+            for q, card in zip(qs, cards[i], strict=True):
+                x = self._name_outline(image, q, card, readings, (at, at + 1))
+                at += 2
+                if best is None or (x is not None and (
+                        (x.det.card is not None) > (best.det.card is not None) or (
+                        (x.det.card is not None) == (best.det.card is not None)
+                        and x.det.confidence > best.det.confidence))):
+                    best = x
+            if best is None:
+                lines.add(i)
+            else:
+                seen.append(best)
+                if not best.mixed:
+                    one_card.add(i)
+        seen += _named_proposals(proposals, readings, at)
+        # An outline named by neither corner but whose corners read cards (a row or a fan of overlapping cards
+        # outlined as one), or that is no card at all (a line on the table with cards inside it), may hold
+        # several cards: the index glyphs inside it are read too, in a second batch; in a card's outline those
+        # along its sides only (an index lies at a card's edge, further in are the outline's own pips).
+        inner = _proposals([c for c in found.corners if c.within >= 0 and c.within not in one_card
+                            and (c.within in lines or _at_edge(quads[c.within], c, s))], s)
+        inner = inner[:s.max_index_pairs]
+        if inner:
+            seen += _named_proposals(inner, self.read([corner_crop_at(image, q) for q, _ in inner]), 0)
         for pile in found.piles:
             # a pile none of whose cards was read: one detection, face down unless it is open paper
-            if any(cv2.pointPolygonTest(pile.reshape(-1, 1, 2), d.center, False) >= 0 for d in out):
+            if any(cv2.pointPolygonTest(pile.reshape(-1, 1, 2), x.det.center, False) >= 0 for x in seen):
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
-            out.append(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)))
-        return self._once_each(out)
+            seen.append(_Seen(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)), (),
+                              outline=True))
+        return _one_per_card(seen)
 
     def _name_outline(self, image: Image, quad: npt.NDArray[np.float32], card: Image, r: Readings,
-                      at: tuple[int, int]) -> Detection | None:
+                      at: tuple[int, int]) -> _Seen | None:
+        """The outline's detection, with the index windows its name was read from (both when they agree)."""
         s = self.settings
         a, b = at
         corners = _corners_of(quad)
+        windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
         (ca, pa), (cb, pb) = r.best(a), r.best(b)
-        name: str | None = None
         conf = max(pa if ca else 0.0, pb if cb else 0.0)
         if ca is not None and ca == cb and min(pa, pb) >= s.pair_bar:
-            name, conf = ca, 1.0 - (1.0 - pa) * (1.0 - pb)
-        else:
-            for c, p, other in ((ca, pa, b), (cb, pb, a)):
-                if c is None or p < s.name_bar:
-                    continue
-                others = r.probs[other, :NONE].copy()
-                others[ALL_CARDS.index(c)] = 0.0
-                if float(others.max()) < s.other_card:
-                    name, conf = c, p
-                    break
-        if name is not None:
-            return Detection(card=name, face="up", confidence=min(1.0, conf), corners=corners)
+            det = Detection(card=ca, face="up", confidence=min(1.0, 1.0 - (1.0 - pa) * (1.0 - pb)), corners=corners)
+            return _Seen(det, windows, outline=True, mixed=False)
+        for c, p, other, window in ((ca, pa, b, windows[0]), (cb, pb, a, windows[1])):
+            if c is None or p < s.name_bar:
+                continue
+            others = r.probs[other, :NONE].copy()
+            others[ALL_CARDS.index(c)] = 0.0
+            if float(others.max()) < s.other_card:
+                return _Seen(Detection(card=c, face="up", confidence=min(1.0, p), corners=corners), (window,),
+                             outline=True, mixed=False)
         read_any = (ca is not None and pa >= 0.5) or (cb is not None and pb >= 0.5)
         short, long_ = side_lengths(quad)
         if not read_any and (long_ > s.max_unread_aspect * short or not stands_out(image, quad, s)):
             return None  # no card's shape, or nothing but table inside: a line drawn on the felt
         if not read_any and open_paper(card) < s.face_down_paper:
-            return Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
-                             corners=corners)
+            det = Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
+                            corners=corners)
+            return _Seen(det, (), outline=True, mixed=False)
         ranks = r.probs[[a, b], :NONE].reshape(2, 4, len(RANKS)).sum(axis=1)  # corner x rank
         best = ranks.max(axis=0)
         k = int(best.argmax())
         rank = RANKS[k] if float(best[k]) >= s.rank_bar else None
-        return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
+        return _Seen(Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank), (),
+                     outline=True, mixed=read_any)
 
-    @staticmethod
-    def _once_each(dets: list[Detection]) -> list[Detection]:
-        """Each card code once (its surest detection); a corner proposal over a named outline is dropped."""
-        named: dict[str, Detection] = {}
-        for d in sorted((d for d in dets if d.card is not None), key=lambda d: -d.confidence):
-            assert d.card is not None
-            if d.card not in named:
-                named[d.card] = d
-        out = [d for d in dets if d.card is None or named.get(d.card) is d]
-        out.sort(key=lambda d: (d.card is None, -d.confidence))
-        # An unread outline holding a smaller detection's centre is no card (a zone drawn on the felt around it);
-        # one whose centre lies on a larger named card is a part of that card (a pip, a picture's frame).
-        quads = [np.array(d.corners, np.float32) for d in out]
-        areas = [quad_area(q) for q in quads]
 
-        def on(i: int, j: int) -> bool:
-            return cv2.pointPolygonTest(quads[i].reshape(-1, 1, 2), out[j].center, False) >= 0
+def _proposals(corners: list[Corner], s: Settings) -> list[tuple[npt.NDArray[np.float32], float]]:
+    """The card quad of each corner proposal at each of its widths, and the bar its reading must reach."""
+    return [(corner_frame(c.point, c.along_short, c.along_long, width), s.index_bar if c.by_index else s.name_bar)
+            for c in corners for width in c.widths]
 
-        out = [d for i, d in enumerate(out) if d.card is not None or not any(
-            (areas[j] < 0.7 * areas[i] and on(i, j)) or (o.card is not None and areas[j] > 2 * areas[i] and on(j, i))
-            for j, o in enumerate(out) if j != i)]
-        kept: list[Detection] = []
-        for d in out:
-            q = np.array(d.corners, np.float32)
-            if any(quad_iou(q, np.array(k.corners, np.float32)) > 0.3 for k in kept):
-                continue
-            kept.append(d)
-        return kept
+
+def _at_edge(quad: npt.NDArray[np.float32], c: Corner, s: Settings) -> bool:
+    """Whether a corner proposal's index window centre lies within `index_edge` of its card quad's sides."""
+    centre = _window(corner_frame(c.point, c.along_short, c.along_long, c.widths[0])).mean(axis=0)
+    x, y = (float(v) for v in card_coords(quad, centre)[0])
+    return min(x, 1 - x) < s.index_edge[0] or min(y, 1 - y) < s.index_edge[1]
+
+
+def _named_proposals(proposals: list[tuple[npt.NDArray[np.float32], float]], r: Readings, base: int) -> list[_Seen]:
+    """The proposals whose window reads a card at its bar (a back, a pip or the felt reads "not an index")."""
+    out = []
+    for j, (quad, bar) in enumerate(proposals):
+        name, p = r.best(base + j)
+        if name is not None and p >= bar:
+            det = Detection(card=name, face="up", confidence=min(1.0, p), corners=_corners_of(quad))
+            out.append(_Seen(det, (_window(quad),), outline=False))
+    return out
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A detection and the index windows (frame quads) its name was read from."""
+
+    det: Detection
+    windows: tuple[npt.NDArray[np.float32], ...]
+    outline: bool  # the card's own outline was found (not a corner or index proposal)
+    mixed: bool = False  # an unnamed outline whose corners read cards: it may hold several
+
+    @cached_property
+    def boxes(self) -> tuple[tuple[float, ...], ...]:
+        """Each window's bounding box (x0, y0, x1, y1)."""
+        return tuple((*map(float, w.min(axis=0)), *map(float, w.max(axis=0))) for w in self.windows)
+
+
+def _window(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The index window at the first corner of a card quad, in the frame."""
+    u, v = (quad[1] - quad[0]) * CORNER_W, (quad[3] - quad[0]) * CORNER_H
+    return np.array([quad[0], quad[0] + u, quad[0] + u + v, quad[0] + v], np.float32)
+
+
+def _same_index(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
+    """Two index windows framing the same glyphs: they overlap by a third of the smaller, or one holds the
+    other's centre."""
+    inter = cv2.intersectConvexConvex(a, b)[0]
+    if inter > 0.33 * min(quad_area(a), quad_area(b)):
+        return True
+    return any(cv2.pointPolygonTest(x.reshape(-1, 1, 2), tuple(map(float, y.mean(axis=0))), False) >= 0
+               for x, y in ((a, b), (b, a)))
+
+
+def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two bounding boxes (x0, y0, x1, y1) meet."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _one_per_card(seen: list[_Seen]) -> list[Detection]:
+    """One detection per card. Named detections are taken surest first; one is dropped when its card code was
+    taken already, or when its index window frames the glyphs a surer named card was read from (a window
+    straddling two cards of a fan reads a neighbour's rank or suit: the surer reading explains it), or when a
+    card proposed from a corner lies on a taken outline whose two index corners agree on another card. Unnamed
+    outlines are then dropped where they overlap a kept card, hold a smaller detection's centre (a zone drawn
+    around cards) or lie on a larger named card (a pip or a picture's frame)."""
+    named = sorted((x for x in seen if x.det.card is not None), key=lambda x: -x.det.confidence)
+    kept: list[_Seen] = []
+    for x in named:
+        if any(k.det.card == x.det.card for k in kept):
+            continue
+        if any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
+               for b, w in zip(x.boxes, x.windows, strict=True) if _meet(b, kb)):
+            continue
+        if not x.outline and any(k.outline and len(k.windows) == 2 and _holds(k.det, x.windows[0].mean(axis=0))
+                                 for k in kept):
+            continue
+        kept.append(x)
+    unnamed = [x.det for x in seen if x.det.card is None]
+    unnamed.sort(key=lambda d: -d.confidence)
+    dets = [k.det for k in kept]
+    areas = [quad_area(_quad_of(d)) for d in dets]
+    out = list(dets)
+    for d in unnamed:
+        q = _quad_of(d)
+        a = quad_area(q)
+        if any(quad_iou(q, _quad_of(o)) > 0.3 for o in out):
+            continue
+        if any(areas[j] < 0.7 * a and _holds(d, o.center) for j, o in enumerate(dets)):
+            continue
+        if any(areas[j] > 2 * a and _holds(o, d.center) for j, o in enumerate(dets)):
+            continue
+        out.append(d)
+    return out
+
+
+def _quad_of(d: Detection) -> npt.NDArray[np.float32]:
+    return np.array(d.corners, np.float32)
+
+
+def _holds(d: Detection, point: object) -> bool:
+    x, y = (float(v) for v in point)  # type: ignore[attr-defined]
+    return bool(cv2.pointPolygonTest(_quad_of(d).reshape(-1, 1, 2), (x, y), False) >= 0)

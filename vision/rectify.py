@@ -64,6 +64,15 @@ def _shrinks(quad: FloatArray, width: int) -> bool:
     return float(np.linalg.norm(quad[1] - quad[0])) > 1.5 * width
 
 
+def card_coords(quad: FloatArray, points: npt.ArrayLike) -> FloatArray:
+    """Frame points in the coordinates of the card under `quad` (ordered by `order_quad`): 0..1 across its
+    short side, 0..1 along its long side."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), unit)
+    at = cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), m).reshape(-1, 2)
+    return np.asarray(at, np.float32)
+
+
 def quad_area(quad: FloatArray) -> float:
     return float(abs(cv2.contourArea(quad.astype(np.float32))))
 
@@ -77,8 +86,8 @@ def quad_iou(a: FloatArray, b: FloatArray) -> float:
 def side_lengths(quad: FloatArray) -> tuple[float, float]:
     """(short, long): mean lengths of the two pairs of opposite sides."""
     q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    a = (float(np.linalg.norm(q[1] - q[0])) + float(np.linalg.norm(q[3] - q[2]))) / 2
-    b = (float(np.linalg.norm(q[2] - q[1])) + float(np.linalg.norm(q[0] - q[3]))) / 2
+    e = np.hypot(*(q[[1, 2, 3, 0]] - q).T)  # edges 0-1, 1-2, 2-3, 3-0
+    a, b = float(e[0] + e[2]) / 2, float(e[1] + e[3]) / 2
     return min(a, b), max(a, b)
 
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     # detect -------------------------------------------------------------------------------------------------
-    detect_width: int = 800  # frames wider than this are looked at scaled down to it (outlines only)
+    detect_width: int = 800  # frames wider than this are looked at scaled down to it for outlines
+    index_width: int = 1280  # ... and to this for index glyphs
     min_card_area: float = 0.0012  # of the frame: smaller blobs are no card
     max_card_area: float = 0.7
     min_aspect: float = 1.0  # long / short side of one card's outline (photos stretched to a square included)
@@ -24,7 +25,11 @@ class Settings:
     pile_fill: float = 0.8  # ... when its blob fills this much of its bounding rectangle (cards, not a hand)
     max_corners: int = 64  # corner proposals per frame
     glyph_size: tuple[float, float] = (6.0, 0.12)  # an index glyph's size: pixels at least, share of the frame at most
-    max_index_pairs: int = 96  # index proposals (rank over suit, each pair both ways round) per frame
+    index_edge: tuple[float, float] = (0.2, 0.17)  # an index's centre lies this near a card's sides (share of its
+    # width, height): glyphs further in on an outline are its pips and picture
+    paper_level: int = 90  # dark ink is looked for where the lowest colour channel's local mean is at least this
+    dark_card: int = 90  # light ink where the highest channel's local mean is at most this
+    max_index_pairs: int = 96  # index proposals (rank over suit, each pair both ways round) per outline and off them
     # read ---------------------------------------------------------------------------------------------------
     name_bar: float = 0.9  # calibrated probability a corner's card needs to be named (set on the validation split)
     index_bar: float = 0.95  # ... when the corner was proposed from an index's glyphs (the same)
