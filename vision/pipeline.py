@@ -5,9 +5,10 @@ windows from glyph pairs; `rectify` cuts each outline's two index corners (and e
 upright; `read` runs the trained index reader on all of them in one batch; a deck profile (`deck`), when
 given, sharpens the readings with that deck's own prototypes; then each card is named here:
 
-- an outline is named when its two index corners read the same card at `pair_bar` or more each, or one
-  corner reads it at `name_bar` or more while the other reads no other card at `other_card`; otherwise it is
-  unknown (`card` None), with its `rank` when the rank alone is sure;
+- an outline is named when one index corner reads a card at `name_bar` or more while the other reads no
+  other card at `other_card`; otherwise it is unknown (`card` None), with its `rank` when the rank alone is
+  sure. Two corners agreeing add no confidence: a card's two corners show the same point-symmetric image (a
+  back's pattern as much as a face's index), so they are one piece of evidence read twice;
 - an outline that is named by neither corner, but whose corners read cards, may be several overlapping cards
   (as may an outline that is no card: a line around cards): the index windows of the glyphs inside it are
   read in a second batch;
@@ -254,17 +255,15 @@ class Recognizer:
         windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
         (ca, pa), (cb, pb) = r.best(a), r.best(b)
         conf = max(pa if ca else 0.0, pb if cb else 0.0)
-        if ca is not None and ca == cb and min(pa, pb) >= s.pair_bar:
-            det = Detection(card=ca, face="up", confidence=min(1.0, 1.0 - (1.0 - pa) * (1.0 - pb)), corners=corners)
-            return _Seen(det, windows, outline=True, mixed=False)
         for c, p, other, window in ((ca, pa, b, windows[0]), (cb, pb, a, windows[1])):
             if c is None or p < s.name_bar:
                 continue
             others = r.probs[other, :NONE].copy()
             others[ALL_CARDS.index(c)] = 0.0
             if float(others.max()) < s.other_card:
-                return _Seen(Detection(card=c, face="up", confidence=min(1.0, p), corners=corners), (window,),
-                             outline=True, mixed=False)
+                agree = ca == cb  # both windows hold this card's glyphs (one detection per card needs both)
+                det = Detection(card=c, face="up", confidence=min(1.0, max(pa, pb) if agree else p), corners=corners)
+                return _Seen(det, windows if agree else (window,), outline=True, mixed=False)
         read_any = (ca is not None and pa >= 0.5) or (cb is not None and pb >= 0.5)
         short, long_ = side_lengths(quad)
         if not read_any and (long_ > s.max_unread_aspect * short or not stands_out(image, quad, s)):

@@ -33,8 +33,6 @@ class Settings:
     # read ---------------------------------------------------------------------------------------------------
     name_bar: float = 0.9  # calibrated probability a corner's card needs to be named (set on the validation split)
     index_bar: float = 0.95  # ... when the corner was proposed from an index's glyphs (the same)
-    pair_bar: float = 0.6  # ... when both index corners of one outline read the same card
-    # (pair_bar: the lowest of 0.6-0.9 naming no back and no extra wrong card on the validation data; backs reach 0.50)
     other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named
     rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
