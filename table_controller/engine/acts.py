@@ -46,7 +46,7 @@ class ActTaken(Event):
         self.count: Final = count
         self.cards: Final = cards
         self.report: Final = report
-        self._validate()
+        self._counts(seat, to, count)
 
     def to_action(self) -> dict[str, Any]:
         """The entry of the record's ``actions`` (``cardtable.hand/1``)."""

@@ -5,12 +5,12 @@ cards (they are the auditor's record); the controller decides who may see them.
 
 Each kind is a plain class on :class:`Frozen`, the base of the engine's frozen values (the legal-actions view is
 one too): a keyword-only ``__init__`` sets its ``Final`` attributes, ``fields`` names them in the constructor's
-order, and the base gives equality, hashing, ``repr`` and copies over those fields (what a frozen dataclass
-gave); :class:`Event` adds ``to_json`` and the validation every kind's constructor ends with. Plain classes
-rather than dataclasses because the native build (bench/native.py) compiles them to C classes whose constructor
-runs natively; a dataclass's generated ``__init__`` would stay interpreted, setting each frozen field through
-``object.__setattr__``, on every act of every hand. Frozen: mypy refuses a write to a ``Final`` attribute
-anywhere in the source, and the native build refuses it at run time as well.
+order, and the base gives equality, hashing, ``repr`` and copies over those fields (what a frozen dataclass gave);
+:class:`Event` adds ``to_json`` and the check every kind's constructor ends with (its counts, chips and seats are
+not negative). Plain classes rather than dataclasses because the native build (bench/native.py) compiles them to C
+classes whose constructor runs natively; a dataclass's generated ``__init__`` would stay interpreted, setting each
+frozen field through ``object.__setattr__``, on every act of every hand. Frozen: mypy refuses a write to a
+``Final`` attribute anywhere in the source, and the native build refuses it at run time as well.
 """
 
 from __future__ import annotations
@@ -74,6 +74,14 @@ class Event(Frozen):
             if type(value) is int and value < 0:
                 raise ValueError(f"{type(self).__name__}.{name} must not be negative")
 
+    def _counts(self, *values: int | None) -> None:
+        """The constructor's check of its count, chip and seat arguments (in any order): none is negative.
+        Each kind names its own counts, so building an event reads no attribute by name."""
+        for value in values:
+            if value is not None and value < 0:
+                self._validate()  # finds the field by name, for the message
+                raise ValueError(f"{type(self).__name__}: a count must not be negative")
+
     def __post_init__(self) -> None:  # a dataclass kind's constructor calls this
         self._validate()
 
@@ -94,7 +102,7 @@ class ForcedBetPosted(Event):
         self.amount: Final = amount
         self.what: Final = what  # ante, dealer_ante, blind, straddle, blind_open, block_ante, block_blind, block_raise
         self.all_in: Final = all_in
-        self._validate()
+        self._counts(seat, amount)
 
 
 class StraddleDeclined(Event):
@@ -103,7 +111,7 @@ class StraddleDeclined(Event):
 
     def __init__(self, *, seat: int) -> None:
         self.seat: Final = seat
-        self._validate()
+        self._counts(seat)
 
 
 class CardsDealt(Event):
@@ -113,7 +121,7 @@ class CardsDealt(Event):
     def __init__(self, *, order: tuple[int, ...], cards_each: int) -> None:
         self.order: Final = order  # seats in the order served in one round, five rounds
         self.cards_each: Final = cards_each
-        self._validate()
+        self._counts(cards_each)
 
 
 class Checked(Event):
@@ -122,7 +130,7 @@ class Checked(Event):
 
     def __init__(self, *, seat: int) -> None:
         self.seat: Final = seat
-        self._validate()
+        self._counts(seat)
 
 
 class BetMade(Event):
@@ -136,7 +144,7 @@ class BetMade(Event):
         self.all_in: Final = all_in
         self.opens: Final = opens
         self.full: Final = full  # False: an all-in for less than a full bet, which does not reopen the betting
-        self._validate()
+        self._counts(seat, to, amount)
 
 
 class Called(Event):
@@ -147,7 +155,7 @@ class Called(Event):
         self.seat: Final = seat
         self.amount: Final = amount
         self.all_in: Final = all_in
-        self._validate()
+        self._counts(seat, amount)
 
 
 class Raised(Event):
@@ -160,7 +168,7 @@ class Raised(Event):
         self.amount: Final = amount
         self.all_in: Final = all_in
         self.full: Final = full  # False: an all-in short raise, which does not reopen the betting
-        self._validate()
+        self._counts(seat, to, amount)
 
 
 class Folded(Event):
@@ -169,7 +177,7 @@ class Folded(Event):
 
     def __init__(self, *, seat: int) -> None:
         self.seat: Final = seat
-        self._validate()
+        self._counts(seat)
 
 
 class BetReturned(Event):
@@ -180,7 +188,7 @@ class BetReturned(Event):
         self.seat: Final = seat
         self.amount: Final = amount
         self.reason: Final = reason
-        self._validate()
+        self._counts(seat, amount)
 
 
 class IntervalClosed(Event):
@@ -190,7 +198,7 @@ class IntervalClosed(Event):
     def __init__(self, *, interval: str, pot: int) -> None:
         self.interval: Final = interval
         self.pot: Final = pot
-        self._validate()
+        self._counts(pot)
 
 
 class DrawAnnounced(Event):
@@ -200,7 +208,7 @@ class DrawAnnounced(Event):
     def __init__(self, *, seat: int, count: int) -> None:
         self.seat: Final = seat
         self.count: Final = count
-        self._validate()
+        self._counts(seat, count)
 
 
 class Burned(Event):
@@ -209,7 +217,6 @@ class Burned(Event):
 
     def __init__(self, *, card: str) -> None:
         self.card: Final = card
-        self._validate()
 
 
 class DrawServed(Event):
@@ -221,7 +228,7 @@ class DrawServed(Event):
         self.discards: Final = discards
         self.served: Final = served
         self.held_out: Final = held_out  # the opener's discards kept apart under his chips
-        self._validate()
+        self._counts(seat)
 
 
 class Reshuffled(Event):
@@ -231,7 +238,7 @@ class Reshuffled(Event):
     def __init__(self, *, size: int, for_seat: int) -> None:
         self.size: Final = size
         self.for_seat: Final = for_seat
-        self._validate()
+        self._counts(size, for_seat)
 
 
 class Shown(Event):
@@ -242,7 +249,7 @@ class Shown(Event):
         self.seat: Final = seat
         self.cards: Final = cards
         self.description: Final = description
-        self._validate()
+        self._counts(seat)
 
 
 class Mucked(Event):
@@ -251,7 +258,7 @@ class Mucked(Event):
 
     def __init__(self, *, seat: int) -> None:
         self.seat: Final = seat
-        self._validate()
+        self._counts(seat)
 
 
 class OpenersJudged(Event):
@@ -263,7 +270,7 @@ class OpenersJudged(Event):
         self.proved: Final = proved
         self.cards: Final = cards
         self.rule: Final = rule
-        self._validate()
+        self._counts(seat)
 
 
 class PotAwarded(Event):
@@ -277,7 +284,7 @@ class PotAwarded(Event):
         self.seats: Final = seats
         self.shares: Final = shares
         self.hand: Final = hand
-        self._validate()
+        self._counts(pot_index, amount)
 
 
 class PotCarried(Event):
@@ -287,7 +294,7 @@ class PotCarried(Event):
     def __init__(self, *, amount: int, reason: str) -> None:
         self.amount: Final = amount
         self.reason: Final = reason
-        self._validate()
+        self._counts(amount)
 
 
 class HandEnded(Event):
@@ -297,7 +304,7 @@ class HandEnded(Event):
     def __init__(self, *, status: str, carried_pot: int) -> None:
         self.status: Final = status
         self.carried_pot: Final = carried_pot
-        self._validate()
+        self._counts(carried_pot)
 
 
 class CardsDelivered(Event):
@@ -309,7 +316,7 @@ class CardsDelivered(Event):
     def __init__(self, *, first: int, cards: tuple[str, ...]) -> None:
         self.first: Final = first
         self.cards: Final = cards
-        self._validate()
+        self._counts(first)
 
 
 class CardsForgotten(Event):
@@ -321,7 +328,7 @@ class CardsForgotten(Event):
     def __init__(self, *, seat: int, count: int) -> None:
         self.seat: Final = seat
         self.count: Final = count
-        self._validate()
+        self._counts(seat, count)
 
 
 # What the shoe and the table tell a live hand, not acts of the game: the hand record carries the cards in its
