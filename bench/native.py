@@ -46,6 +46,7 @@ NATIVE_MODULES = (
     "table_controller/engine/forced.py",
     "table_controller/engine/hand.py",
     "table_controller/engine/identities.py",
+    "table_controller/engine/intervals.py",
     "table_controller/engine/legal.py",
     "table_controller/engine/machine.py",
     "table_controller/engine/piles.py",

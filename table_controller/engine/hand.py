@@ -29,14 +29,12 @@ from operator import attrgetter
 from typing import Any
 
 from table_controller.engine import draw as draw_
-from table_controller.engine import forced, identities, outcome, showdown, wagers
+from table_controller.engine import forced, identities, intervals, outcome, showdown, wagers
 from table_controller.engine import irregular as _irregular
 from table_controller.engine.acts import ActTaken, actions_of
 from table_controller.engine.betting import structure_for
 from table_controller.engine.cards import UNKNOWN_CODE, Card
 from table_controller.engine.config import (
-    FORCED_BLIND_FORMS,
-    PASS_AND_BACK_IN_FORMS,
     STRADDLE_FORMS,
     DrawLimit,
     GameConfig,
@@ -46,14 +44,11 @@ from table_controller.engine.deck import CARD_OF, CODE_OF, parse_deck, whole_pac
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.events import (
     BetMade,
-    BetReturned,
     Called,
     Checked,
     Event,
     Folded,
     HandEnded,
-    IntervalClosed,
-    PotCarried,
     Raised,
 )
 from table_controller.engine.forced import HAND_SIZE
@@ -370,25 +365,10 @@ class Hand:
     # ------------------------------------------------------------------------------------------------ betting
 
     def open_interval(self, first: int) -> None:
-        """Start a betting interval with the first player from ``first`` who can act; none: close it at once."""
-        can_bet = [wagers.can_bet_chips(self, i) for i in range(self.n)]
-        # A player acts only if someone else could answer him, or he has a bet to meet.
-        if can_bet.count(True) >= 2:
-            self.needs = can_bet
-        else:
-            self.needs = [can_bet[i] and self.bets[i] < self.current for i in range(self.n)]
-        self.acted_full = [False] * self.n
-        self.aggressor = None
-        # The turn is read back from _set_next, not from self.to_act: a type checker keeps the None stored just
-        # before a call, and the compiled build would trust it.
-        if self.set_next(first, inclusive=True) is None:
-            self.close_interval("no_action")
+        intervals.open_interval(self, first)
 
     def set_next(self, start: int, *, inclusive: bool) -> int | None:
-        """Give the turn to the next player from ``start`` who still has to act; returns him (None: nobody)."""
-        order = (start, *self.after[start]) if inclusive else self.after[start]
-        self.to_act = next((j for j in order if self.needs[j] and wagers.can_bet_chips(self, j)), None)
-        return self.to_act
+        return intervals.set_next(self, start, inclusive=inclusive)
 
     def verify_check(self, seat: int) -> None:
         wagers.verify_check(self, seat)
@@ -556,57 +536,16 @@ class Hand:
         return _can(self.verify_take_open, seat)
 
     def _after_act(self, i: int, trigger: str) -> None:
-        self.needs[i] = False
-        self.acted_full[i] = True
-        live = self.live()
-        if len(live) == 1:
-            self.finish_uncontested(live[0], trigger)
-            return
-        if self.set_next(i, inclusive=False) is not None:
-            self.move(self.phase or Phase.FIRST_BETTING, trigger)  # the interval stays open
-            return
-        self.close_interval(trigger)
+        intervals.after_act(self, i, trigger)
 
     def return_uncalled(self) -> None:
-        if self.n < 2:
-            return
-        bet = self.bets
-        top = max(range(self.n), key=bet.__getitem__)  # the first highest bet
-        excess = bet[top] - max(bet[:top] + bet[top + 1:])  # above the next highest (another's equal: none)
-        if excess > 0:
-            self.bets[top] -= excess
-            self.contrib[top] -= excess
-            self.stack[top] += excess
-            self.emit(BetReturned(seat=self.seat_no[top], amount=excess, reason="uncalled"))
+        intervals.return_uncalled(self)
 
     def collect(self) -> None:
-        self.collected += sum(self.bets)
-        self.bets = [0] * self.n
+        intervals.collect(self)
 
     def close_interval(self, trigger: str) -> None:
-        """The bets are equalized (or nobody can act): collect, then the draw, the showdown or a passed deal."""
-        self.to_act = None
-        if self.interval == "first":
-            if not self.opened and self.config.form in PASS_AND_BACK_IN_FORMS | {GameForm.PASS_AND_OUT}:
-                self.collect()
-                self.move(Phase.PASSED_OUT, trigger)
-                self.status = "passed_out"
-                self.emit(PotCarried(amount=self.collected, reason="nobody opened: the pot stays for the next deal "
-                                      "(003 Jackpots)"))
-                self.end()
-                return
-            self.return_uncalled()
-            self.predraw_level = max(self.bets)
-            self.collect()
-            self.emit(IntervalClosed(interval="first", pot=self.collected))
-            self.move(Phase.DRAWING, trigger)
-            draw_.begin_draw(self)
-            return
-        self.return_uncalled()
-        self.collect()
-        self.emit(IntervalClosed(interval="final", pot=self.collected))
-        self.move(Phase.SHOWDOWN, trigger)
-        showdown.begin_showdown(self)
+        intervals.close_interval(self, trigger)
 
     # --------------------------------------------------------------------------------------------- the draw (draw.py)
 
@@ -660,30 +599,7 @@ class Hand:
     # ------------------------------------------------------------------------------------------ final interval
 
     def begin_final(self, trigger: str) -> None:
-        self.interval = "final"
-        self.current = 0
-        self.last_inc = 0
-        self.raises = 0
-        self.entry = 0
-        self.entry_seat = None
-        folded, stack = self.folded, self.stack
-        bettors = [i for i in range(self.n) if not folded[i] and stack[i] > 0]  # _can_bet_chips of each
-        if len(bettors) < 2 and not any(self.bets):
-            self.move(Phase.SHOWDOWN, trigger)
-            showdown.begin_showdown(self)
-            return
-        form = self.config.form
-        if form is GameForm.FIVE_CARD_DRAW:
-            first = (self.button_index + 1) % self.n  # 001 Game procedure 6
-        elif form in FORCED_BLIND_FORMS and self.forced_last is not None:
-            first = (self.forced_last + 1) % self.n
-        elif self.opener_index is not None:
-            first = self.opener_index  # 003 Final betting interval: the opener, or the next active to his left
-        else:
-            first = (self.button_index + 1) % self.n
-        self.final_first = first
-        self.move(Phase.FINAL_BETTING, trigger)
-        self.open_interval(first)
+        intervals.begin_final(self, trigger)
 
     # ------------------------------------------------------------------------- showdown, proof (showdown.py)
 

@@ -1,9 +1,10 @@
 """The deal's public state and steps, as the modules of a deal use them: :class:`HandState`.
 
-``Hand`` (hand.py) is the coordinator: it holds this state, runs the betting flow and offers every act. The other
-concerns are modules of functions over this protocol: the start of a deal and the straddles (forced.py), what a
-player may wager (wagers.py), the draw (draw.py), card identities (identities.py), the showdown (showdown.py),
-the legal view (legal.py), the result and record (outcome.py) and the irregularity procedures (irregular*.py).
+``Hand`` (hand.py) is the coordinator: it holds this state and offers every act. The other concerns are
+modules of functions over this protocol: the start of a deal and the straddles (forced.py), what a player may
+wager (wagers.py), a betting interval's flow (intervals.py), the draw (draw.py), card identities
+(identities.py), the showdown (showdown.py), the legal view (legal.py), the result and record (outcome.py) and
+the irregularity procedures (irregular*.py).
 
 Why a Protocol: naming the state here, in a module that imports none of them, keeps ``hand -> draw -> hand``
 (and the like) from being an import circle, and lists in one place every field and step a module may touch (the
@@ -116,6 +117,7 @@ class HandState(Protocol):
     structure: BettingStructure
     pass_and_out: bool
     straddle_form: bool
+    after: tuple[tuple[int, ...], ...]  # after[i]: the players to i's left in turn, ending with i
     others: tuple[tuple[int, ...], ...]
     last_inc: int
     raises: int
