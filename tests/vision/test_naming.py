@@ -1,0 +1,46 @@
+"""How an outline is named from its two index corners: one corner must reach the name bar on its own. The two
+corners of a card show the same point-symmetric image (a back's pattern as much as a face's index), so two
+corners agreeing below the bar are one weak reading twice, never a name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hardware_sim.camera import PlacedCard, TableScene, render_with_truth
+from vision.cards import ALL_CARDS
+from vision.images import Image
+from vision.pipeline import Recognizer
+from vision.read import NONE, IndexReader, Readings
+from vision.settings import SETTINGS
+
+
+class _Constant(IndexReader):
+    """A reader that reads every crop as one card at one probability (the rest on "not an index")."""
+
+    def __init__(self, card: str, p: float) -> None:
+        self.card, self.p = card, p
+
+    def read(self, crops: list[Image]) -> Readings:
+        probs = np.zeros((len(crops), NONE + 1), np.float32)
+        probs[:, ALL_CARDS.index(self.card)] = self.p
+        probs[:, NONE] = 1.0 - self.p
+        return Readings(probs, np.ones((len(crops), 1), np.float32))
+
+
+def _one_card_frame(face_up: bool) -> np.ndarray:
+    scene = TableScene(cards=(PlacedCard(card="9c", x=400, y=250, angle=20.0, face_up=face_up),))
+    return render_with_truth(scene, 5).image
+
+
+@pytest.mark.parametrize("face_up", [True, False])
+def test_two_corners_agreeing_below_the_name_bar_name_nothing(face_up: bool) -> None:
+    p = SETTINGS.name_bar - 0.2  # each corner well above an even guess, both agreeing
+    found = Recognizer(reader=_Constant("Kd", p)).identify(_one_card_frame(face_up))
+    assert found, "the outline itself is found"
+    assert all(d.card is None for d in found), found
+
+
+def test_one_corner_at_the_name_bar_names_the_card() -> None:
+    found = Recognizer(reader=_Constant("Kd", min(1.0, SETTINGS.index_bar + 0.02))).identify(_one_card_frame(True))
+    assert [d.card for d in found if d.card is not None] == ["Kd"]
