@@ -4,16 +4,15 @@ The engine tracks cards by their position in the shoe's order. The hand is built
 (codes, or "??" from a shoe without a reader); a live shoe gives the rest one at a time and never reveals what
 is below, so the adapter feeds each card to the engine as it arrives (``Hand.deliver``: the identity of the
 next shoe position). Before an act that takes cards from the shoe, :meth:`EngineHand.cards_for` asks the
-engine how many, and which of them is a burn, the controller must have the shoe deliver first: for a draw the
-engine answers directly (``Hand.shoe_cards_for_draw``); a report (irregularity, floor ruling) is tried on a
-copy of the hand, its remedies being too many to answer otherwise.
+engine how many, and which of them is a burn, the controller must have the shoe deliver first, changing
+nothing: ``Hand.shoe_cards_for_draw`` for a draw, ``Hand.shoe_cards_for_report`` for a report (irregularity,
+floor ruling), whose remedy the engine plans move by move before it applies it.
 
 This module also lists the irregularities the dealer console offers, each with the rule it applies.
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +25,6 @@ from table_controller.engine.errors import EngineError, IllegalActionError
 from table_controller.engine.events import (
     BetMade,
     BetReturned,
-    Burned,
     Called,
     DrawServed,
     Event,
@@ -118,8 +116,8 @@ def _engine_error(exc: EngineError) -> NotAllowedError:
     return NotAllowedError(str(exc), code="engine_refused")
 
 
-# The reports: their remedies may take cards from the shoe, so they are tried on a copy of the hand.
-_TRIED = frozenset({"irregularity", "floor_ruling"})
+# The reports: a remedy may take cards from the shoe (the engine answers how many before the act).
+_REPORTS = frozenset({"irregularity", "floor_ruling"})
 
 
 class EngineHand:
@@ -182,17 +180,9 @@ class EngineHand:
         be forgotten before it (:meth:`forget`); the engine answers as if they were, changing nothing.
         """
         model = self._model(act)
-        if model.act in _TRIED:
-            trial = copy.deepcopy(self.hand)
-            before = trial.undelivered_in_stub()
-            events = self._apply(trial, act)
-            # Every position the report took that the shoe has not delivered yet is a card the shoe must deliver;
-            # cards put back on the pack or reshuffled into the stub are already known.
-            taken = max(0, before - trial.undelivered_in_stub())
-            if taken and any(isinstance(ev, Burned) for ev in events):
-                return ["burn"] + ["deal"] * (taken - 1)
-            return ["deal"] * taken
         try:
+            if model.act in _REPORTS and model.report is not None:
+                return list(self.hand.shoe_cards_for_report(model.act, model.report))
             if forget is not None and model.act == "draw" and model.seat == forget:
                 self.hand.verify_draw_count(forget, len(model.discard or ()))
             else:

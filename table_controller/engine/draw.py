@@ -213,14 +213,18 @@ def reshuffle(hand: HandState, order: Sequence[CardLike]) -> list[Event]:
 def shoe_cards_for_draw(hand: HandState, seat: int, count: int) -> tuple[str, ...]:
     """What the shoe must deliver before this seat draws ``count`` cards: "burn" or "deal" for each card the
     draw takes from the stub that the shoe has not delivered yet, in the order taken (the burn before the
-    first card of the draw, then the cards served, as far as the stub goes before a reshuffle)."""
+    first card of the draw, then the cards served, as far as the stub goes before a reshuffle, then, when it is
+    the last draw, the cards owed after the draw: irregular.end_of_draw)."""
     i = hand.index_of(seat)
     stub = hand.stub
     burn = count > 0 and not hand.burned_for_draw and hand.config.options.burn_before_draw \
         and len(stub) > hand.reserve()
     burns = 1 if burn else 0
     owed = count + _irregular.owed_with_draw_pending(hand, i)
-    kinds = ["burn"] * burns + ["deal"] * max(0, min(owed, len(stub) - burns - hand.reserve()))
+    deals = max(0, min(owed, len(stub) - burns - hand.reserve()))
+    if deals == owed and hand.draw_pos + 1 >= len(hand.drawers):
+        deals += _irregular.owed_at_end_of_draw(hand, len(stub) - burns - deals - hand.reserve())
+    kinds = ["burn"] * burns + ["deal"] * deals
     return tuple(kind for kind, pos in zip(kinds, reversed(stub), strict=False) if pos >= hand.delivered)
 
 

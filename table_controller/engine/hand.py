@@ -9,7 +9,8 @@ produced; where a caller needs only the answer (the legal view, the replayer) ``
 :meth:`Hand.legal_actions` says whose turn it is and exactly what that seat (or the dealer) may do, with amounts.
 
 A live shoe deals one card at a time: build the hand with the cards of the deal and feed it the others as they
-come (:meth:`Hand.deliver`; :meth:`Hand.shoe_cards_for_draw` says how many a draw needs first).
+come (:meth:`Hand.deliver`; :meth:`Hand.shoe_cards_for_draw` and :meth:`Hand.shoe_cards_for_report` say how
+many a draw or a report's remedy needs first).
 
 Cards are tracked by their *position* in the shoe's order (0 = the first card off the shoe), so a deck the
 table cannot read works the same: identities are learnt when cards are shown. After every act the engine
@@ -22,7 +23,6 @@ Seats are numbered clockwise: "the player on the left" of seat N is the next sea
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from functools import cache
 from operator import attrgetter
@@ -214,21 +214,6 @@ class Hand:
         forced.start(self)
 
     # ----------------------------------------------------------------------------------------------- setup
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> Hand:
-        # A blank hand, which __init__ then deals. Spelt out because a compiled class (bench/native.py) otherwise
-        # deals in its __new__ too, and __deepcopy__ needs a hand that has not dealt.
-        return object.__new__(cls)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
-        """A copy standing exactly where this deal stands (the controller tries an act on one before the real one):
-        a blank hand given a deep copy of every field. (The default copy cannot make a compiled hand, which keeps
-        its fields in C slots.)"""
-        twin = Hand.__new__(Hand)
-        memo[id(self)] = twin
-        for name in _field_names(self):
-            setattr(twin, name, copy.deepcopy(getattr(self, name), memo))
-        return twin
 
     def move(self, target: Phase, trigger: str) -> None:
         check_transition(self.phase, trigger, target)
@@ -680,6 +665,11 @@ class Hand:
         """Apply a supervisor's ruling; conservation still holds after it."""
         return _irregular.apply_report(self, "floor_ruling", report)
 
+    def shoe_cards_for_report(self, trigger: str, report: _irregular.Report) -> tuple[str, ...]:
+        """What the shoe must deliver before this report (``trigger``: "irregularity" or "floor_ruling"), changing
+        nothing; raises what the report would raise."""
+        return _irregular.shoe_cards_for_report(self, trigger, report)
+
     # ------------------------------------------------------------------------------------------ legal view
 
     def legal_actions(self) -> LegalActions:
@@ -712,11 +702,3 @@ def _can(verify: Callable[..., None], *args: Any) -> bool:
     except IllegalActionError:
         return False
     return True
-
-
-def _field_names(hand: Hand) -> list[str]:
-    """Every field a hand has set: the compiled class lists its own; the interpreted one has slots and a dict."""
-    names: tuple[str, ...] | None = getattr(type(hand), "__mypyc_attrs__", None)
-    if names is None:
-        names = (*getattr(Hand, "__slots__"), *vars(hand))  # noqa: B009  (a compiled build has no __slots__)
-    return [name for name in names if name != "__dict__" and hasattr(hand, name)]

@@ -39,9 +39,6 @@ class SeatSpec:
     stack: int
     name: str = ""
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> SeatSpec:
-        return self  # frozen, of ints and a str: nothing to copy (and a compiled one refuses the default copy)
-
 
 @dataclass
 class IrregularState:

@@ -10,6 +10,12 @@ card still on it), then applies the remedy, and appends events that name the rul
 and paragraph, for the dealer console. The hand's own bookkeeping (chips, the 52 positions) is checked
 after every report exactly as after every act.
 
+The dry run: each kind's handler, given ``(hand, report, apply_it)``, decides from the hand as it stands the
+moves its remedy makes on the stub (``irregular_core.StubMove``: cards taken off the top, cards put back) and
+returns them, verifying only or then applying. :func:`shoe_cards_for_report` plays those moves on a copy of the
+stub list to tell a live shoe what it must deliver before the act, changing nothing; :func:`apply` checks that
+the act left the stub exactly as its moves say, so the answer and the act cannot disagree unnoticed.
+
 Where the books differ the remedy follows a house option (``table_controller.engine.irregular_options``);
 where they are silent we follow common card-room practice and say so in the rule text. docs/irregularities.md
 is the reference, with the record syntax and the scripted hands that the tests replay.
@@ -20,14 +26,16 @@ transition table (machine.py, trigger ``irregularity`` / ``floor_ruling``) stay 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from table_controller.engine.acts import ActTaken
-from table_controller.engine.errors import IllegalActionError
+from table_controller.engine.errors import IllegalActionError, InvariantError
 from table_controller.engine.events import Event, OpenersJudged
 from table_controller.engine.hand_state import HandState, IrregularState
 from table_controller.engine.irregular_core import (
     FLOOR_KINDS,
+    NO_MOVES,
     R_AFTER_DRAW_001,
     R_FALSE2,
     R_FALSE_OPENERS,
@@ -38,11 +46,13 @@ from table_controller.engine.irregular_core import (
     FloorRuled,
     IrregularityRuled,
     MixedCardsShuffled,
+    Moves,
     ReplacementServed,
     Report,
     _deal_window,
     _draw_open,
     _foul,
+    _foul_moves,
     _illegal,
     _last_serve,
     _require_live,
@@ -52,9 +62,12 @@ from table_controller.engine.irregular_core import (
     cannot_draw_short,
     end_of_draw,
     may_draw,
+    owed_at_end_of_draw,
     owed_with_draw,
     owed_with_draw_pending,
+    pending,
     refuse_taking_back,
+    run_moves,
     state,
 )
 from table_controller.engine.irregular_deal import (
@@ -125,12 +138,14 @@ __all__ = [
     "may_draw",
     "mixed_pool",
     "no_new_opener",
+    "owed_at_end_of_draw",
     "owed_with_draw",
     "owed_with_draw_pending",
     "refuse_taking_back",
     "reports_open",
     "result_fields",
     "resume_the_draw",
+    "shoe_cards_for_report",
     "take_open",
     "verify",
     "verify_declare_no_openers",
@@ -144,12 +159,25 @@ __all__ = [
 def verify_report(hand: HandState, trigger: str, report: Report) -> None:
     """Irregularities and floor rulings are one family of reports; each trigger (``irregularity``,
     ``floor_ruling``) takes only its own kinds. Changes nothing."""
+    _plan_report(hand, trigger, report)
+
+
+def shoe_cards_for_report(hand: HandState, trigger: str, report: Report) -> tuple[str, ...]:
+    """What a live shoe must deliver before this report's remedy: "deal" for each card the remedy takes off the
+    stub that the shoe has not delivered yet, in the order taken (no remedy burns a card). A card taken and
+    restored to the pack counts: it came out of the shoe, and is dealt again from the dealer's hand. Raises what
+    the report would raise; changes nothing."""
+    _, taken = run_moves(hand.stub, _plan_report(hand, trigger, report), hand.reserve())
+    return tuple("deal" for pos in dict.fromkeys(taken) if pos >= hand.delivered)
+
+
+def _plan_report(hand: HandState, trigger: str, report: Report) -> Moves:
     hand.require_phase(trigger)
     own, other = ((REPORT_KINDS, "a floor ruling, not an irregularity") if trigger == "irregularity"
                   else (FLOOR_KINDS, "an irregularity, not a floor ruling"))
     if report.kind not in own:
         raise IllegalActionError("bad_report", f"'{report.kind}' is {other}")
-    verify(hand, report)
+    return _dispatch(hand, report, apply_it=False)
 
 
 def apply_report(hand: HandState, trigger: str, report: Report) -> list[Event]:
@@ -167,28 +195,31 @@ def verify(hand: HandState, report: Report) -> None:
 
 
 def apply(hand: HandState, report: Report) -> None:
-    """Apply a verified report (``Hand.irregularity`` / ``Hand.floor_ruling`` verify first)."""
-    _dispatch(hand, report, apply_it=True)
+    """Apply a verified report (``Hand.irregularity`` / ``Hand.floor_ruling`` verify first). The stub it leaves
+    must be the one its planned moves give (what :func:`shoe_cards_for_report` answered): else a bug."""
+    stub = list(hand.stub)
+    moves = _dispatch(hand, report, apply_it=True)
+    if hand.stub != run_moves(stub, moves, hand.reserve())[0]:
+        raise InvariantError(f"the '{report.kind}' remedy moved other cards on the stub than it planned")
 
 
-def _dispatch(hand: HandState, report: Report, *, apply_it: bool) -> None:
+def _dispatch(hand: HandState, report: Report, *, apply_it: bool) -> Moves:
     if hand.phase is None or hand.phase in TERMINAL:
         raise IllegalActionError("hand_over", "the hand is already over")
     handler = _HANDLERS.get(report.kind)
     if handler is None:  # pragma: no cover - the Literal type makes this unreachable
         raise IllegalActionError("bad_report", f"unknown report kind {report.kind!r}")
-    handler(hand, report, apply_it)
+    return handler(hand, report, apply_it)
 
 
-def _faced_in_pack(hand: HandState, report: Report, apply_it: bool) -> None:
+def _faced_in_pack(hand: HandState, report: Report, apply_it: bool) -> Moves:
     """A card found faced in the pack is an exposed card of the player it falls to, in the deal or the draw."""
     if hand.phase in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN):
-        _exposed_in_draw(hand, report, apply_it)
-    else:
-        _exposed_in_deal(hand, report, apply_it)
+        return _exposed_in_draw(hand, report, apply_it)
+    return _exposed_in_deal(hand, report, apply_it)
 
 
-def _foul_hand(hand: HandState, report: Report, apply_it: bool) -> None:
+def _foul_hand(hand: HandState, report: Report, apply_it: bool) -> Moves:
     i = _seat_index(hand, report.seat, report.kind)
     _require_phase(hand, (Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN, Phase.PROVING),
                    report, R_FOUL)
@@ -205,14 +236,16 @@ def _foul_hand(hand: HandState, report: Report, apply_it: bool) -> None:
             raise _illegal("not_the_opener", f"seat {report.seat} did not open a pot that needs openers",
                            R_FALSE_OPENERS)
         rule = R_FALSE_OPENERS
+    moves = _foul_moves(hand, i)
     if apply_it:
         _foul(hand, i, report, rule)
+    return moves
 
 
 R_MAY_WITHDRAW = "000 False openers: each other player may withdraw from the pot any chips, except his ante"
 
 
-def _leave_in_pot(h: HandState, report: Report, apply_it: bool) -> None:
+def _leave_in_pot(h: HandState, report: Report, apply_it: bool) -> Moves:
     """A player's choice not to withdraw: should the opener prove false with nobody calling him, this player's
     chips stay in the pot with the antes (000 False openers and 003 False openers 3: he "may withdraw"). Made
     while the hand is on, up to the opener's proving his openers."""
@@ -224,16 +257,16 @@ def _leave_in_pot(h: HandState, report: Report, apply_it: bool) -> None:
         raise _illegal("not_entitled", "the opener's chips stay in any case", R_MAY_WITHDRAW)
     if h.contrib[i] - h.ante_paid[i] <= 0:
         raise _illegal("not_entitled", f"seat {report.seat} has no chips but his ante in the pot", R_MAY_WITHDRAW)
-    st = state(h)
-    if i in st.leave_in_pot:
+    if i in pending(h).leave_in_pot:
         raise _illegal("already_reported", f"seat {report.seat} already leaves his chips in", R_MAY_WITHDRAW)
     if apply_it:
-        st.leave_in_pot.add(i)
+        state(h).leave_in_pot.add(i)
         _ruled(h, report, "should the opener be found false with nobody calling him, this player leaves his chips in "
                "the pot for the next deal", R_MAY_WITHDRAW)
+    return NO_MOVES
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[HandState, Report, bool], Moves]] = {
     "exposed_in_deal": _exposed_in_deal,
     "faced_in_pack": _faced_in_pack,
     "misdeal": _misdeal,
@@ -266,12 +299,12 @@ def reports_open(hand: HandState) -> tuple[str, ...]:
     kinds: list[str] = []
     if _deal_window(hand):
         kinds += ["exposed_in_deal", "faced_in_pack", "too_many_in_deal", "too_few_in_deal"]
-        if sum(len(v) for v in state(hand).exposed_deal.values()) >= 2:
+        if sum(len(v) for v in pending(hand).exposed_deal.values()) >= 2:
             kinds.append("misdeal")
     elif phase is Phase.FIRST_BETTING:
         kinds += ["too_many_in_deal", "too_few_in_deal"]
         if hand.config.options.misdeal_call is MisdealCall.UNTIL_SEEN and \
-                sum(len(v) for v in state(hand).exposed_deal.values()) >= 2:
+                sum(len(v) for v in pending(hand).exposed_deal.values()) >= 2:
             kinds.append("misdeal")
     elif before_the_draw(hand):
         kinds.append("too_many_in_deal")

@@ -1,5 +1,6 @@
 """The shared part of the irregularity handling: the rule texts, the :class:`Report` model, the events, the
-state a hand keeps for pending remedies, short-hand values, and the foul-hand and drop logic every remedy uses.
+state a hand keeps for pending remedies, short-hand values, the foul-hand and drop logic every remedy uses, and
+the moves a remedy makes on the stub (:data:`StubMove`: what its dry run answers, and what its act must do).
 
 See :mod:`table_controller.engine.irregular` for how reports work; this module works on the ``Hand``'s private
 state on purpose, so that the engine's invariants and transition table stay the single source of truth.
@@ -13,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from table_controller.engine.acts import ActTaken, actions_of
+from table_controller.engine.acts import INPUTS, actions_of
 from table_controller.engine.cards import UNKNOWN_CODE, Card, CardCodeError, card_str, parse_card
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.events import (
@@ -250,11 +251,67 @@ _OWN_EVENTS = (IrregularityRuled, ReplacementServed, MixedCardsShuffled, DrawCou
 
 
 def state(hand: HandState) -> IrregularState:
+    """The remedies pending on the hand, made on first use: for applying a remedy (a verification reads
+    :func:`pending`, which changes nothing)."""
     st = hand.irregular_state
     if st is None:
         st = IrregularState()
         hand.irregular_state = st
     return st
+
+
+def pending(hand: HandState) -> IrregularState:
+    """The remedies pending on the hand, to read (an empty state, not kept, when there are none)."""
+    st = hand.irregular_state
+    return IrregularState() if st is None else st
+
+
+@dataclass(frozen=True, kw_only=True)
+class Take:
+    """``count`` cards off the top of the stub, one after another (``as_left``: only as many of them as are
+    left above the reserve: a card owed after the draw, which the player may then go short of)."""
+
+    count: int
+    as_left: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Put:
+    """Positions put on the top of the stub one after another (the last is the new top), or under it."""
+
+    cards: tuple[int, ...]
+    under: bool = False
+
+
+# A remedy's moves on the stub, in the order it makes them. Each handler decides them from the hand as it stands
+# before it changes anything, in the same code whether it verifies or applies: the dry run of a report
+# (irregular.shoe_cards_for_report) plays them on a copy of the stub list, and the act is checked to leave the
+# stub exactly as they say (irregular.apply).
+StubMove = Take | Put
+Moves = tuple[StubMove, ...]
+NO_MOVES: Moves = ()
+
+
+def run_moves(stub: Sequence[int], moves: Sequence[StubMove], reserve: int) -> tuple[list[int], list[int]]:
+    """Play ``moves`` on a copy of ``stub`` (its top at the end): the stub after them, and the positions they took
+    off it in the order taken."""
+    pile = list(stub)
+    taken: list[int] = []
+    for move in moves:
+        if isinstance(move, Take):
+            count = max(0, min(move.count, len(pile) - reserve)) if move.as_left else move.count
+            for _ in range(count):
+                taken.append(pile.pop())
+        elif move.under:
+            pile[:0] = move.cards
+        else:
+            pile += move.cards
+    return pile, taken
+
+
+def put_back(positions: Sequence[int]) -> Put:
+    """The move of :func:`_return_to_stub`: these cards back on the top of the pack, the first of them on top."""
+    return Put(cards=tuple(reversed(positions)))
 
 
 def _illegal(code: str, message: str, rule: str) -> IllegalActionError:
@@ -277,8 +334,10 @@ def _deal_window(hand: HandState) -> bool:
 
 
 def _last_engine_event(hand: HandState) -> Event | None:
+    """The last thing the game did, reports aside: not an input (an act entered, cards a live shoe delivered
+    for the report being made, cards forgotten)."""
     for event in reversed(hand.events):
-        if not isinstance(event, _OWN_EVENTS) and not isinstance(event, ActTaken):
+        if not isinstance(event, (*_OWN_EVENTS, *INPUTS)):
             return event
     return None
 
@@ -391,21 +450,21 @@ def _foul(hand: HandState, i: int, report: Report, rule: str) -> None:
     h = hand
     seat = h.seat_no[i]
     phase = h.phase
+    path = _foul_path(h, i)
+    if path == "reopen":
+        _false_opener_before_draw(h, i, report, rule)
+        return
     if i == h.opener_index and h.requirement is not None:
-        if before_the_draw(h):
-            _false_opener_before_draw(h, i, report, rule)
-            return
         if _about_openers(report, rule):
             h.openers_proved = False
             h.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
         state(h).false_opener = seat
-        if phase is Phase.PROVING:
+        if path == "uncalled":
             _ruled(h, report, "the opener's hand is foul: nobody called him", R_FALSE3)
             false_opener_uncalled(h, i, "irregularity")
             return
         h.false_opener_case = 4 if phase is Phase.SHOWDOWN else 1
-    carry = (phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h.aggressor == i and h.current > 0
-             and h.bets[i] == h.current and all(h.bets[j] < h.current for j in range(h.n) if j != i))
+    carry = path == "carry"
     h.foul[i] = True
     h.folded[i] = True
     h.needs[i] = False
@@ -428,6 +487,39 @@ def _foul(hand: HandState, i: int, report: Report, rule: str) -> None:
         if i == h.opener_index and h.requirement is not None else ""
     _ruled(h, report, f"foul hand: deemed to drop, chips forfeited{case}", rule)
     _after_drop(h, i)
+
+
+def _foul_path(h: HandState, i: int) -> str:
+    """Which way a foul hand of player i goes from here: the opener's before the draw ("reopen": 003 False openers
+    2) or when proving ("uncalled": 003 False openers 3), a foul with the last bet uncalled ("carry": the pot stays
+    for the next deal), else "drop" (deemed to drop, chips forfeited)."""
+    if i == h.opener_index and h.requirement is not None:
+        if before_the_draw(h):
+            return "reopen"
+        if h.phase is Phase.PROVING:
+            return "uncalled"
+    if (h.phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h.aggressor == i and h.current > 0
+            and h.bets[i] == h.current and all(h.bets[j] < h.current for j in range(h.n) if j != i)):
+        return "carry"
+    return "drop"
+
+
+def _foul_moves(h: HandState, i: int) -> Moves:
+    """The stub moves of :func:`_foul` for player i (only a drop that ends the draw makes any)."""
+    return _drop_moves(h, i) if _foul_path(h, i) == "drop" else NO_MOVES
+
+
+def _drop_ends_draw(h: HandState, i: int) -> bool:
+    """Whether player i's drop now ends the draw: he is the last still to draw, and two players or more stay in
+    (one alone wins uncontested)."""
+    drawers = h.drawers
+    return (h.phase is Phase.DRAWING and i in drawers and drawers.index(i) == h.draw_pos == len(drawers) - 1
+            and sum(1 for j in h.live() if j != i) >= 2)
+
+
+def _drop_moves(h: HandState, i: int) -> Moves:
+    """The stub moves of player i's drop (:func:`_after_drop`): the cards owed after the draw, if it ends it."""
+    return owed_moves(h, dropping=i) if _drop_ends_draw(h, i) else NO_MOVES
 
 
 def _about_openers(report: Report, rule: str) -> bool:
@@ -465,15 +557,15 @@ def _after_drop(h: HandState, i: int) -> None:
         h.finish_uncontested(live[0], "irregularity")
         return
     if phase is Phase.DRAWING:
+        ends = _drop_ends_draw(h, i)
         k = h.drawers.index(i) if i in h.drawers else -1
         if k >= h.draw_pos:
             h.drawers.pop(k)
-            if k == h.draw_pos:
-                if h.draw_pos < len(h.drawers):
-                    h.to_act = h.drawers[h.draw_pos]
-                else:
-                    end_of_draw(h)
-                    h.begin_final("irregularity")
+        if ends:
+            end_of_draw(h)
+            h.begin_final("irregularity")
+        elif k == h.draw_pos:
+            h.to_act = h.drawers[h.draw_pos]
         return
     if phase in (Phase.FIRST_BETTING, Phase.FINAL_BETTING) and h.to_act == i:
         h.set_next(i, inclusive=False)
@@ -517,8 +609,27 @@ def end_of_draw(hand: HandState) -> None:
         _serve_owed(hand, i, count, rule)
 
 
+def owed_moves(hand: HandState, *, dropping: int | None = None) -> Moves:
+    """The stub moves of :func:`end_of_draw` were the draw to end now (``dropping``: a player about to drop)."""
+    st = hand.irregular_state
+    if st is None:
+        return NO_MOVES
+    return tuple(Take(count=count, as_left=True) for i, count, _ in st.owed_after_draw
+                 if i != dropping and _is_served_owed(hand, i, count))
+
+
+def owed_at_end_of_draw(hand: HandState, left: int) -> int:
+    """How many cards :func:`end_of_draw` takes off the stub when ``left`` cards are left above the reserve."""
+    return len(run_moves(range(left), owed_moves(hand), 0)[1])
+
+
+def _is_served_owed(hand: HandState, i: int, count: int) -> bool:
+    return not hand.folded[i] and count > 0
+
+
 def _serve_owed(hand: HandState, i: int, count: int, rule: str) -> None:
-    if hand.folded[i] or count <= 0:
+    """Serve the cards owed (the move ``Take(count=count, as_left=True)``)."""
+    if not _is_served_owed(hand, i, count):
         return
     take = min(count, _available(hand))
     served = _take_from_stub(hand, i, take)

@@ -2,7 +2,8 @@
 001 IV 5a, 003 Incorrect dealing in the draw 1 for a card found faced in the pack).
 
 Each handler takes ``(hand, report, apply_it)``: with ``apply_it`` false it only verifies (raising
-:class:`IllegalActionError` and changing nothing), else it applies the remedy. docs/irregularities.md.
+:class:`IllegalActionError` and changing nothing), else it applies the remedy; either way it returns the moves
+the remedy makes on the stub, decided before anything changes (``irregular_core.StubMove``). docs/irregularities.md.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from table_controller.engine.cards import UNKNOWN_CODE
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.hand_state import HandState
 from table_controller.engine.irregular_core import (
+    NO_MOVES,
     R_EXPOSED_DEAL,
     R_FACED_PACK,
     R_MISDEAL,
@@ -21,12 +23,15 @@ from table_controller.engine.irregular_core import (
     R_TOO_FEW_DEAL_000,
     R_TOO_FEW_DEAL_001,
     R_TOO_MANY_DEAL,
+    Moves,
     Report,
+    Take,
     _available,
     _deal_window,
     _excess_named,
     _exposed_position,
     _foul,
+    _foul_moves,
     _illegal,
     _next_off_the_pack,
     _require_live,
@@ -38,6 +43,8 @@ from table_controller.engine.irregular_core import (
     _void,
     _voluntary_betting_started,
     may_draw,
+    pending,
+    put_back,
     state,
 )
 from table_controller.engine.irregular_openers import before_the_draw
@@ -49,7 +56,7 @@ from table_controller.engine.irregular_options import (
 from table_controller.engine.machine import Phase
 
 
-def _exposed_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
+def _exposed_in_deal(hand: HandState, report: Report, apply_it: bool) -> Moves:
     rule = R_FACED_PACK if report.kind == "faced_in_pack" else R_EXPOSED_DEAL
     i = _seat_index(hand, report.seat, report.kind)
     if not _deal_window(hand):
@@ -57,12 +64,12 @@ def _exposed_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
                        rule)
     if report.card is None or report.card == UNKNOWN_CODE:
         raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card' (an exposed card is seen)")
-    st = state(hand)
     pos = _exposed_position(hand, hand.hands[i], report, rule, learn=apply_it)
-    if pos in st.exposed_deal.get(i, []):
+    if pos in pending(hand).exposed_deal.get(i, []):
         raise _illegal("already_exposed", f"{report.card} was already reported exposed", rule)
     if not apply_it:
-        return
+        return NO_MOVES
+    st = state(hand)
     st.exposed_deal.setdefault(i, []).append(pos)
     total = sum(len(v) for v in st.exposed_deal.values())
     if total == 1:
@@ -71,11 +78,12 @@ def _exposed_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
         callers = ", ".join(str(hand.seat_no[j]) for j in sorted(st.exposed_deal))
         remedy = f"{total} cards exposed in the deal: seat(s) {callers} may call a misdeal"
     _ruled(hand, report, remedy, rule, [pos])
+    return NO_MOVES
 
 
-def _misdeal(hand: HandState, report: Report, apply_it: bool) -> None:
+def _misdeal(hand: HandState, report: Report, apply_it: bool) -> Moves:
     i = _seat_index(hand, report.seat, report.kind)
-    st = state(hand)
+    st = pending(hand)
     until_seen = hand.config.options.misdeal_call is MisdealCall.UNTIL_SEEN
     if until_seen and hand.phase in (Phase.STRADDLING, Phase.FIRST_BETTING):
         _require_live(hand, i, R_MISDEAL_000)
@@ -93,9 +101,10 @@ def _misdeal(hand: HandState, report: Report, apply_it: bool) -> None:
         rule = f"{R_MISDEAL}; {R_MISDEAL_000 if until_seen else R_MISDEAL_CP}"
         _void(hand, report, antes_back=hand.config.options.misdeal_antes is MisdealAntes.RETURN, status="misdeal",
               rule=rule)
+    return NO_MOVES
 
 
-def _too_many_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
+def _too_many_in_deal(hand: HandState, report: Report, apply_it: bool) -> Moves:
     i = _seat_index(hand, report.seat, report.kind)
     count = report.count or 0
     if not (hand.phase is Phase.DRAWING and before_the_draw(hand)):  # found before the first draw card is served
@@ -116,47 +125,58 @@ def _too_many_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
     if report.looked == "none":  # the excess he was dealt (the next cards off the pack), or the cards named
         pool = _next_off_the_pack(hand, count) + hand.hands[i]
         back = _excess_named(hand, report, pool, count, rule=R_TOO_MANY_DEAL, learn=apply_it)
+    # The excess comes off the pack to him; unseen, it goes back on top; seen, his hand is foul.
+    moves = (Take(count=count), *((put_back(back),) if report.looked == "none" else _foul_moves(hand, i)))
     if not apply_it:
-        return
+        return moves
     _take_from_stub(hand, i, count)
     if report.looked == "none":
         _return_to_stub(hand, i, back)
         _ruled(hand, report, "announced before looking: the dealer draws the excess from his hand and restores it "
                "to the top of the pack", R_TOO_MANY_DEAL, back)
-        return
+        return moves
     rule = R_NO_OPENERS_SIX if i == hand.opener_index and hand.requirement is not None else R_TOO_MANY_DEAL
     _foul(hand, i, report, rule)
+    return moves
 
 
-def _too_few_in_deal(hand: HandState, report: Report, apply_it: bool) -> None:
+def _too_few_in_deal(hand: HandState, report: Report, apply_it: bool) -> Moves:
     i = _seat_index(hand, report.seat, report.kind)
     count = report.count or 0
     _require_phase(hand, (Phase.STRADDLING, Phase.FIRST_BETTING), report, R_TOO_FEW_DEAL_000)
     _require_live(hand, i, R_TOO_FEW_DEAL_000)
     if not 1 <= count <= 4 or len(hand.hands[i]) != 5:
         raise IllegalActionError("bad_report", "'count' is the number of missing cards, 1..4, of a five-card hand")
-    st = state(hand)
-    if i in st.owed_with_draw:
+    if i in pending(hand).owed_with_draw:
         raise _illegal("already_reported", f"seat {report.seat} is already owed cards", R_TOO_FEW_DEAL_001)
-    if not apply_it:
-        return
     missing = hand.hands[i][5 - count:]
-    _return_to_stub(hand, i, missing)  # the cards he should have had are still on the pack
     option = hand.config.options.short_deal
     with_draw = option in (ShortDeal.WITH_THE_DRAW, ShortDeal.BUTTON_WITH_THE_DRAW)
-    if with_draw and _voluntary_betting_started(hand) and option is ShortDeal.BUTTON_WITH_THE_DRAW \
-            and i != hand.button_index:
+    later = with_draw and _voluntary_betting_started(hand)  # the betting has begun: no card is dealt now
+    foul = later and option is ShortDeal.BUTTON_WITH_THE_DRAW and i != hand.button_index
+    # The cards he should have had go back on the pack; then his hand is foul, or he is owed them with his
+    # draw, or they are dealt to him now.
+    moves: Moves = (put_back(missing),)
+    if foul:
+        moves += _foul_moves(hand, i)
+    elif not later:
+        moves += (Take(count=count),)
+    if not apply_it:
+        return moves
+    _return_to_stub(hand, i, missing)  # the cards he should have had are still on the pack
+    if foul:
         _foul(hand, i, report, R_TOO_FEW_BUTTON_001)
-        return
-    if with_draw and _voluntary_betting_started(hand):
-        st.owed_with_draw[i] = (count, R_TOO_FEW_DEAL_001)
+        return moves
+    if later:
+        state(hand).owed_with_draw[i] = (count, R_TOO_FEW_DEAL_001)
         then = (f"receives the {count} missing with his draw" if may_draw(hand, i) else
                 "may not draw without five cards (003 Other rules governing the draw, 2)")
         _ruled(hand, report, f"the betting has begun: he plays the first round with {5 - count} cards and {then}",
                R_TOO_FEW_DEAL_001)
-        return
+        return moves
     taken = _take_from_stub(hand, i, count)
     if with_draw:
         _ruled(hand, report, "the missing cards are dealt at the end of the deal", R_TOO_FEW_DEAL_001, taken)
     else:
         _ruled(hand, report, "the dealer deals him enough cards from the top of the pack", R_TOO_FEW_DEAL_000)
+    return moves

@@ -3,7 +3,8 @@ the count asked), draws out of turn, mixed cards, and who may ask a draw count (
 draw 1-6 and Other rules governing the draw 4-5; 000 Card exposed in the draw and Incorrect number of cards
 drawn; 001 IV 4 and 6).
 
-Each handler takes ``(hand, report, apply_it)`` as in :mod:`irregular_deal`. docs/irregularities.md.
+Each handler takes ``(hand, report, apply_it)`` and returns its stub moves as in :mod:`irregular_deal`.
+docs/irregularities.md.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from table_controller.engine.events import (
 )
 from table_controller.engine.hand_state import HandState
 from table_controller.engine.irregular_core import (
+    NO_MOVES,
     R_ASKED,
     R_DEALER_DRAW,
     R_EXPOSED_DRAW_000,
@@ -35,16 +37,21 @@ from table_controller.engine.irregular_core import (
     R_SAW_DRAW_CARD,
     DrawCountAnswered,
     MixedCardsShuffled,
+    Moves,
+    Put,
     ReplacementServed,
     Report,
+    Take,
     _available,
     _draw_info_mode,
     _draw_open,
     _drop,
+    _drop_moves,
     _excess_named,
     _exposed_position,
     _final_betting_started,
     _foul,
+    _foul_moves,
     _illegal,
     _just_served,
     _last_serve,
@@ -58,6 +65,8 @@ from table_controller.engine.irregular_core import (
     _serve_owed,
     _served_positions,
     _take_from_stub,
+    owed_moves,
+    put_back,
     state,
 )
 from table_controller.engine.irregular_options import (
@@ -81,7 +90,7 @@ def _served_seat(hand: HandState, report: Report, rule: str) -> tuple[int, list[
     return i, _served_positions(hand, i)
 
 
-def _exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> None:
+def _exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> Moves:
     option = hand.config.options.exposed_draw_card
     rule = R_EXPOSED_DRAW_001 if option is ExposedDrawCard.NEVER_KEPT else f"{R_EXPOSED_DRAW_003}; {R_EXPOSED_DRAW_000}"
     i, served = _served_seat(hand, report, rule)
@@ -90,15 +99,17 @@ def _exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> None:
     if report.card is None or report.card == UNKNOWN_CODE:
         raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card' (an exposed card is seen)")
     pos = _exposed_position(hand, served, report, rule, learn=apply_it)
+    kept = option is ExposedDrawCard.FIRST_KEPT and served.index(pos) == 0
+    draw_over = hand.phase is not Phase.DRAWING
+    # A card replaced now, once every other player has drawn, comes off the top (as far as the pack goes).
+    moves = (Take(count=1, as_left=True),) if draw_over and not kept else NO_MOVES
     if not apply_it:
-        return
-    first = served.index(pos) == 0
-    if option is ExposedDrawCard.FIRST_KEPT and first:
+        return moves
+    if kept:
         _ruled(hand, report, "the first card drawn must be accepted", rule, [pos])
-        return
+        return moves
     hand.hands[i].remove(pos)
     hand.muck_pile.append(pos)
-    draw_over = hand.phase is not Phase.DRAWING
     _ruled(hand, report, "the exposed card goes among the discards; it is replaced from the top "
            + ("now: every other player has drawn" if draw_over else "after all other players have drawn"),
            rule, [pos])
@@ -106,18 +117,20 @@ def _exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> None:
         _serve_owed(hand, i, 1, rule)
     else:
         state(hand).owed_after_draw.append((i, 1, rule))
+    return moves
 
 
-def _card_known(hand: HandState, report: Report, apply_it: bool) -> None:
+def _card_known(hand: HandState, report: Report, apply_it: bool) -> Moves:
     i, _ = _served_seat(hand, report, R_KNOWN)
     if not _just_served(hand, i):
         raise _illegal("too_late", "reported as the card is served", R_KNOWN)
     if apply_it:
         _ruled(hand, report, "a card the player could see before it was dealt to him, not exposed on the table: he "
                "must take it", R_KNOWN)
+    return NO_MOVES
 
 
-def _draw_card_seen(hand: HandState, report: Report, apply_it: bool) -> None:
+def _draw_card_seen(hand: HandState, report: Report, apply_it: bool) -> Moves:
     """003 Other rules governing the draw 6: "If a player, before discarding, intentionally sees the face of any
     card dealt to him in the draw, his hand is foul." Reported once he has been served, whenever it is found."""
     i = _seat_index(hand, report.seat, report.kind)
@@ -127,8 +140,10 @@ def _draw_card_seen(hand: HandState, report: Report, apply_it: bool) -> None:
     last = _last_serve(hand, i)
     if last is None or not last.served:
         raise _illegal("not_served", f"seat {report.seat} has been dealt no card in the draw", R_SAW_DRAW_CARD)
+    moves = _foul_moves(hand, i)
     if apply_it:
         _foul(hand, i, report, f"{R_SAW_DRAW_CARD}: before discarding he saw a card dealt to him in the draw")
+    return moves
 
 
 def _named_from_hand(hand: HandState, i: int, report: Report, count: int, *, exclude: Sequence[int], rule: str,
@@ -152,7 +167,7 @@ def _discard(hand: HandState, i: int, positions: Sequence[int]) -> None:
     (hand.held if held else hand.discards)[i].extend(positions)
 
 
-def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> None:
+def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
     option = hand.config.options.late_draw_miscount
     rule = R_MISCOUNT_003 if option is LateDrawMiscount.DISCARD_OR_DROP else R_MISCOUNT_000
     i, served = _served_seat(hand, report, rule)
@@ -197,8 +212,17 @@ def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> None:
     elif report.cards is not None:
         raise _illegal("bad_report", "'cards' names the cards he discards to make room, or the surplus drawn card(s) "
                        "that go back or are left unseen; this remedy takes none", rule)
+    # The cards as he got them: the excess off the pack to him, or the cards he did not get back on it; then
+    # the remedy's own moves.
+    moves: Moves = (Take(count=got - asked),) if too_many else (put_back(served[got:]),)
+    if remedy == "foul" or (remedy == "play_short" and len(hand.hands[i]) == asked - got):
+        moves += _foul_moves(hand, i)
+    elif remedy == "correct":
+        moves += (put_back(surplus),) if too_many else (Take(count=asked - got),)
+    elif remedy == "drop":
+        moves += _drop_moves(hand, i)
     if not apply_it:
-        return
+        return moves
     if too_many:
         moved = _take_from_stub(hand, i, got - asked)
         if surplus:
@@ -230,9 +254,10 @@ def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> None:
     else:
         state(hand).short.add(i)
         _ruled(hand, report, f"he plays on with a short hand of {len(hand.hands[i])} cards", rule)
+    return moves
 
 
-def _dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> None:
+def _dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
     from table_controller.engine.config import GameForm
 
     i, served = _served_seat(hand, report, R_DEALER_DRAW)
@@ -249,44 +274,52 @@ def _dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> No
     if got > asked and report.looked == "none":
         extra = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=R_DEALER_DRAW, apply_it=apply_it,
                                  excess=True)
+    if got > asked:
+        moves: Moves = (Take(count=got - asked), *(_foul_moves(hand, i) if report.looked != "none" else NO_MOVES))
+    else:
+        foul = (hand.config.options.dealer_short_draw is DealerShortDraw.FOUL
+                or len(hand.hands[i]) == asked - got)  # too few, a foul by the house option, or no card left
+        moves = (put_back(served[got:]), *(_foul_moves(hand, i) if foul else NO_MOVES))
     if not apply_it:
-        return
+        return moves
     if got > asked:
         _take_from_stub(hand, i, got - asked)
         if report.looked != "none":
             _foul(hand, i, report, f"{R_DEALER_DRAW}: he looked before discarding to make room")
-            return
+            return moves
         _discard(hand, i, extra)
         _ruled(hand, report, "the dealer must take the cards and discard enough from his original hand", R_DEALER_DRAW,
                extra)
-        return
+        return moves
     _return_to_stub(hand, i, served[got:])
     if hand.config.options.dealer_short_draw is DealerShortDraw.FOUL:
         _foul(hand, i, report, f"{R_DEALER_DRAW}: the dealer took too few cards")
-        return
+        return moves
     if not hand.hands[i]:
         _foul(hand, i, report, f"{R_DEALER_DRAW}: {R_NO_CARDS}")
-        return
+        return moves
     state(hand).short.add(i)
     _ruled(hand, report, "the dealer plays on with an insufficient number of cards (house option)", R_DEALER_DRAW)
+    return moves
 
 
-def _asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> None:
+def _asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> Moves:
     i, served = _served_seat(hand, report, R_ASKED)
     asked, meant = len(served), report.count
     if meant is None or meant == asked or meant > hand.max_discard(hand.seat_no[i]) + asked:
         raise IllegalActionError("bad_report", "'count' must be the number of cards he meant to ask for")
     next_served = not _just_served(hand, i)
     if report.looked != "none":
+        moves = _foul_moves(hand, i)
         if apply_it:
             _foul(hand, i, report, f"{R_ASKED}: he looked at the cards drawn (003 Other rules governing the draw, 6)")
-        return
+        return moves
     if next_served:
         if meant < asked:
             if apply_it:
                 _ruled(hand, report, "the next player has been served: he keeps the draw, having discarded enough "
                        "from his original hand to make a correct number", R_ASKED)
-            return
+            return NO_MOVES
         raise _illegal("too_late", "the next player has been served: asking for too few can no longer be corrected",
                        R_ASKED)
     if meant > asked:
@@ -297,7 +330,7 @@ def _asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> None:
             _discard(hand, i, more)
             _take_from_stub(hand, i, meant - asked)
             _ruled(hand, report, "corrected: he discards more and is served the difference", R_ASKED, more)
-        return
+        return (Take(count=meant - asked),)
     # Asked for too many, not yet discarded: the surplus goes back on the pack and cards return to his hand.
     pile = hand.held[i] if i == hand.opener_index and hand.requirement is not None and \
         hand.config.options.opener_holds_discards else hand.discards[i]
@@ -311,9 +344,10 @@ def _asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> None:
             pile.remove(pos)
             hand.hands[i].append(pos)
         _ruled(hand, report, "corrected before discarding: the surplus goes back on top of the pack", R_ASKED)
+    return (put_back(served[meant:]),)
 
 
-def _draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> None:
+def _draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> Moves:
     option = hand.config.options.out_of_turn_discarded
     rule = R_OUT_OF_TURN_003 if option is OutOfTurnDiscarded.DEAD else f"{R_OUT_OF_TURN_000}; {R_OUT_OF_TURN_003}"
     i = _seat_index(hand, report.seat, report.kind)
@@ -324,18 +358,25 @@ def _draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> None:
     thrown = _resolve(hand, hand.hands[i], discarded, f"seat {report.seat} discards", learn=apply_it)
     if report.choice not in (None, "stand_pat", "drop", "play_short"):
         raise IllegalActionError("bad_report", "choice is 'stand_pat', 'play_short' or 'drop'")
+    dead = bool(thrown) and (option is OutOfTurnDiscarded.DEAD or len(thrown) == len(hand.hands[i]))
+    if report.choice == "drop":
+        moves = _drop_moves(hand, i)
+    elif dead:
+        moves = _foul_moves(hand, i)
+    else:  # his turn is taken as served with nothing: the last turn of the draw ends it
+        moves = owed_moves(hand) if hand.draw_pos + 1 >= len(hand.drawers) else NO_MOVES
     if not apply_it:
-        return
+        return moves
     if report.choice == "drop":
         _ruled(hand, report, "he abandons his hand", rule)
         _drop(hand, i)
-        return
-    if thrown and (option is OutOfTurnDiscarded.DEAD or len(thrown) == len(hand.hands[i])):
+        return moves
+    if dead:
         hand.hands[i] = [p for p in hand.hands[i] if p not in thrown]
         hand.muck_pile += thrown
-        dead = "he had discarded, his hand is dead" if option is OutOfTurnDiscarded.DEAD else R_NO_CARDS
-        _foul(hand, i, report, f"{rule}: {dead}")
-        return
+        why = "he had discarded, his hand is dead" if option is OutOfTurnDiscarded.DEAD else R_NO_CARDS
+        _foul(hand, i, report, f"{rule}: {why}")
+        return moves
     if thrown:
         state(hand).short.add(i)
         _ruled(hand, report, f"he had discarded: he plays on short with {5 - len(thrown)} cards, receiving none",
@@ -346,6 +387,7 @@ def _draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> None:
     held = i == hand.opener_index and hand.requirement is not None and hand.config.options.opener_holds_discards
     (hand.held if held else hand.discards)[i].extend(thrown)
     hand.serve(i, 0, [], list(thrown), "irregularity")
+    return moves
 
 
 def mixed_pool(hand: HandState, seats: Sequence[int]) -> tuple[str, ...]:
@@ -362,7 +404,7 @@ def _mixed_positions(hand: HandState, players: Sequence[int]) -> list[int]:
     return sorted(pool)
 
 
-def _mixed_cards(hand: HandState, report: Report, apply_it: bool) -> None:
+def _mixed_cards(hand: HandState, report: Report, apply_it: bool) -> Moves:
     seats = report.seats or ([report.seat] if report.seat is not None else [])
     if not seats or len(set(seats)) != len(seats):
         raise IllegalActionError("bad_report", "'seats' lists the players whose draws were mixed")
@@ -379,15 +421,19 @@ def _mixed_cards(hand: HandState, report: Report, apply_it: bool) -> None:
         raise _illegal("bad_order", f"the shuffled cards must list the {len(pool)} unclean cards, got {len(order)}",
                        R_MIXED)
     new_order = _resolve(hand, pool, order, "mixed cards", learn=apply_it)
-    if not apply_it:
-        return
     counts = {i: len(_served_positions(hand, i)) for i in players}
+    on_top = hand.config.options.mixed_cards_shuffle is MixedCardsShuffle.DRAW_FROM_THE_SHUFFLE
+    # The shuffled cards on the pack or under it, then each mixed draw served again from the top.
+    moves: Moves = (Put(cards=tuple(reversed(new_order)), under=not on_top),
+                    *(Take(count=counts[i]) for i in players))
+    if not apply_it:
+        return moves
     taken = set(new_order)
     for k in range(hand.n):
         hand.hands[k] = [p for p in hand.hands[k] if p not in taken]
         hand.discards[k] = [p for p in hand.discards[k] if p not in taken]
     hand.muck_pile = [p for p in hand.muck_pile if p not in taken]
-    if hand.config.options.mixed_cards_shuffle is MixedCardsShuffle.DRAW_FROM_THE_SHUFFLE:
+    if on_top:
         hand.stub = hand.stub + list(reversed(new_order))  # on the pack: the draw proceeds from them
         where = "the draw proceeds from the shuffled cards, each mixed draw served again first"
     else:
@@ -399,9 +445,10 @@ def _mixed_cards(hand: HandState, report: Report, apply_it: bool) -> None:
     for i in players:
         served = _take_from_stub(hand, i, counts[i])
         hand.emit(ReplacementServed(seat=hand.seat_no[i], cards=hand.codes(served), rule=R_MIXED))
+    return moves
 
 
-def _ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> None:
+def _ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> Moves:
     mode = _draw_info_mode(hand)
     rule = R_INFO_001 if mode is DrawCountInfo.ANY_PLAYER else R_INFO_003
     i = _seat_index(hand, report.seat, report.kind)
@@ -419,6 +466,7 @@ def _ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> None:
         assert last is not None
         hand.emit(DrawCountAnswered(seat=hand.seat_no[i], about=hand.seat_no[j], count=len(last.served),
                                      rule=rule))
+    return NO_MOVES
 
 
 def _may_ask(hand: HandState, i: int, j: int, mode: DrawCountInfo) -> tuple[bool, str]:

@@ -1,6 +1,7 @@
 """Floor rulings: where the books are silent a supervisor voids the hand, awards the pot or moves chips
 between the pot and a stack, naming who ruled and why (common card-room practice). Conservation still holds:
-the hand checks its chips and cards after every ruling as after every act.
+the hand checks its chips and cards after every ruling as after every act. No ruling moves a card on the stub
+(each handler returns no stub moves: see :mod:`irregular_deal`).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from table_controller.engine.events import (
 )
 from table_controller.engine.hand_state import HandState
 from table_controller.engine.irregular_core import (
+    NO_MOVES,
     R_FLOOR,
     FloorRuled,
+    Moves,
     Report,
     _seat_index,
     _void,
@@ -26,13 +29,14 @@ def _floor_common(report: Report) -> None:
                                  rule=R_FLOOR)
 
 
-def _void_hand(hand: HandState, report: Report, apply_it: bool) -> None:
+def _void_hand(hand: HandState, report: Report, apply_it: bool) -> Moves:
     _floor_common(report)
     if apply_it:
         _void(hand, report, antes_back=True, status="void", rule=f"{R_FLOOR}: {report.reason}")
+    return NO_MOVES
 
 
-def _award_pot(hand: HandState, report: Report, apply_it: bool) -> None:
+def _award_pot(hand: HandState, report: Report, apply_it: bool) -> Moves:
     _floor_common(report)
     seats = report.seats or ([report.seat] if report.seat is not None else [])
     if not seats or len(set(seats)) != len(seats):
@@ -50,7 +54,7 @@ def _award_pot(hand: HandState, report: Report, apply_it: bool) -> None:
         share, odd = divmod(total, len(players))
         shares = [share + (1 if k < odd else 0) for k in range(len(players))]
     if not apply_it:
-        return
+        return NO_MOVES
     h = hand
     h.collect()
     for j, s in zip(players, shares, strict=True):
@@ -63,9 +67,10 @@ def _award_pot(hand: HandState, report: Report, apply_it: bool) -> None:
                        shares=tuple(shares), hand="floor ruling"))
     h.status = "complete"
     h.end()
+    return NO_MOVES
 
 
-def _move_chips(hand: HandState, report: Report, apply_it: bool) -> None:
+def _move_chips(hand: HandState, report: Report, apply_it: bool) -> Moves:
     _floor_common(report)
     i = _seat_index(hand, report.seat, report.kind)
     amount = report.amount or 0
@@ -85,7 +90,7 @@ def _move_chips(hand: HandState, report: Report, apply_it: bool) -> None:
             raise IllegalActionError("bad_ruling", f"at most {limit} chips of the collected pot can go to seat "
                                      f"{report.seat}", rule=R_FLOOR)
     if not apply_it:
-        return
+        return NO_MOVES
     if report.to_pot:
         h.stack[i] -= amount
         h.collected += amount
@@ -100,3 +105,4 @@ def _move_chips(hand: HandState, report: Report, apply_it: bool) -> None:
         h.collected -= amount
         h.stack[i] += amount
     h.emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason, seat=report.seat, amount=amount))
+    return NO_MOVES

@@ -3,7 +3,6 @@ exactly what the engine accepts; a hand's record replays to the same result."""
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -165,31 +164,6 @@ def test_record_of_a_random_hand_replays_to_the_same_result(seed: int) -> None:
     assert first["events"] == [e.to_json() for e in hand.events if not isinstance(e, INPUTS)]
     # The record's acts are the acts of the one event log, in order.
     assert record["actions"] == [e.to_action() for e in hand.events if isinstance(e, ActTaken)]
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 60))
-def test_a_deep_copy_stands_where_the_hand_stands_and_goes_on_alone(seed: int, cut: int) -> None:
-    """Hand.__deepcopy__ copies every field into a blank hand: the twin must be the hand
-    at that point, share nothing with it, and play on exactly as it would (the controller's trial acts)."""
-    rng = random.Random(seed)
-    hand, truth = _random_hand(rng)
-    for _ in range(cut):
-        if hand.is_over:
-            break
-        random_step(hand, rng, truth=truth)
-    twin = copy.deepcopy(hand)
-    at_cut = hand.to_record()
-    assert twin.to_record() == at_cut and twin.legal_actions() == hand.legal_actions()
-    assert [e.to_json() for e in twin.events] == [e.to_json() for e in hand.events]
-    rng_twin = copy.deepcopy(rng)
-    while not hand.is_over:
-        random_step(hand, rng, truth=truth)
-    assert twin.to_record() == at_cut  # the original's play left the twin alone
-    while not twin.is_over:
-        random_step(twin, rng_twin, truth=truth)
-    assert [e.to_json() for e in twin.events] == [e.to_json() for e in hand.events]
-    assert twin.result() == hand.result()
 
 
 def test_every_phase_offers_a_next_step_until_the_end() -> None:
