@@ -8,9 +8,10 @@ Over every scripted hand record under tests/records and over random hands with r
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
-import pickle
 import random
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 from table_controller.engine.cards import FULL_DECK, UNKNOWN_CODE, card_str
 from table_controller.engine.config import Betting, GameConfig, GameForm, Stakes
 from table_controller.engine.errors import IllegalActionError
+from table_controller.engine.events import Event
 from table_controller.engine.forced import HAND_SIZE
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.irregular import FLOOR_KINDS, Report
@@ -56,10 +58,27 @@ def _with_reports(path: Path) -> bool:
 PATHS = sorted(p for p in RECORDS.rglob("*.json") if _with_reports(p))
 
 
-def _state(hand: Hand) -> dict[str, bytes]:
-    """Every field of the hand, as bytes to compare (nothing is shared with the hand)."""
-    names = [n for n in (*Hand.__slots__, *vars(hand)) if n != "__dict__" and hasattr(hand, n)]
-    return {name: pickle.dumps(getattr(hand, name)) for name in names}
+def _state(hand: Hand) -> dict[str, Any]:
+    """Every field of the hand, as plain values to compare (nothing is shared with the hand). A compiled hand
+    (bench/native.py) lists its fields in ``__mypyc_attrs__``; the interpreted one has slots and a dict."""
+    names: tuple[str, ...] | None = getattr(type(hand), "__mypyc_attrs__", None)
+    if names is None:
+        names = (*getattr(Hand, "__slots__"), *vars(hand))  # noqa: B009  (a compiled build has no __slots__)
+    return {name: _plain(getattr(hand, name)) for name in names if name != "__dict__" and hasattr(hand, name)}
+
+
+def _plain(value: Any) -> Any:
+    if value is None or isinstance(value, int | str | float | Enum):
+        return value
+    if isinstance(value, list | tuple):
+        return type(value).__name__, tuple(map(_plain, value))
+    if isinstance(value, dict):
+        return "dict", tuple((key, _plain(item)) for key, item in value.items())
+    if isinstance(value, set | frozenset):
+        return "set", frozenset(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, Event):
+        return type(value).__name__, tuple(_plain(getattr(value, f.name)) for f in dataclasses.fields(value))
+    return "object", id(value)  # immutable by design: an event, the configuration, the betting structure
 
 
 def _fed(config: GameConfig, seats: list[SeatSpec], button: int, deck: list[str], **kwargs: Any) -> Hand:
