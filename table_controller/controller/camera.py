@@ -13,7 +13,9 @@ The slow work (render, recognise, encode) runs in a worker thread so the table n
 
 The source is any ``vision`` frame source (``--camera 0``, a file, a stream URL) with its calibration, or
 :class:`SimTableSource`: the simulated camera filming the live table (the cards the shoe dealt, face down
-until shown), with a control to lay a foreign card in front of a seat.
+until shown), with a control to lay a foreign card in front of a seat. What the camera needs of a source is
+:class:`CameraSource`; a source that films a scene taken from the table on the event loop also has the
+capability :class:`FilmsAScene`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import Any, Protocol, runtime_checkable
 
 import cv2
 import numpy as np
@@ -33,10 +36,29 @@ from vision.calibration import TableCalibration
 from vision.pipeline import Detection, Recognizer
 from vision.tracking import CardExposed, CardsShown, SeatTracker
 
-__all__ = ["SimTableSource", "TableCamera"]
+__all__ = ["CameraSource", "FilmsAScene", "SimTableSource", "TableCamera"]
 
 Image = npt.NDArray[np.uint8]
+Frame = tuple[float, Image]
 JPEG_QUALITY = 80
+
+
+class CameraSource(Protocol):
+    """What the table camera films from: its name, and the next frame (None: no frame, the camera is lost)."""
+
+    name: str
+
+    def read(self) -> Frame | None: ...
+
+
+@runtime_checkable
+class FilmsAScene(Protocol):
+    """A source that takes the scene from the table on the event loop (``grab``, where the table's state is
+    consistent) and films it in the worker thread (``read(scene)``)."""
+
+    def grab(self) -> Any: ...
+
+    def read(self, scene: Any | None = None) -> Frame | None: ...
 
 
 class SimTableSource:
@@ -103,7 +125,7 @@ class SimTableSource:
         """The scene now (called on the event loop, where the table's state is consistent); ``read`` films it."""
         return self.scene()
 
-    def read(self, scene: Any | None = None) -> tuple[float, Image] | None:
+    def read(self, scene: Any | None = None) -> Frame | None:
         from hardware_sim.camera import render
 
         if self.lost:
@@ -117,14 +139,14 @@ class SimTableSource:
 
 
 class TableCamera:
-    def __init__(self, source: Any, *, calibration: TableCalibration, recognizer: Recognizer | None = None,
+    def __init__(self, source: CameraSource, *, calibration: TableCalibration, recognizer: Recognizer | None = None,
                  period_s: float = 1.0, label: str | None = None) -> None:
         self.source = source
         self.calibration = calibration
         self.recognizer = recognizer or Recognizer(card_size=calibration.card_size_px())
         self.tracker = SeatTracker(calibration, window=4, votes=2)
         self.period_s = period_s
-        self.label: str = label or str(getattr(source, "name", "camera"))
+        self.label: str = label or source.name
         self._jpeg: bytes | None = None
         self._detections: list[dict[str, Any]] = []
         self.frames = 0
@@ -183,8 +205,8 @@ class TableCamera:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         return bytes(buf.tobytes()) if ok else b""
 
-    def _work(self, grabbed: Any | None) -> tuple[float, list[Detection], bytes] | None:
-        frame = self.source.read() if grabbed is None else self.source.read(grabbed)
+    def _work(self, read: Callable[[], Frame | None]) -> tuple[float, list[Detection], bytes] | None:
+        frame = read()
         if frame is None:
             return None
         t, image = frame
@@ -194,8 +216,9 @@ class TableCamera:
     async def step(self, table: TableController) -> bool:
         """One frame: read, recognise, track, report. False when the source has no frame (camera lost)."""
         seen = table.moment()
-        grab = getattr(self.source, "grab", None)
-        got = await asyncio.to_thread(self._work, grab() if grab is not None else None)
+        source = self.source
+        read = partial(source.read, source.grab()) if isinstance(source, FilmsAScene) else source.read
+        got = await asyncio.to_thread(self._work, read)
         if got is None:
             if self.state != "lost":
                 self.state = "lost"

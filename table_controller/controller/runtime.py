@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from firmware_bridge.driver import ShoeClient
 from table_controller.controller.alert_frames import FOLDER_NAME, AlertFrames
@@ -29,6 +29,10 @@ from table_controller.controller.sim_process import SimProcess, attach_or_start
 from table_controller.controller.table import TableController
 from table_controller.controller.views import TableConfig
 
+if TYPE_CHECKING:  # the camera (OpenCV, the vision pipeline) and the simulator are imported only when used
+    from hardware_sim.shoe.adapters import PtyShoe
+    from table_controller.controller.camera import TableCamera
+
 __all__ = ["Table", "close_table", "open_table", "shoe_truth"]
 
 
@@ -39,8 +43,8 @@ class Table:
     journal: JournalPort
     shoe_label: str
     journal_label: str
-    simulator: Any | None = None
-    camera: Any | None = None
+    simulator: PtyShoe | None = None
+    camera: TableCamera | None = None
     recovered: int = 0
     sim_process: SimProcess | None = None
 
@@ -121,14 +125,16 @@ async def open_table(settings: RuntimeConfig, *, seed: int | None = None, fast: 
         controller.camera = table_camera
     table = Table(controller=controller, shoe=shoe, journal=journal, shoe_label=label, journal_label=jlabel,
                   simulator=simulator, camera=table_camera, recovered=recovered, sim_process=process)
-    source = getattr(table_camera, "source", None)
-    if source is not None and hasattr(source, "truth"):
-        source.truth = shoe_truth(table)  # the simulated felt holds the real cards the table may not know
+    if table_camera is not None:
+        from table_controller.controller.camera import SimTableSource
+
+        if isinstance(table_camera.source, SimTableSource):  # the simulated felt holds the real cards, which
+            table_camera.source.truth = shoe_truth(table)  # the table may not know
     return table
 
 
 async def _open_shoe(settings: RuntimeConfig, *, seed: int | None, fast: bool, sim_speed: float, virtual_shoe: bool,
-                     sim_process: bool) -> tuple[ShoePort, str, Any | None, SimProcess | None]:
+                     sim_process: bool) -> tuple[ShoePort, str, PtyShoe | None, SimProcess | None]:
     if virtual_shoe:
         return VirtualShoe(seed=seed, has_reader=settings.card_reader), "virtual shoe (in memory)", None, None
     if settings.shoe:
@@ -161,7 +167,7 @@ async def _open_shoe(settings: RuntimeConfig, *, seed: int | None, fast: bool, s
     return link, f"simulated shoe on {simulator.url}", simulator, None
 
 
-def open_camera(settings: RuntimeConfig, controller: TableController, *, seed: int | None = None) -> Any:
+def open_camera(settings: RuntimeConfig, controller: TableController, *, seed: int | None = None) -> TableCamera:
     """The table camera: ``--camera SOURCE`` (any OpenCV source, with its calibration file) or, by default,
     the simulated camera filming this table. Raises :class:`DeviceError` for a source that cannot be used."""
     from table_controller.controller.camera import SimTableSource, TableCamera

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from firmware_bridge.cards import card_code
+from firmware_bridge.driver import DealtCard as ShoeDealt
 from firmware_bridge.driver import ShoeClient
 from firmware_bridge.errors import BridgeError, CommandRefusedError, DeviceFaultError, LinkDownError
 from firmware_bridge.messages import CardDealt, CardReturned, DeckResult, FailCode, PowerRestored, ShuffleDone
@@ -121,10 +122,9 @@ class ShoeLink:
                          duplicates=tuple(card_code(n) for n in sorted(result.duplicate)),
                          mark=result.number)
 
-    async def _card(self, call: Callable[[], Awaitable[object]]) -> DealtCard:
+    async def _card(self, call: Callable[[], Awaitable[ShoeDealt]]) -> DealtCard:
         dealt = await self._guard(call)
-        card = getattr(dealt, "card", None)
-        left = int(getattr(dealt, "left", 0))
+        card, left = dealt.card, dealt.left
         self._left = left
         self.faces.append(card if card is not None else UNKNOWN)
         return DealtCard(code=card if (card is not None and self.has_reader) else UNKNOWN, left=left)
