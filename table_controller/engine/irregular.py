@@ -49,51 +49,51 @@ from table_controller.engine.irregular_core import (
     Moves,
     ReplacementServed,
     Report,
-    _deal_window,
-    _draw_open,
-    _foul,
-    _foul_moves,
-    _illegal,
-    _last_serve,
-    _require_live,
-    _require_phase,
-    _ruled,
-    _seat_index,
     cannot_draw_short,
+    deal_window,
+    draw_open,
     end_of_draw,
+    foul,
+    foul_moves,
+    illegal,
+    last_serve,
     may_draw,
     owed_at_end_of_draw,
     owed_with_draw,
     owed_with_draw_pending,
     pending,
     refuse_taking_back,
+    require_live,
+    require_phases,
+    ruled,
     run_moves,
+    seat_index,
     state,
 )
 from table_controller.engine.irregular_deal import (
-    _exposed_in_deal,
-    _misdeal,
-    _too_few_in_deal,
-    _too_many_in_deal,
+    exposed_in_deal,
+    misdeal,
+    too_few_in_deal,
+    too_many_in_deal,
 )
 from table_controller.engine.irregular_draw import (
-    _ask_draw_count,
-    _asked_wrong_count,
-    _card_known,
-    _dealer_draw_miscount,
-    _draw_card_seen,
-    _draw_miscount,
-    _draw_out_of_turn,
-    _exposed_in_draw,
-    _mixed_cards,
+    ask_draw_count,
+    asked_wrong_count,
+    card_known,
+    dealer_draw_miscount,
+    draw_card_seen,
     draw_count_info,
+    draw_miscount,
+    draw_out_of_turn,
+    exposed_in_draw,
+    mixed_cards,
     mixed_pool,
     visible_draw_counts,
 )
 from table_controller.engine.irregular_floor import (
-    _award_pot,
-    _move_chips,
-    _void_hand,
+    award_pot,
+    move_chips,
+    void_hand,
 )
 from table_controller.engine.irregular_openers import (
     ask_for_a_new_opener,
@@ -215,30 +215,30 @@ def _dispatch(hand: HandState, report: Report, *, apply_it: bool) -> Moves:
 def _faced_in_pack(hand: HandState, report: Report, apply_it: bool) -> Moves:
     """A card found faced in the pack is an exposed card of the player it falls to, in the deal or the draw."""
     if hand.phase in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN):
-        return _exposed_in_draw(hand, report, apply_it)
-    return _exposed_in_deal(hand, report, apply_it)
+        return exposed_in_draw(hand, report, apply_it)
+    return exposed_in_deal(hand, report, apply_it)
 
 
 def _foul_hand(hand: HandState, report: Report, apply_it: bool) -> Moves:
-    i = _seat_index(hand, report.seat, report.kind)
-    _require_phase(hand, (Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN, Phase.PROVING),
+    i = seat_index(hand, report.seat, report.kind)
+    require_phases(hand, (Phase.FIRST_BETTING, Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN, Phase.PROVING),
                    report, R_FOUL)
-    _require_live(hand, i, R_FOUL)
+    require_live(hand, i, R_FOUL)
     if hand.phase is Phase.PROVING and i != hand.to_act:
-        raise _illegal("not_in_hand", f"seat {report.seat} is no longer in the hand", R_FOUL)
+        raise illegal("not_in_hand", f"seat {report.seat} is no longer in the hand", R_FOUL)
     rule = R_FOUL
     if report.kind == "wrong_number_after_draw":
-        if hand.interval != "final" and not (hand.phase is Phase.DRAWING and _last_serve(hand, i) is not None):
-            raise _illegal("wrong_phase", "reported after the player's draw", R_AFTER_DRAW_001)
+        if hand.interval != "final" and not (hand.phase is Phase.DRAWING and last_serve(hand, i) is not None):
+            raise illegal("wrong_phase", "reported after the player's draw", R_AFTER_DRAW_001)
         rule = R_AFTER_DRAW_001
     elif report.kind == "false_openers":
         if i != hand.opener_index or hand.requirement is None:
-            raise _illegal("not_the_opener", f"seat {report.seat} did not open a pot that needs openers",
+            raise illegal("not_the_opener", f"seat {report.seat} did not open a pot that needs openers",
                            R_FALSE_OPENERS)
         rule = R_FALSE_OPENERS
-    moves = _foul_moves(hand, i)
+    moves = foul_moves(hand, i)
     if apply_it:
-        _foul(hand, i, report, rule)
+        foul(hand, i, report, rule)
     return moves
 
 
@@ -249,45 +249,45 @@ def _leave_in_pot(h: HandState, report: Report, apply_it: bool) -> Moves:
     """A player's choice not to withdraw: should the opener prove false with nobody calling him, this player's
     chips stay in the pot with the antes (000 False openers and 003 False openers 3: he "may withdraw"). Made
     while the hand is on, up to the opener's proving his openers."""
-    i = _seat_index(h, report.seat, report.kind)
+    i = seat_index(h, report.seat, report.kind)
     if h.requirement is None or h.opener_index is None:
-        raise _illegal("no_false_opener", "only a pot opened on a requirement can be found falsely opened",
+        raise illegal("no_false_opener", "only a pot opened on a requirement can be found falsely opened",
                        R_MAY_WITHDRAW)
     if i == h.opener_index:
-        raise _illegal("not_entitled", "the opener's chips stay in any case", R_MAY_WITHDRAW)
+        raise illegal("not_entitled", "the opener's chips stay in any case", R_MAY_WITHDRAW)
     if h.contrib[i] - h.ante_paid[i] <= 0:
-        raise _illegal("not_entitled", f"seat {report.seat} has no chips but his ante in the pot", R_MAY_WITHDRAW)
+        raise illegal("not_entitled", f"seat {report.seat} has no chips but his ante in the pot", R_MAY_WITHDRAW)
     if i in pending(h).leave_in_pot:
-        raise _illegal("already_reported", f"seat {report.seat} already leaves his chips in", R_MAY_WITHDRAW)
+        raise illegal("already_reported", f"seat {report.seat} already leaves his chips in", R_MAY_WITHDRAW)
     if apply_it:
         state(h).leave_in_pot.add(i)
-        _ruled(h, report, "should the opener be found false with nobody calling him, this player leaves his chips in "
+        ruled(h, report, "should the opener be found false with nobody calling him, this player leaves his chips in "
                "the pot for the next deal", R_MAY_WITHDRAW)
     return NO_MOVES
 
 
 _HANDLERS: dict[str, Callable[[HandState, Report, bool], Moves]] = {
-    "exposed_in_deal": _exposed_in_deal,
+    "exposed_in_deal": exposed_in_deal,
     "faced_in_pack": _faced_in_pack,
-    "misdeal": _misdeal,
-    "too_many_in_deal": _too_many_in_deal,
-    "too_few_in_deal": _too_few_in_deal,
-    "exposed_in_draw": _exposed_in_draw,
-    "card_known": _card_known,
-    "draw_miscount": _draw_miscount,
-    "dealer_draw_miscount": _dealer_draw_miscount,
-    "asked_wrong_count": _asked_wrong_count,
-    "draw_out_of_turn": _draw_out_of_turn,
-    "mixed_cards": _mixed_cards,
-    "ask_draw_count": _ask_draw_count,
+    "misdeal": misdeal,
+    "too_many_in_deal": too_many_in_deal,
+    "too_few_in_deal": too_few_in_deal,
+    "exposed_in_draw": exposed_in_draw,
+    "card_known": card_known,
+    "draw_miscount": draw_miscount,
+    "dealer_draw_miscount": dealer_draw_miscount,
+    "asked_wrong_count": asked_wrong_count,
+    "draw_out_of_turn": draw_out_of_turn,
+    "mixed_cards": mixed_cards,
+    "ask_draw_count": ask_draw_count,
     "foul_hand": _foul_hand,
     "wrong_number_after_draw": _foul_hand,
     "false_openers": _foul_hand,
-    "draw_card_seen": _draw_card_seen,
+    "draw_card_seen": draw_card_seen,
     "leave_in_pot": _leave_in_pot,
-    "void_hand": _void_hand,
-    "award_pot": _award_pot,
-    "move_chips": _move_chips,
+    "void_hand": void_hand,
+    "award_pot": award_pot,
+    "move_chips": move_chips,
 }
 
 
@@ -297,7 +297,7 @@ def reports_open(hand: HandState) -> tuple[str, ...]:
     if phase is None or phase in TERMINAL:
         return ()
     kinds: list[str] = []
-    if _deal_window(hand):
+    if deal_window(hand):
         kinds += ["exposed_in_deal", "faced_in_pack", "too_many_in_deal", "too_few_in_deal"]
         if sum(len(v) for v in pending(hand).exposed_deal.values()) >= 2:
             kinds.append("misdeal")
@@ -308,7 +308,7 @@ def reports_open(hand: HandState) -> tuple[str, ...]:
             kinds.append("misdeal")
     elif before_the_draw(hand):
         kinds.append("too_many_in_deal")
-    if _draw_open(hand):
+    if draw_open(hand):
         kinds += ["exposed_in_draw", "faced_in_pack", "card_known", "draw_miscount", "dealer_draw_miscount",
                   "asked_wrong_count", "mixed_cards", "ask_draw_count"]
     if phase is Phase.DRAWING:

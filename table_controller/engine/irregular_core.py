@@ -2,8 +2,9 @@
 state a hand keeps for pending remedies, short-hand values, the foul-hand and drop logic every remedy uses, and
 the moves a remedy makes on the stub (:data:`StubMove`: what its dry run answers, and what its act must do).
 
-See :mod:`table_controller.engine.irregular` for how reports work; this module works on the ``Hand``'s private
-state on purpose, so that the engine's invariants and transition table stay the single source of truth.
+See :mod:`table_controller.engine.irregular` for how reports work. Like every irregular_* module this works on
+the deal's public state (``hand_state.HandState``), so that the engine's invariants and transition table stay
+the single source of truth; its functions are the ones the other irregular_* modules share.
 """
 
 from __future__ import annotations
@@ -310,27 +311,27 @@ def run_moves(stub: Sequence[int], moves: Sequence[StubMove], reserve: int) -> t
 
 
 def put_back(positions: Sequence[int]) -> Put:
-    """The move of :func:`_return_to_stub`: these cards back on the top of the pack, the first of them on top."""
+    """The move of :func:`return_to_stub`: these cards back on the top of the pack, the first of them on top."""
     return Put(cards=tuple(reversed(positions)))
 
 
-def _illegal(code: str, message: str, rule: str) -> IllegalActionError:
+def illegal(code: str, message: str, rule: str) -> IllegalActionError:
     return IllegalActionError(code, message, rule=rule)
 
 
-def _seat_index(hand: HandState, seat: int | None, kind: str) -> int:
+def seat_index(hand: HandState, seat: int | None, kind: str) -> int:
     if seat is None:
         raise IllegalActionError("bad_report", f"'{kind}' needs a 'seat'")
     return hand.index_of(seat)
 
 
-def _voluntary_betting_started(hand: HandState) -> bool:
+def voluntary_betting_started(hand: HandState) -> bool:
     return any(a.act in ("check", "bet", "call", "raise", "fold", "pass") for a in actions_of(hand.events))
 
 
-def _deal_window(hand: HandState) -> bool:
+def deal_window(hand: HandState) -> bool:
     """The deal has just ended: nobody has yet acted on his cards (straddles are made blind)."""
-    return hand.phase in (Phase.STRADDLING, Phase.FIRST_BETTING) and not _voluntary_betting_started(hand)
+    return hand.phase in (Phase.STRADDLING, Phase.FIRST_BETTING) and not voluntary_betting_started(hand)
 
 
 def _last_engine_event(hand: HandState) -> Event | None:
@@ -342,7 +343,7 @@ def _last_engine_event(hand: HandState) -> Event | None:
     return None
 
 
-def _last_serve(hand: HandState, i: int) -> DrawServed | None:
+def last_serve(hand: HandState, i: int) -> DrawServed | None:
     seat = hand.seat_no[i]
     for event in reversed(hand.events):
         if isinstance(event, DrawServed) and event.seat == seat:
@@ -350,13 +351,13 @@ def _last_serve(hand: HandState, i: int) -> DrawServed | None:
     return None
 
 
-def _just_served(hand: HandState, i: int) -> bool:
+def just_served(hand: HandState, i: int) -> bool:
     """Player i was the last served, and nothing has happened since (the next player is not served)."""
     last = _last_engine_event(hand)
     return isinstance(last, DrawServed) and last.seat == hand.seat_no[i]
 
 
-def _draw_open(hand: HandState) -> bool:
+def draw_open(hand: HandState) -> bool:
     """The draw is under way, or has just ended with no act since."""
     if hand.phase is Phase.DRAWING:
         return True
@@ -365,13 +366,13 @@ def _draw_open(hand: HandState) -> bool:
     return False
 
 
-def _served_positions(hand: HandState, i: int) -> list[int]:
-    last = _last_serve(hand, i)
+def served_positions(hand: HandState, i: int) -> list[int]:
+    last = last_serve(hand, i)
     n = 0 if last is None else len(last.served)
     return hand.hands[i][len(hand.hands[i]) - n:] if n else []
 
 
-def _resolve(hand: HandState, positions: Sequence[int], codes: Sequence[str], what: str, *, learn: bool) -> list[int]:
+def resolve(hand: HandState, positions: Sequence[int], codes: Sequence[str], what: str, *, learn: bool) -> list[int]:
     snapshot = list(hand.ident)
     learnt = hand.learnt
     try:
@@ -382,12 +383,12 @@ def _resolve(hand: HandState, positions: Sequence[int], codes: Sequence[str], wh
             hand.learnt = learnt
 
 
-def _ruled(hand: HandState, report: Report, remedy: str, rule: str, cards: Sequence[int] = ()) -> None:
+def ruled(hand: HandState, report: Report, remedy: str, rule: str, cards: Sequence[int] = ()) -> None:
     hand.emit(IrregularityRuled(irregularity=report.kind, seat=report.seat, remedy=remedy, rule=rule,
                                  cards=hand.codes(list(cards))))
 
 
-def _take_from_stub(hand: HandState, i: int, count: int) -> list[int]:
+def take_from_stub(hand: HandState, i: int, count: int) -> list[int]:
     taken = []
     for _ in range(count):
         pos = hand.stub.pop()
@@ -396,7 +397,7 @@ def _take_from_stub(hand: HandState, i: int, count: int) -> list[int]:
     return taken
 
 
-def _return_to_stub(hand: HandState, i: int, positions: Sequence[int]) -> None:
+def return_to_stub(hand: HandState, i: int, positions: Sequence[int]) -> None:
     """Put these cards of player i back on the top of the pack, in the order they came off it."""
     for pos in positions:
         hand.hands[i].remove(pos)
@@ -404,12 +405,12 @@ def _return_to_stub(hand: HandState, i: int, positions: Sequence[int]) -> None:
         hand.stub.append(pos)
 
 
-def _next_off_the_pack(hand: HandState, count: int) -> list[int]:
+def next_off_the_pack(hand: HandState, count: int) -> list[int]:
     """The next ``count`` positions off the top of the pack, in the order they would come off it."""
     return list(reversed(hand.stub[-count:])) if count > 0 else []
 
 
-def _excess_named(hand: HandState, report: Report, pool: Sequence[int], count: int, *, rule: str,
+def excess_named(hand: HandState, report: Report, pool: Sequence[int], count: int, *, rule: str,
                   learn: bool) -> list[int]:
     """The excess cards the dealer draws from the player's cards and restores to the top of the pack (000 Incorrect
     hand; 003 Incorrect dealing in the draw 2): those named in ``cards`` (top of the pack first) among ``pool``,
@@ -417,15 +418,15 @@ def _excess_named(hand: HandState, report: Report, pool: Sequence[int], count: i
     if report.cards is None:
         return list(pool[:count])
     if len(report.cards) != count:
-        raise _illegal("bad_report", f"name in 'cards' the {count} excess card(s) the dealer takes back", rule)
-    return _resolve(hand, pool, report.cards, f"seat {report.seat} excess card", learn=learn)
+        raise illegal("bad_report", f"name in 'cards' the {count} excess card(s) the dealer takes back", rule)
+    return resolve(hand, pool, report.cards, f"seat {report.seat} excess card", learn=learn)
 
 
-def _available(hand: HandState) -> int:
+def available(hand: HandState) -> int:
     return len(hand.stub) - hand.reserve()
 
 
-def _draw_info_mode(hand: HandState) -> DrawCountInfo:
+def draw_info_mode(hand: HandState) -> DrawCountInfo:
     from table_controller.engine.config import GameForm
 
     mode = hand.config.options.draw_count_info
@@ -434,7 +435,7 @@ def _draw_info_mode(hand: HandState) -> DrawCountInfo:
     return DrawCountInfo.ANY_PLAYER if hand.config.form is GameForm.FIVE_CARD_DRAW else DrawCountInfo.DEALER_ONLY
 
 
-def _final_betting_started(hand: HandState) -> bool:
+def final_betting_started(hand: HandState) -> bool:
     if hand.interval != "final":
         return False
     last_draw = max((k for k, e in enumerate(hand.events) if isinstance(e, (DrawServed, ReplacementServed))),
@@ -444,7 +445,7 @@ def _final_betting_started(hand: HandState) -> bool:
     return any(isinstance(e, (Checked, BetMade, Called, Raised, Folded)) for e in hand.events[last_draw + 1:])
 
 
-def _foul(hand: HandState, i: int, report: Report, rule: str) -> None:
+def foul(hand: HandState, i: int, report: Report, rule: str) -> None:
     """Player i's hand is foul: he cannot win, is deemed to drop, and forfeits his chips (000 Foul hand).
     An opener's foul hand is a false opening (003 False openers: "or has a foul hand")."""
     h = hand
@@ -460,7 +461,7 @@ def _foul(hand: HandState, i: int, report: Report, rule: str) -> None:
             h.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
         state(h).false_opener = seat
         if path == "uncalled":
-            _ruled(h, report, "the opener's hand is foul: nobody called him", R_FALSE3)
+            ruled(h, report, "the opener's hand is foul: nobody called him", R_FALSE3)
             false_opener_uncalled(h, i, "irregularity")
             return
         h.false_opener_case = 4 if phase is Phase.SHOWDOWN else 1
@@ -471,7 +472,7 @@ def _foul(hand: HandState, i: int, report: Report, rule: str) -> None:
     h.muck_pile += h.hands[i]
     h.hands[i] = []
     if carry:
-        _ruled(h, report, "foul hand with the last bet uncalled: every chip stays in the pot for the next deal",
+        ruled(h, report, "foul hand with the last bet uncalled: every chip stays in the pot for the next deal",
                R_FOUL_UNCALLED)
         h.to_act = None
         h.collect()
@@ -485,7 +486,7 @@ def _foul(hand: HandState, i: int, report: Report, rule: str) -> None:
     h.bets[i] = 0
     case = {1: f"; {R_FALSE1}: the others play on", 4: f"; {R_FALSE4}"}.get(h.false_opener_case or 0, "") \
         if i == h.opener_index and h.requirement is not None else ""
-    _ruled(h, report, f"foul hand: deemed to drop, chips forfeited{case}", rule)
+    ruled(h, report, f"foul hand: deemed to drop, chips forfeited{case}", rule)
     _after_drop(h, i)
 
 
@@ -504,9 +505,9 @@ def _foul_path(h: HandState, i: int) -> str:
     return "drop"
 
 
-def _foul_moves(h: HandState, i: int) -> Moves:
-    """The stub moves of :func:`_foul` for player i (only a drop that ends the draw makes any)."""
-    return _drop_moves(h, i) if _foul_path(h, i) == "drop" else NO_MOVES
+def foul_moves(h: HandState, i: int) -> Moves:
+    """The stub moves of :func:`foul` for player i (only a drop that ends the draw makes any)."""
+    return drop_moves(h, i) if _foul_path(h, i) == "drop" else NO_MOVES
 
 
 def _drop_ends_draw(h: HandState, i: int) -> bool:
@@ -517,7 +518,7 @@ def _drop_ends_draw(h: HandState, i: int) -> bool:
             and sum(1 for j in h.live() if j != i) >= 2)
 
 
-def _drop_moves(h: HandState, i: int) -> Moves:
+def drop_moves(h: HandState, i: int) -> Moves:
     """The stub moves of player i's drop (:func:`_after_drop`): the cards owed after the draw, if it ends it."""
     return owed_moves(h, dropping=i) if _drop_ends_draw(h, i) else NO_MOVES
 
@@ -573,7 +574,7 @@ def _after_drop(h: HandState, i: int) -> None:
             h.close_interval("irregularity")
 
 
-def _drop(h: HandState, i: int) -> None:
+def drop(h: HandState, i: int) -> None:
     """A drop that is not a foul (the player's choice where a remedy offers it): an ordinary fold."""
     h.folded[i] = True
     h.needs[i] = False
@@ -594,7 +595,7 @@ def _false_opener_before_draw(h: HandState, i: int, report: Report, rule: str) -
     if _about_openers(report, rule):
         h.openers_proved = False
         h.emit(OpenersJudged(seat=seat, proved=False, cards=(), rule=rule))
-    _ruled(h, report, "the opener's hand is foul before the draw: another player with openers may open in his "
+    ruled(h, report, "the opener's hand is foul before the draw: another player with openers may open in his "
            "place; if none, the others take back their bets and the antes and his bets stay", R_FALSE2)
     ask_for_a_new_opener(h, i, "irregularity")
 
@@ -606,7 +607,7 @@ def end_of_draw(hand: HandState) -> None:
         return
     owed, st.owed_after_draw = st.owed_after_draw, []
     for i, count, rule in owed:
-        _serve_owed(hand, i, count, rule)
+        serve_owed(hand, i, count, rule)
 
 
 def owed_moves(hand: HandState, *, dropping: int | None = None) -> Moves:
@@ -627,12 +628,12 @@ def _is_served_owed(hand: HandState, i: int, count: int) -> bool:
     return not hand.folded[i] and count > 0
 
 
-def _serve_owed(hand: HandState, i: int, count: int, rule: str) -> None:
+def serve_owed(hand: HandState, i: int, count: int, rule: str) -> None:
     """Serve the cards owed (the move ``Take(count=count, as_left=True)``)."""
     if not _is_served_owed(hand, i, count):
         return
-    take = min(count, _available(hand))
-    served = _take_from_stub(hand, i, take)
+    take = min(count, available(hand))
+    served = take_from_stub(hand, i, take)
     if take < count:
         state(hand).short.add(i)
         rule = f"{rule}; the pack is exhausted: he plays on short (common practice)"
@@ -687,38 +688,38 @@ def refuse_taking_back(hand: HandState, positions: Sequence[int], card: Card, wh
     pos = hand.ident.index(card)
     for k in range(hand.n):
         if pos in hand.discards[k] or pos in hand.held[k]:
-            raise _illegal("discard_taken_back", f"{what}: {card_str(card)} was discarded by seat {hand.seat_no[k]}: "
+            raise illegal("discard_taken_back", f"{what}: {card_str(card)} was discarded by seat {hand.seat_no[k]}: "
                            "a discard may not be taken back", R_TAKEN_BACK)
 
 
 def cannot_draw_short(hand: HandState, i: int) -> IllegalActionError:
-    return _illegal("short_hand", f"seat {hand.seat_no[i]} holds {len(hand.hands[i])} cards: a player must have "
+    return illegal("short_hand", f"seat {hand.seat_no[i]} holds {len(hand.hands[i])} cards: a player must have "
                     "five cards, including his discard, in order to draw; he may stand pat", R_FIVE_TO_DRAW)
 
 
-def _exposed_position(hand: HandState, cards: Sequence[int], report: Report, rule: str, *, learn: bool) -> int:
+def exposed_position(hand: HandState, cards: Sequence[int], report: Report, rule: str, *, learn: bool) -> int:
     """Which of these cards (a hand in the order dealt, or this draw in the order served) was exposed. With a shoe
     that cannot read cards, ``count`` gives its place (1 = first) and the exposed card is learnt there."""
     assert report.card is not None
     if report.count is None:
-        return _resolve(hand, cards, [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
+        return resolve(hand, cards, [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
     if not 1 <= report.count <= len(cards):
-        raise _illegal("bad_report", f"'count' is the exposed card's place, 1..{len(cards)}", rule)
+        raise illegal("bad_report", f"'count' is the exposed card's place, 1..{len(cards)}", rule)
     pos = cards[report.count - 1]
-    return _resolve(hand, [pos], [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
+    return resolve(hand, [pos], [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
 
 
-def _require_phase(hand: HandState, phases: tuple[Phase, ...], report: Report, rule: str) -> None:
+def require_phases(hand: HandState, phases: tuple[Phase, ...], report: Report, rule: str) -> None:
     if hand.phase not in phases:
-        raise _illegal("wrong_phase", f"'{report.kind}' cannot be reported during {hand.phase}", rule)
+        raise illegal("wrong_phase", f"'{report.kind}' cannot be reported during {hand.phase}", rule)
 
 
-def _require_live(hand: HandState, i: int, rule: str) -> None:
+def require_live(hand: HandState, i: int, rule: str) -> None:
     if hand.folded[i]:
-        raise _illegal("not_in_hand", f"seat {hand.seat_no[i]} is no longer in the hand", rule)
+        raise illegal("not_in_hand", f"seat {hand.seat_no[i]} is no longer in the hand", rule)
 
 
-def _void(hand: HandState, report: Report, *, antes_back: bool, status: str, rule: str) -> None:
+def void(hand: HandState, report: Report, *, antes_back: bool, status: str, rule: str) -> None:
     """The deal is void: bets (and, if so, antes) go back; the cards are gathered for a new shuffle."""
     h = hand
     return_bets(h, antes_back=antes_back, reason=rule)
@@ -742,7 +743,7 @@ def _void(hand: HandState, report: Report, *, antes_back: bool, status: str, rul
     if report.kind in FLOOR_KINDS:
         h.emit(FloorRuled(ruling=report.kind, by=report.by, reason=report.reason))
     else:
-        _ruled(h, report, remedy, rule)
+        ruled(h, report, remedy, rule)
     h.move(Phase.PASSED_OUT, "floor_ruling" if report.kind in FLOOR_KINDS else "irregularity")
     if h.collected:
         h.emit(PotCarried(amount=h.collected, reason=f"{rule}: the chips stay for the next deal"))

@@ -42,32 +42,32 @@ from table_controller.engine.irregular_core import (
     ReplacementServed,
     Report,
     Take,
-    _available,
-    _draw_info_mode,
-    _draw_open,
-    _drop,
-    _drop_moves,
-    _excess_named,
-    _exposed_position,
-    _final_betting_started,
-    _foul,
-    _foul_moves,
-    _illegal,
-    _just_served,
-    _last_serve,
-    _next_off_the_pack,
-    _require_live,
-    _require_phase,
-    _resolve,
-    _return_to_stub,
-    _ruled,
-    _seat_index,
-    _serve_owed,
-    _served_positions,
-    _take_from_stub,
+    available,
+    draw_info_mode,
+    draw_open,
+    drop,
+    drop_moves,
+    excess_named,
+    exposed_position,
+    final_betting_started,
+    foul,
+    foul_moves,
+    illegal,
+    just_served,
+    last_serve,
+    next_off_the_pack,
     owed_moves,
     put_back,
+    require_live,
+    require_phases,
+    resolve,
+    return_to_stub,
+    ruled,
+    seat_index,
+    serve_owed,
+    served_positions,
     state,
+    take_from_stub,
 )
 from table_controller.engine.irregular_options import (
     DealerShortDraw,
@@ -81,24 +81,24 @@ from table_controller.engine.machine import Phase
 
 
 def _served_seat(hand: HandState, report: Report, rule: str) -> tuple[int, list[int]]:
-    i = _seat_index(hand, report.seat, report.kind)
-    if not _draw_open(hand):
-        raise _illegal("wrong_phase", f"'{report.kind}' is reported during the draw", rule)
-    _require_live(hand, i, rule)
-    if _last_serve(hand, i) is None:
-        raise _illegal("not_served", f"seat {report.seat} has not drawn yet", rule)
-    return i, _served_positions(hand, i)
+    i = seat_index(hand, report.seat, report.kind)
+    if not draw_open(hand):
+        raise illegal("wrong_phase", f"'{report.kind}' is reported during the draw", rule)
+    require_live(hand, i, rule)
+    if last_serve(hand, i) is None:
+        raise illegal("not_served", f"seat {report.seat} has not drawn yet", rule)
+    return i, served_positions(hand, i)
 
 
-def _exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> Moves:
     option = hand.config.options.exposed_draw_card
     rule = R_EXPOSED_DRAW_001 if option is ExposedDrawCard.NEVER_KEPT else f"{R_EXPOSED_DRAW_003}; {R_EXPOSED_DRAW_000}"
     i, served = _served_seat(hand, report, rule)
-    if not _just_served(hand, i):
-        raise _illegal("too_late", "an exposed card is dealt with as it is served", rule)
+    if not just_served(hand, i):
+        raise illegal("too_late", "an exposed card is dealt with as it is served", rule)
     if report.card is None or report.card == UNKNOWN_CODE:
         raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card' (an exposed card is seen)")
-    pos = _exposed_position(hand, served, report, rule, learn=apply_it)
+    pos = exposed_position(hand, served, report, rule, learn=apply_it)
     kept = option is ExposedDrawCard.FIRST_KEPT and served.index(pos) == 0
     draw_over = hand.phase is not Phase.DRAWING
     # A card replaced now, once every other player has drawn, comes off the top (as far as the pack goes).
@@ -106,43 +106,43 @@ def _exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> Moves:
     if not apply_it:
         return moves
     if kept:
-        _ruled(hand, report, "the first card drawn must be accepted", rule, [pos])
+        ruled(hand, report, "the first card drawn must be accepted", rule, [pos])
         return moves
     hand.hands[i].remove(pos)
     hand.muck_pile.append(pos)
-    _ruled(hand, report, "the exposed card goes among the discards; it is replaced from the top "
+    ruled(hand, report, "the exposed card goes among the discards; it is replaced from the top "
            + ("now: every other player has drawn" if draw_over else "after all other players have drawn"),
            rule, [pos])
     if draw_over:
-        _serve_owed(hand, i, 1, rule)
+        serve_owed(hand, i, 1, rule)
     else:
         state(hand).owed_after_draw.append((i, 1, rule))
     return moves
 
 
-def _card_known(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def card_known(hand: HandState, report: Report, apply_it: bool) -> Moves:
     i, _ = _served_seat(hand, report, R_KNOWN)
-    if not _just_served(hand, i):
-        raise _illegal("too_late", "reported as the card is served", R_KNOWN)
+    if not just_served(hand, i):
+        raise illegal("too_late", "reported as the card is served", R_KNOWN)
     if apply_it:
-        _ruled(hand, report, "a card the player could see before it was dealt to him, not exposed on the table: he "
+        ruled(hand, report, "a card the player could see before it was dealt to him, not exposed on the table: he "
                "must take it", R_KNOWN)
     return NO_MOVES
 
 
-def _draw_card_seen(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def draw_card_seen(hand: HandState, report: Report, apply_it: bool) -> Moves:
     """003 Other rules governing the draw 6: "If a player, before discarding, intentionally sees the face of any
     card dealt to him in the draw, his hand is foul." Reported once he has been served, whenever it is found."""
-    i = _seat_index(hand, report.seat, report.kind)
-    _require_phase(hand, (Phase.DRAWING, Phase.RESHUFFLING, Phase.FINAL_BETTING, Phase.SHOWDOWN), report,
+    i = seat_index(hand, report.seat, report.kind)
+    require_phases(hand, (Phase.DRAWING, Phase.RESHUFFLING, Phase.FINAL_BETTING, Phase.SHOWDOWN), report,
                    R_SAW_DRAW_CARD)
-    _require_live(hand, i, R_SAW_DRAW_CARD)
-    last = _last_serve(hand, i)
+    require_live(hand, i, R_SAW_DRAW_CARD)
+    last = last_serve(hand, i)
     if last is None or not last.served:
-        raise _illegal("not_served", f"seat {report.seat} has been dealt no card in the draw", R_SAW_DRAW_CARD)
-    moves = _foul_moves(hand, i)
+        raise illegal("not_served", f"seat {report.seat} has been dealt no card in the draw", R_SAW_DRAW_CARD)
+    moves = foul_moves(hand, i)
     if apply_it:
-        _foul(hand, i, report, f"{R_SAW_DRAW_CARD}: before discarding he saw a card dealt to him in the draw")
+        foul(hand, i, report, f"{R_SAW_DRAW_CARD}: before discarding he saw a card dealt to him in the draw")
     return moves
 
 
@@ -150,14 +150,14 @@ def _named_from_hand(hand: HandState, i: int, report: Report, count: int, *, exc
                      apply_it: bool, excess: bool = False) -> list[int]:
     codes = report.cards or []
     if len(codes) != count:
-        raise _illegal("bad_report", f"name the {count} card(s) discarded from the original hand in 'cards'", rule)
-    drawn = set(hand.codes([*exclude, *_next_off_the_pack(hand, count if excess else 0)])) - {UNKNOWN_CODE}
+        raise illegal("bad_report", f"name the {count} card(s) discarded from the original hand in 'cards'", rule)
+    drawn = set(hand.codes([*exclude, *next_off_the_pack(hand, count if excess else 0)])) - {UNKNOWN_CODE}
     for code in codes:
         if code in drawn:  # the cards just drawn (and the excess he is about to take): not his to throw
-            raise _illegal("card_drawn", f"{code} was just drawn: a card drawn cannot be discarded to make room; he "
+            raise illegal("card_drawn", f"{code} was just drawn: a card drawn cannot be discarded to make room; he "
                            "may only increase his discard from his original hand", rule)
     pool = [p for p in hand.hands[i] if p not in exclude]
-    return _resolve(hand, pool, codes, f"seat {report.seat} discards", learn=apply_it)
+    return resolve(hand, pool, codes, f"seat {report.seat} discards", learn=apply_it)
 
 
 def _discard(hand: HandState, i: int, positions: Sequence[int]) -> None:
@@ -167,7 +167,7 @@ def _discard(hand: HandState, i: int, positions: Sequence[int]) -> None:
     (hand.held if held else hand.discards)[i].extend(positions)
 
 
-def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
     option = hand.config.options.late_draw_miscount
     rule = R_MISCOUNT_003 if option is LateDrawMiscount.DISCARD_OR_DROP else R_MISCOUNT_000
     i, served = _served_seat(hand, report, rule)
@@ -175,10 +175,10 @@ def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
     got = report.count
     if got is None or got == asked:
         raise IllegalActionError("bad_report", f"'count' must be the number of cards received, not {asked}")
-    if got > asked and got - asked > _available(hand):
-        raise _illegal("bad_report", "not that many cards are left on the pack", rule)
+    if got > asked and got - asked > available(hand):
+        raise illegal("bad_report", "not that many cards are left on the pack", rule)
     too_many = got > asked
-    next_served = not _just_served(hand, i)
+    next_served = not just_served(hand, i)
     looked = report.looked
     # What the remedy will be, decided before anything changes.
     if option is LateDrawMiscount.DISCARD_OR_DROP:
@@ -191,7 +191,7 @@ def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
         elif too_many and report.choice == "discard_more":
             remedy = "discard_more"
         else:
-            raise _illegal("choose", "a later player has been served: he may only increase his discard to make "
+            raise illegal("choose", "a later player has been served: he may only increase his discard to make "
                            "room for the excess ('discard_more'), or drop", rule)
     elif too_many and looked == "all":
         remedy = "foul"
@@ -207,182 +207,182 @@ def _draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
         extra_cards = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=rule, apply_it=apply_it,
                                        excess=True)
     elif too_many and remedy in ("correct", "leave_excess"):  # which drawn card is the surplus (default: the last)
-        pool = _next_off_the_pack(hand, got - asked) + list(reversed(served))
-        surplus = _excess_named(hand, report, pool, got - asked, rule=rule, learn=apply_it)
+        pool = next_off_the_pack(hand, got - asked) + list(reversed(served))
+        surplus = excess_named(hand, report, pool, got - asked, rule=rule, learn=apply_it)
     elif report.cards is not None:
-        raise _illegal("bad_report", "'cards' names the cards he discards to make room, or the surplus drawn card(s) "
+        raise illegal("bad_report", "'cards' names the cards he discards to make room, or the surplus drawn card(s) "
                        "that go back or are left unseen; this remedy takes none", rule)
     # The cards as he got them: the excess off the pack to him, or the cards he did not get back on it; then
     # the remedy's own moves.
     moves: Moves = (Take(count=got - asked),) if too_many else (put_back(served[got:]),)
     if remedy == "foul" or (remedy == "play_short" and len(hand.hands[i]) == asked - got):
-        moves += _foul_moves(hand, i)
+        moves += foul_moves(hand, i)
     elif remedy == "correct":
         moves += (put_back(surplus),) if too_many else (Take(count=asked - got),)
     elif remedy == "drop":
-        moves += _drop_moves(hand, i)
+        moves += drop_moves(hand, i)
     if not apply_it:
         return moves
     if too_many:
-        moved = _take_from_stub(hand, i, got - asked)
+        moved = take_from_stub(hand, i, got - asked)
         if surplus:
             moved = surplus
     else:
         moved = served[got:]
-        _return_to_stub(hand, i, moved)
+        return_to_stub(hand, i, moved)
     if remedy == "foul":
-        _foul(hand, i, report, f"{rule}: he looked at the drawn cards")
+        foul(hand, i, report, f"{rule}: he looked at the drawn cards")
     elif remedy == "correct":
         if too_many:
-            _return_to_stub(hand, i, moved)
-            _ruled(hand, report, "corrected: the surplus card goes back on top of the pack", rule, moved)
+            return_to_stub(hand, i, moved)
+            ruled(hand, report, "corrected: the surplus card goes back on top of the pack", rule, moved)
         else:
-            _take_from_stub(hand, i, asked - got)
-            _ruled(hand, report, "corrected: the missing cards are supplied at once", rule)
+            take_from_stub(hand, i, asked - got)
+            ruled(hand, report, "corrected: the missing cards are supplied at once", rule)
     elif remedy == "drop":
-        _ruled(hand, report, "he drops", rule)
-        _drop(hand, i)
+        ruled(hand, report, "he drops", rule)
+        drop(hand, i)
     elif remedy == "discard_more":
         _discard(hand, i, extra_cards)
-        _ruled(hand, report, "he increases his discard to make room for the excess", rule, extra_cards)
+        ruled(hand, report, "he increases his discard to make room for the excess", rule, extra_cards)
     elif remedy == "leave_excess":
         hand.hands[i] = [p for p in hand.hands[i] if p not in moved]
         hand.muck_pile += moved
-        _ruled(hand, report, "the excess is left on the table unseen (among the discards)", rule)
+        ruled(hand, report, "the excess is left on the table unseen (among the discards)", rule)
     elif not hand.hands[i]:
-        _foul(hand, i, report, f"{rule}: {R_NO_CARDS}")
+        foul(hand, i, report, f"{rule}: {R_NO_CARDS}")
     else:
         state(hand).short.add(i)
-        _ruled(hand, report, f"he plays on with a short hand of {len(hand.hands[i])} cards", rule)
+        ruled(hand, report, f"he plays on with a short hand of {len(hand.hands[i])} cards", rule)
     return moves
 
 
-def _dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
     from table_controller.engine.config import GameForm
 
     i, served = _served_seat(hand, report, R_DEALER_DRAW)
     if i != hand.button_index:
-        raise _illegal("not_the_dealer", f"seat {report.seat} is not the dealer", R_DEALER_DRAW)
+        raise illegal("not_the_dealer", f"seat {report.seat} is not the dealer", R_DEALER_DRAW)
     if hand.config.form is GameForm.FIVE_CARD_DRAW:
-        raise _illegal("house_dealer", "in the casino game the croupier deals and does not play", "001 Game procedure")
+        raise illegal("house_dealer", "in the casino game the croupier deals and does not play", "001 Game procedure")
     asked, got = len(served), report.count
     if got is None or got == asked:
         raise IllegalActionError("bad_report", f"'count' must be the number of cards he took, not {asked}")
-    if got > asked and got - asked > _available(hand):
-        raise _illegal("bad_report", "not that many cards are left on the pack", R_DEALER_DRAW)
+    if got > asked and got - asked > available(hand):
+        raise illegal("bad_report", "not that many cards are left on the pack", R_DEALER_DRAW)
     extra: list[int] = []
     if got > asked and report.looked == "none":
         extra = _named_from_hand(hand, i, report, got - asked, exclude=served, rule=R_DEALER_DRAW, apply_it=apply_it,
                                  excess=True)
     if got > asked:
-        moves: Moves = (Take(count=got - asked), *(_foul_moves(hand, i) if report.looked != "none" else NO_MOVES))
+        moves: Moves = (Take(count=got - asked), *(foul_moves(hand, i) if report.looked != "none" else NO_MOVES))
     else:
-        foul = (hand.config.options.dealer_short_draw is DealerShortDraw.FOUL
+        is_foul = (hand.config.options.dealer_short_draw is DealerShortDraw.FOUL
                 or len(hand.hands[i]) == asked - got)  # too few, a foul by the house option, or no card left
-        moves = (put_back(served[got:]), *(_foul_moves(hand, i) if foul else NO_MOVES))
+        moves = (put_back(served[got:]), *(foul_moves(hand, i) if is_foul else NO_MOVES))
     if not apply_it:
         return moves
     if got > asked:
-        _take_from_stub(hand, i, got - asked)
+        take_from_stub(hand, i, got - asked)
         if report.looked != "none":
-            _foul(hand, i, report, f"{R_DEALER_DRAW}: he looked before discarding to make room")
+            foul(hand, i, report, f"{R_DEALER_DRAW}: he looked before discarding to make room")
             return moves
         _discard(hand, i, extra)
-        _ruled(hand, report, "the dealer must take the cards and discard enough from his original hand", R_DEALER_DRAW,
+        ruled(hand, report, "the dealer must take the cards and discard enough from his original hand", R_DEALER_DRAW,
                extra)
         return moves
-    _return_to_stub(hand, i, served[got:])
+    return_to_stub(hand, i, served[got:])
     if hand.config.options.dealer_short_draw is DealerShortDraw.FOUL:
-        _foul(hand, i, report, f"{R_DEALER_DRAW}: the dealer took too few cards")
+        foul(hand, i, report, f"{R_DEALER_DRAW}: the dealer took too few cards")
         return moves
     if not hand.hands[i]:
-        _foul(hand, i, report, f"{R_DEALER_DRAW}: {R_NO_CARDS}")
+        foul(hand, i, report, f"{R_DEALER_DRAW}: {R_NO_CARDS}")
         return moves
     state(hand).short.add(i)
-    _ruled(hand, report, "the dealer plays on with an insufficient number of cards (house option)", R_DEALER_DRAW)
+    ruled(hand, report, "the dealer plays on with an insufficient number of cards (house option)", R_DEALER_DRAW)
     return moves
 
 
-def _asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> Moves:
     i, served = _served_seat(hand, report, R_ASKED)
     asked, meant = len(served), report.count
     if meant is None or meant == asked or meant > hand.max_discard(hand.seat_no[i]) + asked:
         raise IllegalActionError("bad_report", "'count' must be the number of cards he meant to ask for")
-    next_served = not _just_served(hand, i)
+    next_served = not just_served(hand, i)
     if report.looked != "none":
-        moves = _foul_moves(hand, i)
+        moves = foul_moves(hand, i)
         if apply_it:
-            _foul(hand, i, report, f"{R_ASKED}: he looked at the cards drawn (003 Other rules governing the draw, 6)")
+            foul(hand, i, report, f"{R_ASKED}: he looked at the cards drawn (003 Other rules governing the draw, 6)")
         return moves
     if next_served:
         if meant < asked:
             if apply_it:
-                _ruled(hand, report, "the next player has been served: he keeps the draw, having discarded enough "
+                ruled(hand, report, "the next player has been served: he keeps the draw, having discarded enough "
                        "from his original hand to make a correct number", R_ASKED)
             return NO_MOVES
-        raise _illegal("too_late", "the next player has been served: asking for too few can no longer be corrected",
+        raise illegal("too_late", "the next player has been served: asking for too few can no longer be corrected",
                        R_ASKED)
     if meant > asked:
-        if meant - asked > _available(hand):
-            raise _illegal("bad_report", "not that many cards are left on the pack", R_ASKED)
+        if meant - asked > available(hand):
+            raise illegal("bad_report", "not that many cards are left on the pack", R_ASKED)
         more = _named_from_hand(hand, i, report, meant - asked, exclude=served, rule=R_ASKED, apply_it=apply_it)
         if apply_it:
             _discard(hand, i, more)
-            _take_from_stub(hand, i, meant - asked)
-            _ruled(hand, report, "corrected: he discards more and is served the difference", R_ASKED, more)
+            take_from_stub(hand, i, meant - asked)
+            ruled(hand, report, "corrected: he discards more and is served the difference", R_ASKED, more)
         return (Take(count=meant - asked),)
     # Asked for too many, not yet discarded: the surplus goes back on the pack and cards return to his hand.
     pile = hand.held[i] if i == hand.opener_index and hand.requirement is not None and \
         hand.config.options.opener_holds_discards else hand.discards[i]
     codes = report.cards or []
     if len(codes) != asked - meant:
-        raise _illegal("bad_report", f"name in 'cards' the {asked - meant} card(s) he keeps after all", R_ASKED)
-    back = _resolve(hand, list(pile), codes, f"seat {report.seat} keeps", learn=apply_it)
+        raise illegal("bad_report", f"name in 'cards' the {asked - meant} card(s) he keeps after all", R_ASKED)
+    back = resolve(hand, list(pile), codes, f"seat {report.seat} keeps", learn=apply_it)
     if apply_it:
-        _return_to_stub(hand, i, served[meant:])
+        return_to_stub(hand, i, served[meant:])
         for pos in back:
             pile.remove(pos)
             hand.hands[i].append(pos)
-        _ruled(hand, report, "corrected before discarding: the surplus goes back on top of the pack", R_ASKED)
+        ruled(hand, report, "corrected before discarding: the surplus goes back on top of the pack", R_ASKED)
     return (put_back(served[meant:]),)
 
 
-def _draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> Moves:
     option = hand.config.options.out_of_turn_discarded
     rule = R_OUT_OF_TURN_003 if option is OutOfTurnDiscarded.DEAD else f"{R_OUT_OF_TURN_000}; {R_OUT_OF_TURN_003}"
-    i = _seat_index(hand, report.seat, report.kind)
-    _require_phase(hand, (Phase.DRAWING,), report, rule)
+    i = seat_index(hand, report.seat, report.kind)
+    require_phases(hand, (Phase.DRAWING,), report, rule)
     if hand.to_act != i:
-        raise _illegal("not_skipped", f"seat {report.seat} is not the player whose turn was taken", rule)
+        raise illegal("not_skipped", f"seat {report.seat} is not the player whose turn was taken", rule)
     discarded = report.cards or []
-    thrown = _resolve(hand, hand.hands[i], discarded, f"seat {report.seat} discards", learn=apply_it)
+    thrown = resolve(hand, hand.hands[i], discarded, f"seat {report.seat} discards", learn=apply_it)
     if report.choice not in (None, "stand_pat", "drop", "play_short"):
         raise IllegalActionError("bad_report", "choice is 'stand_pat', 'play_short' or 'drop'")
     dead = bool(thrown) and (option is OutOfTurnDiscarded.DEAD or len(thrown) == len(hand.hands[i]))
     if report.choice == "drop":
-        moves = _drop_moves(hand, i)
+        moves = drop_moves(hand, i)
     elif dead:
-        moves = _foul_moves(hand, i)
+        moves = foul_moves(hand, i)
     else:  # his turn is taken as served with nothing: the last turn of the draw ends it
         moves = owed_moves(hand) if hand.draw_pos + 1 >= len(hand.drawers) else NO_MOVES
     if not apply_it:
         return moves
     if report.choice == "drop":
-        _ruled(hand, report, "he abandons his hand", rule)
-        _drop(hand, i)
+        ruled(hand, report, "he abandons his hand", rule)
+        drop(hand, i)
         return moves
     if dead:
         hand.hands[i] = [p for p in hand.hands[i] if p not in thrown]
         hand.muck_pile += thrown
         why = "he had discarded, his hand is dead" if option is OutOfTurnDiscarded.DEAD else R_NO_CARDS
-        _foul(hand, i, report, f"{rule}: {why}")
+        foul(hand, i, report, f"{rule}: {why}")
         return moves
     if thrown:
         state(hand).short.add(i)
-        _ruled(hand, report, f"he had discarded: he plays on short with {5 - len(thrown)} cards, receiving none",
+        ruled(hand, report, f"he had discarded: he plays on short with {5 - len(thrown)} cards, receiving none",
                rule)
     else:
-        _ruled(hand, report, "he may not draw: he stands pat and plays on", rule)
+        ruled(hand, report, "he may not draw: he stands pat and plays on", rule)
     hand.hands[i] = [p for p in hand.hands[i] if p not in thrown]
     held = i == hand.opener_index and hand.requirement is not None and hand.config.options.opener_holds_discards
     (hand.held if held else hand.discards)[i].extend(thrown)
@@ -400,28 +400,28 @@ def _mixed_positions(hand: HandState, players: Sequence[int]) -> list[int]:
     for k in range(hand.n):
         pool += hand.discards[k]
     for i in players:
-        pool += _served_positions(hand, i)
+        pool += served_positions(hand, i)
     return sorted(pool)
 
 
-def _mixed_cards(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def mixed_cards(hand: HandState, report: Report, apply_it: bool) -> Moves:
     seats = report.seats or ([report.seat] if report.seat is not None else [])
     if not seats or len(set(seats)) != len(seats):
         raise IllegalActionError("bad_report", "'seats' lists the players whose draws were mixed")
-    if not _draw_open(hand):
-        raise _illegal("wrong_phase", "cards mixed in the draw are reported during the draw", R_MIXED)
+    if not draw_open(hand):
+        raise illegal("wrong_phase", "cards mixed in the draw are reported during the draw", R_MIXED)
     players = [hand.index_of(s) for s in seats]
     for i in players:
-        _require_live(hand, i, R_MIXED)
-        if _last_serve(hand, i) is None:
-            raise _illegal("not_served", f"seat {hand.seat_no[i]} has not drawn yet", R_MIXED)
+        require_live(hand, i, R_MIXED)
+        if last_serve(hand, i) is None:
+            raise illegal("not_served", f"seat {hand.seat_no[i]} has not drawn yet", R_MIXED)
     pool = _mixed_positions(hand, players)
     order = report.order or []
     if len(order) != len(pool):
-        raise _illegal("bad_order", f"the shuffled cards must list the {len(pool)} unclean cards, got {len(order)}",
+        raise illegal("bad_order", f"the shuffled cards must list the {len(pool)} unclean cards, got {len(order)}",
                        R_MIXED)
-    new_order = _resolve(hand, pool, order, "mixed cards", learn=apply_it)
-    counts = {i: len(_served_positions(hand, i)) for i in players}
+    new_order = resolve(hand, pool, order, "mixed cards", learn=apply_it)
+    counts = {i: len(served_positions(hand, i)) for i in players}
     on_top = hand.config.options.mixed_cards_shuffle is MixedCardsShuffle.DRAW_FROM_THE_SHUFFLE
     # The shuffled cards on the pack or under it, then each mixed draw served again from the top.
     moves: Moves = (Put(cards=tuple(reversed(new_order)), under=not on_top),
@@ -441,28 +441,28 @@ def _mixed_cards(hand: HandState, report: Report, apply_it: bool) -> Moves:
         where = ("they go under the pack, whose order is not changed (003 Other rules 1; our reading), and each "
                  "mixed draw is served again from the top")
     hand.emit(MixedCardsShuffled(size=len(new_order), seats=tuple(seats), rule=R_MIXED))
-    _ruled(hand, report, f"the unclean cards, discards and mixed cards are shuffled together and cut: {where}", R_MIXED)
+    ruled(hand, report, f"the unclean cards, discards and mixed cards are shuffled together and cut: {where}", R_MIXED)
     for i in players:
-        served = _take_from_stub(hand, i, counts[i])
+        served = take_from_stub(hand, i, counts[i])
         hand.emit(ReplacementServed(seat=hand.seat_no[i], cards=hand.codes(served), rule=R_MIXED))
     return moves
 
 
-def _ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> Moves:
-    mode = _draw_info_mode(hand)
+def ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> Moves:
+    mode = draw_info_mode(hand)
     rule = R_INFO_001 if mode is DrawCountInfo.ANY_PLAYER else R_INFO_003
-    i = _seat_index(hand, report.seat, report.kind)
+    i = seat_index(hand, report.seat, report.kind)
     if report.about is None:
         raise IllegalActionError("bad_report", "'about' names whose draw is asked")
     j = hand.index_of(report.about)
-    _require_live(hand, i, rule)
+    require_live(hand, i, rule)
     if i == j:
         raise IllegalActionError("bad_report", "a player knows his own draw")
     allowed, why = _may_ask(hand, i, j, mode)
     if not allowed:
-        raise _illegal("no_information", why, rule)
+        raise illegal("no_information", why, rule)
     if apply_it:
-        last = _last_serve(hand, j)
+        last = last_serve(hand, j)
         assert last is not None
         hand.emit(DrawCountAnswered(seat=hand.seat_no[i], about=hand.seat_no[j], count=len(last.served),
                                      rule=rule))
@@ -470,12 +470,12 @@ def _ask_draw_count(hand: HandState, report: Report, apply_it: bool) -> Moves:
 
 
 def _may_ask(hand: HandState, i: int, j: int, mode: DrawCountInfo) -> tuple[bool, str]:
-    if hand.phase not in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN) or _last_serve(hand, j) is None:
+    if hand.phase not in (Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN) or last_serve(hand, j) is None:
         return False, "that player has not drawn"
     if hand.folded[i]:
         return False, "only a player still in the hand may ask"
     if mode is DrawCountInfo.ANY_PLAYER:
-        if _final_betting_started(hand) or hand.phase is Phase.SHOWDOWN:
+        if final_betting_started(hand) or hand.phase is Phase.SHOWDOWN:
             return False, "the second betting round has started"
         return True, ""
     if j != hand.button_index:
@@ -500,12 +500,12 @@ def visible_draw_counts(hand: HandState) -> dict[int, int]:
     """The draw counts the public display may show now, as the house option allows (seat -> cards drawn):
     001 IV 4, every drawn player's count until the second betting round starts; 003 Other rules 5, only the
     dealer's, while some player still in has not yet bet after the draw."""
-    mode = _draw_info_mode(hand)
+    mode = draw_info_mode(hand)
     if hand.phase not in (Phase.DRAWING, Phase.FINAL_BETTING):
         return {}
     counts = {e.seat: len(e.served) for e in hand.events if isinstance(e, DrawServed)}
     if mode is DrawCountInfo.ANY_PLAYER:
-        return {} if _final_betting_started(hand) else counts
+        return {} if final_betting_started(hand) else counts
     dealer = hand.seat_no[hand.button_index]
     askers = [k for k in range(hand.n) if not hand.folded[k] and k != hand.button_index
               and not (hand.interval == "final" and _has_bet_after_draw(hand, k))]
@@ -514,6 +514,6 @@ def visible_draw_counts(hand: HandState) -> dict[int, int]:
 
 def draw_count_info(hand: HandState) -> dict[str, Any]:
     """The house rule on draw information, for the displays: which book, and the counts that may be shown."""
-    mode = _draw_info_mode(hand)
+    mode = draw_info_mode(hand)
     return {"rule": R_INFO_001 if mode is DrawCountInfo.ANY_PLAYER else R_INFO_003, "mode": mode.value,
             "visible": {str(s): c for s, c in visible_draw_counts(hand).items()}}

@@ -17,8 +17,8 @@ from table_controller.engine.irregular_core import (
     FloorRuled,
     Moves,
     Report,
-    _seat_index,
-    _void,
+    seat_index,
+    void,
 )
 from table_controller.engine.machine import Phase
 
@@ -29,14 +29,14 @@ def _floor_common(report: Report) -> None:
                                  rule=R_FLOOR)
 
 
-def _void_hand(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def void_hand(hand: HandState, report: Report, apply_it: bool) -> Moves:
     _floor_common(report)
     if apply_it:
-        _void(hand, report, antes_back=True, status="void", rule=f"{R_FLOOR}: {report.reason}")
+        void(hand, report, antes_back=True, status="void", rule=f"{R_FLOOR}: {report.reason}")
     return NO_MOVES
 
 
-def _award_pot(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def award_pot(hand: HandState, report: Report, apply_it: bool) -> Moves:
     _floor_common(report)
     seats = report.seats or ([report.seat] if report.seat is not None else [])
     if not seats or len(set(seats)) != len(seats):
@@ -70,9 +70,9 @@ def _award_pot(hand: HandState, report: Report, apply_it: bool) -> Moves:
     return NO_MOVES
 
 
-def _move_chips(hand: HandState, report: Report, apply_it: bool) -> Moves:
+def move_chips(hand: HandState, report: Report, apply_it: bool) -> Moves:
     _floor_common(report)
-    i = _seat_index(hand, report.seat, report.kind)
+    i = seat_index(hand, report.seat, report.kind)
     amount = report.amount or 0
     if amount <= 0 or report.to_pot is None:
         raise IllegalActionError("bad_ruling", "'amount' (> 0) and 'to_pot' (true: stack to pot; false: pot to "
