@@ -171,6 +171,20 @@ def test_no_import_circle_between_the_controllers_packages() -> None:
     assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
 
 
+def test_no_module_imports_another_modules_private_name() -> None:
+    """A name with a leading underscore is its module's own: another module uses only its public names (the
+    engine's concerns share the deal's state through the ``HandState`` protocol, not through privates)."""
+    offenders = sorted(
+        f"{path.relative_to(ROOT)} imports {alias.name} from {node.module}"
+        for path in _py_files(TC)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(f"{TC}.")
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    )
+    assert not offenders
+
+
 def test_the_cycle_finder_finds_one() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
