@@ -124,8 +124,7 @@ class EngineHand:
     """One hand in play on the engine, fed by the shoe (see the module docstring)."""
 
     def __init__(self, *, config: GameConfig, seats: list[tuple[int, str, int]], button: int, carried_pot: int,
-                 passed_deals: int, deck: list[str], actions: list[dict[str, Any]] | None = None,
-                 ante_for_all: int | None = None) -> None:
+                 passed_deals: int, deck: list[str], ante_for_all: int | None = None) -> None:
         self.config = config
         self.specs = [SeatSpec(seat=n, name=name, stack=stack) for n, name, stack in seats]
         self.button = button
@@ -134,7 +133,7 @@ class EngineHand:
         self.ante_for_all = ante_for_all
         self._cache: dict[str, Any] | None = None
         self._forgotten: dict[int, frozenset[str]] = {}
-        self.hand = self._build(list(deck), actions or [])
+        self.hand = self._deal(list(deck))
 
     @staticmethod
     def deal_order(seats: list[int], button: int) -> list[int]:
@@ -143,15 +142,13 @@ class EngineHand:
         start = next((k for k, s in enumerate(ordered) if s > button), 0)
         return ordered[start:] + ordered[:start]
 
-    def _build(self, deck: list[str], actions: list[dict[str, Any]]) -> Hand:
+    def _deal(self, deck: list[str]) -> Hand:
+        """The engine's hand, dealt the cards of the deal; the shoe feeds it the rest as they come (``act``)."""
         try:
-            hand = Hand(self.config, self.specs, self.button, deck=deck, carried_pot=self.carried_in,
+            return Hand(self.config, self.specs, self.button, deck=deck, carried_pot=self.carried_in,
                         passed_deals=self.passed_deals, ante_for_all=self.ante_for_all)
-            for act in actions:
-                apply_action(hand, ActionModel.model_validate(act))
         except EngineError as exc:
             raise _engine_error(exc) from exc
-        return hand
 
     # -- acts ------------------------------------------------------------------------------------------
 
