@@ -249,6 +249,7 @@ class FloorRuled(Event):
 
 
 _OWN_EVENTS = (IrregularityRuled, ReplacementServed, MixedCardsShuffled, DrawCountAnswered, FloorRuled)
+_NOT_PLAY = (*_OWN_EVENTS, *INPUTS)  # what a report looking for the game's last event passes over
 
 
 def state(hand: HandState) -> IrregularState:
@@ -338,7 +339,7 @@ def _last_engine_event(hand: HandState) -> Event | None:
     """The last thing the game did, reports aside: not an input (an act entered, cards a live shoe delivered
     for the report being made, cards forgotten)."""
     for event in reversed(hand.events):
-        if not isinstance(event, (*_OWN_EVENTS, *INPUTS)):
+        if not isinstance(event, _NOT_PLAY):
             return event
     return None
 
