@@ -4,8 +4,8 @@ The build compiles the engine's hot modules with mypyc into build/native/<hash>/
 a child pytest runs there, where the compiled modules come first. The child runs every engine test (the golden
 event streams, the scripted hands of the rule books, the PokerKit differential test, the property tests), the
 events' tests (there the events are compiled classes) and the recovery tests of the controller, which drive the
-compiled hand through the table. On CI the build must be possible (gcc and the Python headers are installed): there this test fails rather
-than skips when it is not.
+compiled hand through the table. On CI the build must be possible (gcc and the Python headers are installed):
+there this test fails rather than skips when it is not.
 """
 
 from __future__ import annotations
