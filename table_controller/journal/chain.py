@@ -77,7 +77,7 @@ class TableChain:
 
     def feed(self, row: StoredRow) -> JournalEntry:
         """Check the next stored row; return it as an entry or raise ChainBrokenError."""
-        entry = self._decode(row)
+        entry = self.decode(row)
         if entry.seq > self.expected_seq:
             missing = (f"entry seq {self.expected_seq}" if entry.seq == self.expected_seq + 1
                        else f"entries seq {self.expected_seq}..{entry.seq - 1}")
@@ -122,7 +122,9 @@ class TableChain:
         raise ChainBrokenError(ChainBreak(table_id=self.table_id, seq=seq, position=self.position, code=code,
                                      reason=reason))
 
-    def _decode(self, row: StoredRow) -> JournalEntry:
+    def decode(self, row: StoredRow) -> JournalEntry:
+        """One stored row as an entry, checked alone (its columns and its canonical payload), not its link in
+        the chain: :meth:`feed` checks that. Raises ChainBrokenError ("malformed", "not_canonical")."""
         seq = row.seq if isinstance(row.seq, int) and not isinstance(row.seq, bool) else None
         for name in _TEXT_COLUMNS:
             value = getattr(row, name)

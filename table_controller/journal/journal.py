@@ -132,7 +132,7 @@ class Journal:
         last = self.backend.last_row(table_id)
         if last is None:
             return None
-        entry = TableChain(table_id=table_id)._decode(last)
+        entry = TableChain(table_id=table_id).decode(last)
         return Anchor(table_id=table_id, seq=entry.seq, hash=entry.hash)
 
     def read_all(self, table_id: str) -> Iterator[JournalEntry]:
@@ -160,7 +160,7 @@ class Journal:
         if first is None:
             raise ChainBrokenError(ChainBreak(table_id=table_id, seq=seq, position=seq - 1, code="truncated",
                                          reason=f"the chain has no entry seq {seq}, which the caller has applied"))
-        start = chain._decode(first)
+        start = chain.decode(first)
         chain.prev_hash = start.prev_hash  # trust the link before `seq`: the caller verified it earlier
         chain.feed(first)
         if expected_hash is not None and start.hash != expected_hash:
@@ -295,7 +295,7 @@ class TableWriter:
 
 def _self_consistent(table_id: str, row: StoredRow) -> JournalEntry:
     chain = TableChain(table_id=table_id)
-    entry = chain._decode(row)
+    entry = chain.decode(row)
     if entry.computed_hash() != entry.hash:
         chain.position = entry.seq - 1
         chain._break(entry.seq, "hash_mismatch", "the head entry's stored hash does not match its contents")
