@@ -109,7 +109,7 @@ class Found:
     ground: Ground
 
 
-def _ground(small: Image, scale: float, s: Settings) -> Ground:
+def _ground(small: Image, off_table: Image, scale: float, s: Settings) -> Ground:
     # The local mean over about a twelfth of the frame is the ground the index's glyphs lie on; it reaches
     # beyond a card's paper, so the ground is also kept near (`Ground.margin`) the paper itself.
     block = max(7, (min(small.shape[:2]) // 12) | 1)
@@ -118,7 +118,9 @@ def _ground(small: Image, scale: float, s: Settings) -> Ground:
     lowest = cv2.min(cv2.min(small[:, :, 0], small[:, :, 1]), small[:, :, 2])
     highest = cv2.max(cv2.max(small[:, :, 0], small[:, :, 1]), small[:, :, 2])
     paper = (cv2.blur(lowest, (block, block)) >= s.paper_level) & (cv2.dilate(lowest, near) >= s.paper_level)
-    dark = (cv2.blur(highest, (block, block)) <= s.dark_card) & (cv2.erode(highest, near) <= s.dark_card)
+    # a dark card is not the table: a dark table top (felt) is no ground for light ink
+    dark = (cv2.blur(highest, (block, block)) <= s.dark_card) & (cv2.erode(highest, near) <= s.dark_card) & \
+        (cv2.dilate(off_table, near) > 0)
     return Ground(paper.astype(np.uint8) * 255, dark.astype(np.uint8) * 255, scale, margin)
 
 
@@ -221,7 +223,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     frame_area = small.shape[0] * small.shape[1]
     quads: list[FloatArray] = []
     blobs: list[tuple[int, npt.NDArray[np.int32]]] = []
-    for k, mask in enumerate(_masks(small)):
+    masks = _masks(small)
+    for k, mask in enumerate(masks):
         # paper: each blob's outline; edges: every contour, holes too (the inside of a ring of edges)
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST,
                                        cv2.CHAIN_APPROX_SIMPLE)
@@ -283,7 +286,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 break
         if len(corners) >= s.max_corners:
             break
-    found = Found(outlines, corners, piles, _ground(small, scale, s))
+    found = Found(outlines, corners, piles, _ground(small, masks[2], scale, s))
     return Found(outlines, corners + index_corners(image, found, s), piles, found.ground) if indices else found
 
 
