@@ -140,7 +140,7 @@ def _masks(small: Image) -> list[Image]:
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    table = np.median(lab.reshape(-1, 3)[::7], axis=0)
+    table = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)
     off = cv2.absdiff(lab, np.array([*table, 0.0], np.float64))  # a scalar: the table's colour
     distance = cv2.transform(off, np.ones((1, 3), np.float32))
     far = np.asarray((distance > 45).astype(np.uint8) * 255, np.uint8)
@@ -294,27 +294,30 @@ def _one_per_card(quads: list[FloatArray]) -> list[FloatArray]:
     """One quad per card: of quads covering the same card the larger is kept, and a quad lying inside a
     much larger one is a card on something card-shaped but far too big to be a card (a zone's outline drawn
     on the felt): the larger goes. A smaller one inside a card (its picture's frame) goes."""
-    kept: list[FloatArray] = []
+    kept: list[tuple[FloatArray, float, FloatArray]] = []  # quad, area, bounding box (x0, y0, x1, y1)
     for q in sorted(quads, key=quad_area):
         area = quad_area(q)
+        box = np.concatenate([q.min(axis=0), q.max(axis=0)])
         drop = False
-        for i, k in enumerate(kept):
+        for i, (k, k_area, k_box) in enumerate(kept):
+            if (box[:2] > k_box[2:]).any() or (k_box[:2] > box[2:]).any():
+                continue  # apart
             inter = cv2.intersectConvexConvex(q, k)[0]
-            if inter > 0.7 * quad_area(k):  # k lies inside q
+            if inter > 0.7 * k_area:  # k lies inside q
                 short, long_ = side_lengths(q)
-                if area > 3.0 * quad_area(k) or long_ > 1.7 * short:
+                if area > 3.0 * k_area or long_ > 1.7 * short:
                     drop = True  # q is no card: it holds a whole card and is much bigger, or is too long for one
                     break
-                kept[i] = q  # q is the card, k a frame inside it or the same card
+                kept[i] = (q, area, box)  # q is the card, k a frame inside it or the same card
                 drop = True
                 break
             if inter > 0.5 * area:
                 drop = True
                 break
         if not drop:
-            kept.append(q)
+            kept.append((q, area, box))
     out: list[FloatArray] = []
-    for q in kept:  # the replacements above may have made duplicates
+    for q, _, _ in kept:  # the replacements above may have made duplicates
         if all(quad_iou(q, o) < 0.5 for o in out):
             out.append(q)
     return out
