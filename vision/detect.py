@@ -11,10 +11,12 @@ and closed edges (Canny, dilated), and each blob of either is looked at:
 
 Outlines of both masks that cover the same card are merged (the paper mask's kept).
 
-Cards are also found by their corner index (`_index_corners`), at up to `Settings.index_width`: glyphs of dark
-ink on light paper and of light ink on a dark card, paired as a rank over its suit, each pair an index window
-(a `Corner` with `by_index`), tagged with the outline whose glyphs they are (`within`) so that the pipeline
-reads those only where that outline may hold several cards.
+Cards are also found by their corner index (`index_corners`): glyphs of dark ink on light paper and of light ink
+on a dark card, paired as a rank over its suit, each pair an index window (a `Corner` with `by_index`), tagged
+with the outline whose glyphs they are (`within`). Glyphs are looked for only on the `Ground` an index can lie
+on (light paper; a dark card that is not the table), off the cards already read, and at up to
+`Settings.index_width` only in the boxes around that ground: on felt with every card outlined and read, next
+to nothing is left to search.
 """
 
 from __future__ import annotations

@@ -2,16 +2,17 @@
 
 The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index
 windows from glyph pairs; `rectify` cuts each outline's two index corners (and each proposal's window) out
-upright; `read` runs the trained index reader on all of them in one batch; a deck profile (`deck`), when
-given, sharpens the readings with that deck's own prototypes; then each card is named here:
+upright; `read` runs the trained index reader on them, in two batches: the outlines and corners first, then the
+index windows found where no card was read; a deck profile (`deck`), when given, sharpens the readings with
+that deck's own prototypes; then each card is named here:
 
 - an outline is named when one index corner reads a card at `name_bar` or more while the other reads no
   other card at `other_card`; otherwise it is unknown (`card` None), with its `rank` when the rank alone is
   sure. Two corners agreeing add no confidence: a card's two corners show the same point-symmetric image (a
   back's pattern as much as a face's index), so they are one piece of evidence read twice;
-- an outline that is named by neither corner, but whose corners read cards, may be several overlapping cards
-  (as may an outline that is no card: a line around cards): the index windows of the glyphs inside it are
-  read in a second batch;
+- the index windows of the glyphs off the named cards and backs are read next: off every outline, and inside
+  an outline that is named by neither corner but whose corners read cards (several overlapping cards) or that
+  is no card (a line around cards);
 - a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index");
 - one detection per card (`_one_per_card`): surest first, each card code once, and no two cards read from
   the same glyphs.
