@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from hardware_sim.camera import (
@@ -93,7 +94,7 @@ def test_index_glyphs_are_not_searched_on_cards_already_read() -> None:
     assert any(c.within >= 0 for c in every)
     off = index_corners(frame.image, found, skip=range(len(found.outlines)))
 
-    def on_a_card(point: object) -> bool:
+    def on_a_card(point: np.ndarray) -> bool:
         return any(bool(((card_coords(o.quad, point) > 0.05) & (card_coords(o.quad, point) < 0.95)).all())
                    for o in found.outlines)
 
