@@ -11,16 +11,19 @@ and closed edges (Canny, dilated), and each blob of either is looked at:
 
 Outlines of both masks that cover the same card are merged (the paper mask's kept).
 
-Cards are also found by their corner index (`_index_corners`), at up to `Settings.index_width`: glyphs of dark
-ink on light paper and of light ink on a dark card, paired as a rank over its suit, each pair an index window
-(a `Corner` with `by_index`), tagged with the outline whose glyphs they are (`within`) so that the pipeline
-reads those only where that outline may hold several cards.
+Cards are also found by their corner index (`index_corners`): glyphs of dark ink on light paper and of light ink
+on a dark card, paired as a rank over its suit, each pair an index window (a `Corner` with `by_index`), tagged
+with the outline whose glyphs they are (`within`). Glyphs are looked for only on the `Ground` an index can lie
+on (light paper; a dark card that is not the table), off the cards already read, and at up to
+`Settings.index_width` only in the boxes around that ground: on felt with every card outlined and read, next
+to nothing is left to search.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -56,10 +59,71 @@ class Corner:
 
 
 @dataclass(frozen=True)
+class Ground:
+    """Where an index may lie, at the outline scale (`scale` of the frame): light paper, for dark ink (where the
+    lowest colour channel's local mean is at least `Settings.paper_level`), and dark cards, for light ink (a
+    black deck's gold or silver: where the highest channel's local mean is at most `Settings.dark_card`)."""
+    paper: Image
+    dark: Image
+    scale: float
+    margin: int  # pixels (at `scale`) the ground reaches beyond the paper or dark card it lies on
+
+    def region(self, dark: bool, skip: Sequence[FloatArray]) -> Image:
+        """The ground off the cards `skip` (quads in frame pixels) and their margin (the ground around a card is
+        its own border's, not another card's), without the slivers thinner than the margin (no index fits in
+        them). A quad with ground all around it stays in: a pip or a picture outlined on a card that was not
+        (its index is beside it)."""
+        ground = self.dark if dark else self.paper
+        if not ground.any():
+            return ground
+        region = ground.copy()
+        if skip:
+            apart = self._around(ground, skip) <= 0.5
+            region &= ~self._filled([q for q, card in zip(skip, apart, strict=True) if card], self.margin)
+        thin = cv2.getStructuringElement(cv2.MORPH_RECT, (self.margin | 1,) * 2)
+        return np.asarray(cv2.morphologyEx(region, cv2.MORPH_OPEN, thin), np.uint8)
+
+    def _filled(self, quads: Sequence[FloatArray], grow: int) -> Image:
+        mask = np.zeros(self.paper.shape, np.uint8)
+        for q in quads:
+            cv2.fillConvexPoly(mask, np.round(q * self.scale).astype(np.int32), 255)
+        return mask if grow == 0 else np.asarray(
+            cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * grow + 1,) * 2)), np.uint8)
+
+    def _around(self, ground: Image, quads: Sequence[FloatArray]) -> FloatArray:
+        """For each quad, the share of the line around it (a sixth of its size out) that is ground."""
+        q = np.array(quads, np.float32).reshape(-1, 4, 2) * self.scale
+        centre = q.mean(axis=1, keepdims=True)
+        ring = centre + (q - centre) * 1.35
+        t = np.arange(8, dtype=np.float32)[:, None, None] / 8
+        points = (ring[:, None] + t * (np.roll(ring, -1, axis=1) - ring)[:, None]).reshape(len(q), -1, 2)
+        h, w = ground.shape
+        x = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
+        y = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
+        return np.asarray((ground[y, x] > 0).mean(axis=1), np.float32)
+
+
+@dataclass(frozen=True)
 class Found:
     outlines: list[Outline]
     corners: list[Corner]
-    piles: list[FloatArray] = field(default_factory=list)  # rectangles around blobs of overlapping cards
+    piles: list[FloatArray]  # rectangles around blobs of overlapping cards
+    ground: Ground
+
+
+def _ground(small: Image, off_table: Image, scale: float, s: Settings) -> Ground:
+    # The local mean over about a twelfth of the frame is the ground the index's glyphs lie on; it reaches
+    # beyond a card's paper, so the ground is also kept near (`Ground.margin`) the paper itself.
+    block = max(7, (min(small.shape[:2]) // 12) | 1)
+    margin = block // 6
+    near = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * margin + 1,) * 2)
+    lowest = cv2.min(cv2.min(small[:, :, 0], small[:, :, 1]), small[:, :, 2])
+    highest = cv2.max(cv2.max(small[:, :, 0], small[:, :, 1]), small[:, :, 2])
+    paper = (cv2.blur(lowest, (block, block)) >= s.paper_level) & (cv2.dilate(lowest, near) >= s.paper_level)
+    # a dark card is not the table: a dark table top (felt) is no ground for light ink
+    dark = (cv2.blur(highest, (block, block)) <= s.dark_card) & (cv2.erode(highest, near) <= s.dark_card) & \
+        (cv2.dilate(off_table, near) > 0)
+    return Ground(paper.astype(np.uint8) * 255, dark.astype(np.uint8) * 255, scale, margin)
 
 
 def _masks(small: Image) -> list[Image]:
@@ -78,7 +142,7 @@ def _masks(small: Image) -> list[Image]:
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    table = np.median(lab.reshape(-1, 3)[::7], axis=0)
+    table = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)
     off = cv2.absdiff(lab, np.array([*table, 0.0], np.float64))  # a scalar: the table's colour
     distance = cv2.transform(off, np.ones((1, 3), np.float32))
     far = np.asarray((distance > 45).astype(np.uint8) * 255, np.uint8)
@@ -148,9 +212,12 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Setti
     return out
 
 
-def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None) -> Found:
+def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *,
+               indices: bool = True) -> Found:
     """The outlines and corner proposals in a BGR frame. `card_width` (pixels), when the camera's calibration
-    tells it, sizes the corner proposals; otherwise the outlines found and the blobs' own sizes do."""
+    tells it, sizes the corner proposals; otherwise the outlines found and the blobs' own sizes do. With
+    `indices`, the index windows of every glyph pair too (the recognizer asks for those after reading the
+    outlines, off the cards they were: `index_corners`)."""
     h, w = image.shape[:2]
     scale = min(1.0, s.detect_width / w)
     small = np.asarray(cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_LINEAR),
@@ -158,7 +225,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     frame_area = small.shape[0] * small.shape[1]
     quads: list[FloatArray] = []
     blobs: list[tuple[int, npt.NDArray[np.int32]]] = []
-    for k, mask in enumerate(_masks(small)):
+    masks = _masks(small)
+    for k, mask in enumerate(masks):
         # paper: each blob's outline; edges: every contour, holes too (the inside of a ring of edges)
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST,
                                        cv2.CHAIN_APPROX_SIMPLE)
@@ -190,12 +258,6 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
-    # index glyphs are small: they are looked for at a finer scale than the outlines
-    fine = min(1.0, s.index_width / w)
-    view = image if fine == 1.0 else np.asarray(
-        cv2.resize(image, (round(w * fine), round(h * fine)), interpolation=cv2.INTER_AREA), np.uint8)
-    by_index = [Corner(c.point / fine, c.along_short, c.along_long, tuple(x / fine for x in c.widths), True,
-                       c.within) for c in _index_corners(view, [q * (fine / scale) for q in quads], s)]
     piles: list[FloatArray] = []
     for k, blob in sorted(blobs, key=lambda kb: -cv2.contourArea(kb[1])):
         if any(_inside(blob, q) for q in quads):
@@ -223,81 +285,129 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                     continue
             corners.append(Corner(v / scale, u, wv, tuple(x / scale for x in widths)))
             if len(corners) >= s.max_corners:
-                return Found(outlines, corners + by_index, piles)
-    return Found(outlines, corners + by_index, piles)
+                break
+        if len(corners) >= s.max_corners:
+            break
+    found = Found(outlines, corners, piles, _ground(small, masks[2], scale, s))
+    return Found(outlines, corners + index_corners(image, found, s), piles, found.ground) if indices else found
 
 
 def _one_per_card(quads: list[FloatArray]) -> list[FloatArray]:
     """One quad per card: of quads covering the same card the larger is kept, and a quad lying inside a
     much larger one is a card on something card-shaped but far too big to be a card (a zone's outline drawn
     on the felt): the larger goes. A smaller one inside a card (its picture's frame) goes."""
-    kept: list[FloatArray] = []
+    kept: list[tuple[FloatArray, float, FloatArray]] = []  # quad, area, bounding box (x0, y0, x1, y1)
     for q in sorted(quads, key=quad_area):
         area = quad_area(q)
+        box = np.concatenate([q.min(axis=0), q.max(axis=0)])
         drop = False
-        for i, k in enumerate(kept):
+        for i, (k, k_area, k_box) in enumerate(kept):
+            if (box[:2] > k_box[2:]).any() or (k_box[:2] > box[2:]).any():
+                continue  # apart
             inter = cv2.intersectConvexConvex(q, k)[0]
-            if inter > 0.7 * quad_area(k):  # k lies inside q
+            if inter > 0.7 * k_area:  # k lies inside q
                 short, long_ = side_lengths(q)
-                if area > 3.0 * quad_area(k) or long_ > 1.7 * short:
+                if area > 3.0 * k_area or long_ > 1.7 * short:
                     drop = True  # q is no card: it holds a whole card and is much bigger, or is too long for one
                     break
-                kept[i] = q  # q is the card, k a frame inside it or the same card
+                kept[i] = (q, area, box)  # q is the card, k a frame inside it or the same card
                 drop = True
                 break
             if inter > 0.5 * area:
                 drop = True
                 break
         if not drop:
-            kept.append(q)
+            kept.append((q, area, box))
     out: list[FloatArray] = []
-    for q in kept:  # the replacements above may have made duplicates
+    for q, _, _ in kept:  # the replacements above may have made duplicates
         if all(quad_iou(q, o) < 0.5 for o in out):
             out.append(q)
     return out
 
 
-def _index_corners(small: Image, quads: list[FloatArray], s: Settings) -> list[Corner]:
-    """Cards found by their index, where no outline holds them (a card on a light table, a card in a hand, a
-    card filling the photo): pairs of ink blobs of alike size, one a little above the other (a rank over its
-    suit), each taken both ways round. The pair's axis is the card's long side; the window around the pair is
-    framed as the reader was trained on boxed indices (index up-left, paper right of and below it)."""
-    blue, green, red = cv2.split(small)
-    # Dark ink on light paper is dark in the lowest colour channel (red ink and black ink alike); light ink on
-    # a dark card (a black deck's gold or silver) is light in the highest one. Each is looked for only on its
-    # ground: light paper, or a dark card.
-    lowest = cv2.min(cv2.min(blue, green), red)
-    highest = cv2.max(cv2.max(blue, green), red)
-    block = max(15, (min(small.shape[:2]) // 12) | 1)
+def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: Sequence[int] = ()) -> list[Corner]:
+    """Cards found by their index: pairs of ink blobs of alike size, one a little above the other (a rank over
+    its suit), each taken both ways round. The pair's axis is the card's long side; the window around the pair
+    is framed as the reader was trained on boxed indices (index up-left, paper right of and below it).
+
+    Glyphs are looked for only on `found.ground`, off the outlines of `skip` (cards already read); each proposal
+    is tagged with the outline whose glyphs it pairs (`within`, the smallest outline holding them). Glyphs are
+    small: they are looked at up to `Settings.index_width`, in the boxes around that region only."""
+    fine = min(1.0, s.index_width / image.shape[1])
+    quads = [o.quad for o in found.outlines]
     out: list[Corner] = []
-    for level, off_ground in ((lowest, cv2.blur(lowest, (block, block)) < s.paper_level),
-                              (255 - highest, cv2.blur(highest, (block, block)) > s.dark_card)):
-        if off_ground.all():
-            continue
-        ink = cv2.adaptiveThreshold(level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)
-        ink[off_ground] = 0
-        out += _glyph_pairs(np.asarray(ink, np.uint8), quads, s)
-    # at most `max_index_pairs` off the outlines and in each outline, both inks together
+    for dark in (False, True):
+        region = found.ground.region(dark, [quads[i] for i in skip])
+        out += _glyph_pairs(image, region, dark, [q * fine for q in quads], s)
+    kept: list[Corner] = []
     taken: dict[int, int] = {}
-    kept = []
-    for c in out:
+    for c in out:  # at most `max_index_pairs` off the outlines and in each outline, both inks together
         taken[c.within] = taken.get(c.within, 0) + 1
         if taken[c.within] <= s.max_index_pairs:
-            kept.append(c)
+            kept.append(Corner(c.point / fine, c.along_short, c.along_long, tuple(x / fine for x in c.widths), True,
+                               c.within))
     return kept
 
 
-def _glyph_pairs(ink: Image, quads: list[FloatArray], s: Settings) -> list[Corner]:
-    """The index proposals of one ink mask: its blobs of a glyph's size and fill, paired within each outline
-    and off them."""
-    # 16-bit labels are much faster, and enough when fewer pixels are set than they can count
-    labels = cv2.CV_16U if cv2.countNonZero(ink) < 65535 else cv2.CV_32S
-    _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=labels)
-    lo, hi = s.glyph_size[0], s.glyph_size[1] * min(ink.shape[:2])
+def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1, frame pixels at the fine scale) around the region's parts, each grown by `pad`,
+    overlapping ones merged: every region pixel lies in exactly one box."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    fw, fh = size
+    boxes = [(max(0, int(x * to_fine) - pad), max(0, int(y * to_fine) - pad),
+              min(fw, int((x + bw) * to_fine) + pad + 1), min(fh, int((y + bh) * to_fine) + pad + 1))
+             for x, y, bw, bh, _ in stats[1:n]]
+    merged = True
+    while merged:
+        merged = False
+        out: list[tuple[int, int, int, int]] = []
+        for b in boxes:
+            for i, o in enumerate(out):
+                if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
+                    out[i] = (min(b[0], o[0]), min(b[1], o[1]), max(b[2], o[2]), max(b[3], o[3]))
+                    merged = True
+                    break
+            else:
+                out.append(b)
+        boxes = out
+    return boxes
+
+
+def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[FloatArray], s: Settings) -> list[Corner]:
+    """The index proposals of one ink polarity in the region (a mask at the ground's scale): its blobs of a
+    glyph's size and fill, paired within each outline (`quads`, at the fine scale) and off them (points and
+    widths at the fine scale)."""
+    if not region.any():
+        return []
+    h, w = image.shape[:2]
+    fine = min(1.0, s.index_width / w)
+    size_fine = (round(w * fine), round(h * fine))
+    block = max(15, (min(size_fine) // 12) | 1)
+    to_fine = size_fine[0] / region.shape[1]
+    where = cv2.resize(region, size_fine, interpolation=cv2.INTER_NEAREST)
+    centres_, sizes_ = [], []
+    for x0, y0, x1, y1 in _boxes(region, to_fine, block // 2 + 1, size_fine):
+        # the box of the frame at the fine scale (the frame's own pixels when it is no wider)
+        sx0, sy0, sx1, sy1 = (round(v / fine) for v in (x0, y0, x1, y1))
+        part = image[sy0:sy1, sx0:sx1]
+        if fine < 1.0:
+            part = np.asarray(cv2.resize(part, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA), np.uint8)
+        # dark ink is dark in the lowest colour channel (red and black ink alike), light ink light in the highest
+        level = 255 - cv2.max(cv2.max(part[:, :, 0], part[:, :, 1]), part[:, :, 2]) if light_ink else \
+            cv2.min(cv2.min(part[:, :, 0], part[:, :, 1]), part[:, :, 2])
+        ink = cv2.bitwise_and(where[y0:y1, x0:x1], cv2.adaptiveThreshold(
+            np.asarray(level, np.uint8), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18))
+        # 16-bit labels are much faster, and enough when fewer pixels are set than they can count
+        labels = cv2.CV_16U if cv2.countNonZero(ink) < 65535 else cv2.CV_32S
+        _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=labels)
+        centres_.append(centres[1:] + np.array([x0, y0]))
+        sizes_.append(stats[1:])
+    stats = np.concatenate(sizes_)
+    centres = np.concatenate(centres_)
+    lo, hi = s.glyph_size[0], s.glyph_size[1] * min(size_fine)
     size = stats[:, 2:4].max(axis=1)
     fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
     keep = (size >= lo) & (size <= hi) & (fill >= 0.15) & (fill <= 0.85)
-    keep[0] = False  # the background
     # Each glyph's outline (-1: none). Glyphs are paired only with glyphs of the same outline: the reader
     # decides whether an outline's own glyphs are wanted (when its index corners do not agree on one card). A
     # glyph inside an outline too small to be its card (a pip or a picture's frame taken for a card) is on none.

@@ -2,16 +2,17 @@
 
 The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index
 windows from glyph pairs; `rectify` cuts each outline's two index corners (and each proposal's window) out
-upright; `read` runs the trained index reader on all of them in one batch; a deck profile (`deck`), when
-given, sharpens the readings with that deck's own prototypes; then each card is named here:
+upright; `read` runs the trained index reader on them, in two batches: the outlines and corners first, then the
+index windows found where no card was read; a deck profile (`deck`), when given, sharpens the readings with
+that deck's own prototypes; then each card is named here:
 
 - an outline is named when one index corner reads a card at `name_bar` or more while the other reads no
   other card at `other_card`; otherwise it is unknown (`card` None), with its `rank` when the rank alone is
   sure. Two corners agreeing add no confidence: a card's two corners show the same point-symmetric image (a
   back's pattern as much as a face's index), so they are one piece of evidence read twice;
-- an outline that is named by neither corner, but whose corners read cards, may be several overlapping cards
-  (as may an outline that is no card: a line around cards): the index windows of the glyphs inside it are
-  read in a second batch;
+- the index windows of the glyphs off the named cards and backs are read next: off every outline, and inside
+  an outline that is named by neither corner but whose corners read cards (several overlapping cards) or that
+  is no card (a line around cards);
 - a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index");
 - one detection per card (`_one_per_card`): surest first, each card code once, and no two cards read from
   the same glyphs.
@@ -34,7 +35,7 @@ import numpy.typing as npt
 
 from vision.cards import ALL_CARDS, RANKS, is_card
 from vision.deck import DeckProfile
-from vision.detect import Corner, find_cards
+from vision.detect import Corner, find_cards, index_corners
 from vision.errors import VisionInputError
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
@@ -197,20 +198,20 @@ class Recognizer:
     def identify(self, frame: object) -> list[Detection]:
         image = check_frame(frame)
         s = self.settings
-        found = find_cards(image, s, card_width=self.card_size[0] if self.card_size else None)
+        found = find_cards(image, s, card_width=self.card_size[0] if self.card_size else None, indices=False)
         # An outline barely longer than wide (a photograph stretched to a square) may have its short side
         # wrong: it is read both ways round, and the way whose corners read surer is kept.
         quads = [o.quad for o in found.outlines]
         ways = [[q, np.roll(q, -1, axis=0)] if _squarish(q, s) else [q] for q in quads]
         cards = [[warp_card(image, q) for q in qs] for qs in ways]
         crops = [crop for views in cards for card in views for crop in corner_crops(card)]
-        outside = [c for c in found.corners if c.within < 0]
-        proposals = _proposals(outside, s)
+        proposals = _proposals(found.corners, s)
         readings = self.read(crops + [corner_crop_at(image, q) for q, _ in proposals])
         seen: list[_Seen] = []
         at = 0
         one_card: set[int] = set()  # outlines that hold one card: named, a back or a blank
         lines: set[int] = set()  # outlines that are no card: lines on the table
+        seen_of: dict[int, _Seen] = {}
         for i, qs in enumerate(ways):
             best: _Seen | None = None
             for q, card in zip(qs, cards[i], strict=True):
@@ -225,18 +226,21 @@ class Recognizer:
                 lines.add(i)
             else:
                 seen.append(best)
+                seen_of[i] = best
                 if not best.mixed:
                     one_card.add(i)
         seen += _named_proposals(proposals, readings, at)
-        # An outline named by neither corner but whose corners read cards (a row or a fan of overlapping cards
-        # outlined as one), or that is no card at all (a line on the table with cards inside it), may hold
-        # several cards: the index glyphs inside it are read too, in a second batch; in a card's outline those
-        # along its sides only (an index lies at a card's edge, further in are the outline's own pips).
-        inner = _proposals([c for c in found.corners if c.within >= 0 and c.within not in one_card
-                            and (c.within in lines or _at_edge(quads[c.within], c, s))], s)
-        inner = inner[:s.max_index_pairs]
-        if inner:
-            seen += _named_proposals(inner, self.read([corner_crop_at(image, q) for q, _ in inner]), 0)
+        # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
+        # the outlines, and inside an outline named by neither corner but whose corners read cards (a row or a fan
+        # of overlapping cards outlined as one) or that is no card at all (a line on the table with cards inside
+        # it); in a card's outline only along its sides (an index lies at a card's edge, further in its pips).
+        read = [i for i in sorted(one_card) if seen_of[i].det.card is not None or seen_of[i].det.face == "down"]
+        indices = index_corners(image, found, s, skip=read)
+        inner = [c for c in indices if c.within in lines or (
+            c.within >= 0 and c.within not in one_card and _at_edge(quads[c.within], c, s))]
+        by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
+        if by_index:
+            seen += _named_proposals(by_index, self.read([corner_crop_at(image, q) for q, _ in by_index]), 0)
         for pile in found.piles:
             # a pile none of whose cards was read: one detection, face down unless it is open paper
             if any(cv2.pointPolygonTest(pile.reshape(-1, 1, 2), x.det.center, False) >= 0 for x in seen):
