@@ -1,13 +1,17 @@
-"""Calibrate: a deck profile from photographs of that deck, which makes the reader surer of it.
+"""Calibrate: a deck profile from photographs of that deck, which makes the reader surer of that deck.
 
 A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's index corners, averaged per
 card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `queen_of_spades.png`) or per
-rank (photos labelled by whole-card box and rank, `--labels`). At table time `DeckProfile.sharpen` weighs the
-network's probabilities of the 52 cards by how close each corner is to each card's prototype (a softmax of
-cosine similarity): the network's first choice may gain (at most doubling) where the prototypes favour it too,
-and otherwise the profile only takes probability away, so it turns unknowns into names but never one card into
-another; "not an index" is left as it was, so a back stays a back. A profile made with `default=False`
-(`--no-default`) names only the cards (or ranks) it learnt.
+rank (photos labelled by whole-card box and rank, `--labels`; a rank's prototype stands for its four cards).
+At table time `DeckProfile.sharpen` adds to the network's log-probability of each card its corner's cosine
+similarity to that card's prototype, times `Settings.prototype_scale`, and shares out among the cards the
+probability the network gave to "some card". A card the photos did not show is given the mean similarity of
+the corner to the prototypes, so the profile favours no card over one it never saw. Only the network's first
+choice may gain (at most `Settings.profile_gain` times), every other card can only lose: a corner like the
+deck's own 7c that the network hesitated over reads surer as 7c, and one the prototypes place elsewhere
+becomes unknown, never another card. "Not an index" is the network's alone, so a back stays a back. A
+profile made with
+`default=False` (`--no-default`) names only the cards (or ranks) it learnt.
 
 A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
 (a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
@@ -20,7 +24,7 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +52,12 @@ from vision.rectify import (
 from vision.settings import SETTINGS, Settings
 
 PROFILE_FORMAT = "cardtable-deck-profile"
-PROFILE_VERSION = 3
+PROFILE_VERSION = 4
+
+
+def _cards_of(key: str) -> list[int]:
+    """The card columns a profile key stands for: one card, or the four of a rank."""
+    return [ALL_CARDS.index(key)] if len(key) == 2 else [i for i, c in enumerate(ALL_CARDS) if c[0] == key]
 
 
 @dataclass(frozen=True)
@@ -59,57 +68,48 @@ class DeckProfile:
     # False (`calibrate-deck --no-default`): only the cards (or ranks) the profile learnt can be named; the
     # built-in reader no longer names the others
     default: bool = True
-    # key -> the lowest cosine similarity of the key's own calibration corners to its prototype: a corner less
-    # like the prototype than that is not taken for that card by the profile
-    floors: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The card codes (or rank letters) the calibration photos showed."""
+        return tuple(sorted(self.prototypes))
 
     def check_model(self, reader: IndexReader) -> None:
         if self.model_sha256 != reader.meta.get("sha256"):
             raise VisionInputError(f"deck profile {self.name!r} was made with another model: calibrate the deck again")
 
     def sharpen(self, r: Readings, s: Settings = SETTINGS) -> Readings:
+        """The readings with the prototypes' similarities added: the card shares change, "not an index" does not."""
         if len(r.probs) == 0:
             return r
-        keys = list(self.prototypes)
-        protos = np.stack([self.prototypes[k] for k in keys])
-        sims = r.embeddings @ protos.T  # N x K
-        card_sim = np.full((len(r.probs), len(ALL_CARDS)), np.nan, np.float32)
-        card_floor = np.ones(len(ALL_CARDS), np.float32)
+        keys = self.keys
+        sims = r.embeddings @ np.stack([self.prototypes[k] for k in keys]).T  # N x K
+        # a card no prototype stands for: the corner's mean similarity to the deck's prototypes
+        card_sim = np.repeat(sims.mean(axis=1, keepdims=True), len(ALL_CARDS), axis=1)
+        learnt = np.zeros(len(ALL_CARDS), bool)
         for j, key in enumerate(keys):
-            cols = [ALL_CARDS.index(key)] if len(key) == 2 else [i for i, c in enumerate(ALL_CARDS) if c[0] == key]
-            for col in cols:
-                card_sim[:, col] = np.fmax(card_sim[:, col], sims[:, j])
-                card_floor[col] = self.floors.get(key, 1.0)
-        covered = ~np.isnan(card_sim[0])
-        z = s.prototype_scale * (card_sim[:, covered] - card_sim[:, covered].max(axis=1, keepdims=True))
-        proto = np.exp(z)
-        proto /= proto.sum(axis=1, keepdims=True)
-        model = r.probs[:, :NONE]
-        # The profile redistributes the probability the network gave the cards it covers among them; the cards
-        # it does not cover keep theirs (or, without the default reader, lose it).
-        cards = model.copy() if self.default else np.zeros_like(model)
-        mass = model[:, covered].sum(axis=1, keepdims=True)
-        mixed = model[:, covered] * proto
-        mixed *= mass / np.maximum(mixed.sum(axis=1, keepdims=True), 1e-12)
-        # A profile settles a choice the network hesitated over, never overturns it: where the prototypes favour
-        # the network's own first choice and the corner is as like its prototype as the deck's own corners were,
-        # it may gain (at most twice the network's probability); elsewhere the profile can only take probability
-        # away, so a crop becomes unknown rather than another card.
-        first = model.argmax(axis=1)
-        rows = np.arange(len(model))
-        sure = np.zeros(len(model), bool)
-        cover_first = covered[first]
-        covered_cols = np.flatnonzero(covered)
-        where = np.searchsorted(covered_cols, first[cover_first])
-        sure[cover_first] = proto[np.flatnonzero(cover_first), where] >= 0.999 * proto[cover_first].max(axis=1)
-        sure &= np.nan_to_num(card_sim[rows, first], nan=-1.0) >= card_floor[first]
-        cap = np.where(sure[:, None], 2.0 * model[:, covered], model[:, covered])
-        cards[:, covered] = np.minimum(mixed, cap)
+            cols = _cards_of(key)
+            card_sim[:, cols] = sims[:, j:j + 1]
+            learnt[cols] = True
+        cards = np.maximum(r.probs[:, :NONE], 1e-12)
+        z = np.log(cards / cards.sum(axis=1, keepdims=True)) + s.prototype_scale * card_sim
+        if not self.default:
+            z[:, ~learnt] = -np.inf
+        shares = np.exp(z - z.max(axis=1, keepdims=True))
+        shares /= shares.sum(axis=1, keepdims=True)
+        some_card = r.probs[:, :NONE].sum(axis=1, keepdims=True)
+        # The prototypes settle what the network hesitated over, they do not overturn it: only its first choice
+        # may gain (at most `profile_gain` times its probability), every other card can only lose, so a
+        # profile turns unknowns into names but never one card into another.
+        network = r.probs[:, :NONE]
+        gain = np.ones_like(network)
+        gain[np.arange(len(network)), network.argmax(axis=1)] = s.profile_gain
+        cards = np.minimum(shares * some_card, gain * network)
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "name": self.name, "model": self.model_sha256,
-                "default": self.default, "floors": {k: round(v, 5) for k, v in sorted(self.floors.items())},
+                "default": self.default,
                 "prototypes": {k: [round(float(v), 5) for v in p] for k, p in sorted(self.prototypes.items())}}
 
     def save(self, path: str | Path) -> None:
@@ -142,7 +142,6 @@ class DeckProfile:
             protos = {str(k): np.asarray(v, np.float32) for k, v in dict(data["prototypes"]).items()}
             name, sha = str(data["name"]), str(data["model"])
             default = data.get("default", True)
-            floors = {str(k): float(v) for k, v in dict(data["floors"]).items()}
         except (KeyError, TypeError, ValueError) as exc:
             raise VisionInputError(f"{path}: broken profile ({type(exc).__name__})") from exc
         if not isinstance(default, bool):
@@ -152,22 +151,20 @@ class DeckProfile:
                 not all(k in ALL_CARDS or k in RANKS for k in protos) or \
                 not all(np.all(np.isfinite(p)) for p in protos.values()):
             raise VisionInputError(f"{path}: broken profile (prototypes)")
-        if set(floors) != set(protos):
-            raise VisionInputError(f"{path}: broken profile (floors)")
-        return cls(name, sha, protos, default, floors)
+        return cls(name, sha, protos, default)
 
 
-def _prototypes(labelled: Sequence[tuple[str, FloatArray]]) -> tuple[dict[str, FloatArray], dict[str, float]]:
-    """Each key's prototype (its corners' mean embedding) and floor (the least similar of them to it)."""
+def _prototypes(labelled: Sequence[tuple[str, Readings]]) -> dict[str, FloatArray]:
+    """Each key's prototype: the unit mean of its corners' embeddings."""
     by_key: dict[str, list[FloatArray]] = {}
-    for key, e in labelled:
-        by_key.setdefault(key, []).append(e)
-    protos, floors = {}, {}
+    for key, r in labelled:
+        by_key.setdefault(key, []).extend(r.embeddings)
+    protos = {}
     for key, es in by_key.items():
-        m = np.mean(es, axis=0)
-        protos[key] = (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32)
-        floors[key] = float(np.min(np.stack(es) @ protos[key]))
-    return protos, floors
+        if es:
+            m = np.mean(es, axis=0)
+            protos[key] = (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32)
+    return protos
 
 
 def _views(card: Image) -> list[Image]:
@@ -181,10 +178,10 @@ def _views(card: Image) -> list[Image]:
     return crops
 
 
-def _reads_as_card(r: Readings, s: Settings) -> bool:
-    """Most of the views read some card at the naming bar."""
-    sure = [(c is not None and p >= s.name_bar) for c, p in (r.best(i) for i in range(len(r.probs)))]
-    return sum(sure) >= 0.5 * len(sure)
+def _shows_an_index(r: Readings) -> bool:
+    """Half the views or more read as an index of some card, however unsure of which: calibration is for
+    the decks the network hesitates over (a one-index design shows "not an index" in half its views)."""
+    return int((r.probs[:, NONE] < 0.5).sum()) >= 0.5 * len(r.probs)
 
 
 def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings = SETTINGS,
@@ -200,14 +197,14 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
     cards = []
     for quad in sorted((o.quad for o in found.outlines), key=quad_area, reverse=True):
         r = reader.read(_views(warp_card(image, quad)))
-        if _reads_as_card(r, s):
+        if _shows_an_index(r):
             cards.append(r)
     if len(cards) >= 2:
         raise VisionInputError(f"{where}: more than one card in the photo (calibrate from one card per photo)")
     if cards:
         return cards[0]
     r = reader.read(_views(warp_card(image, whole)))
-    if _reads_as_card(r, s):
+    if _shows_an_index(r):
         return r
     quads = [corner_frame(c.point, c.along_short, c.along_long, cw) for c in found.corners for cw in c.widths]
     if quads:
@@ -229,13 +226,25 @@ def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", def
     reader = reader or default_reader()
     if not paths:
         raise VisionInputError("no calibration images")
-    labelled: list[tuple[str, FloatArray]] = []
+    labelled: list[tuple[str, Readings]] = []
     for path in paths:
         code = card_from_file_name(str(path))
         r = read_single_card(load_image(path, paper_background=True), str(path), reader, expect=code)
-        labelled.extend((code, r.embeddings[i]) for i in range(len(r.probs)) if float(r.probs[i, NONE]) < 0.5)
-    protos, floors = _prototypes(labelled)
-    return DeckProfile(name, str(reader.meta["sha256"]), protos, default, floors)
+        labelled.append((code, _indices(r)))
+    return _profile(name, reader, labelled, default)
+
+
+def _indices(r: Readings) -> Readings:
+    """The readings of the corners that show an index (a one-index design's other corner does not)."""
+    keep = r.probs[:, NONE] < 0.5
+    return Readings(r.probs[keep], r.embeddings[keep])
+
+
+def _profile(name: str, reader: IndexReader, labelled: list[tuple[str, Readings]], default: bool) -> DeckProfile:
+    protos = _prototypes(labelled)
+    if not protos:
+        raise VisionInputError("no index corner was read in the calibration photos: nothing to learn")
+    return DeckProfile(name, str(reader.meta["sha256"]), protos, default)
 
 
 @dataclass(frozen=True)
@@ -269,7 +278,7 @@ def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str =
     reader = reader or default_reader()
     if not photos:
         raise VisionInputError("no calibration photographs")
-    labelled: list[tuple[str, FloatArray]] = []
+    labelled: list[tuple[str, Readings]] = []
     cards = found_n = 0
     for path, boxes in photos.items():
         image = load_image(path)
@@ -280,13 +289,9 @@ def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str =
             if quad is None:
                 continue
             found_n += 1
-            r = reader.read(_views(warp_card(image, quad)))
-            for i in range(len(r.probs)):
-                if float(r.probs[i, NONE]) < 0.5:
-                    labelled.append((lc.rank, r.embeddings[i]))
-    if not labelled:
+            labelled.append((lc.rank, _indices(reader.read(_views(warp_card(image, quad))))))
+    if not any(len(r.probs) for _, r in labelled):
         raise VisionInputError("no labelled card was found in its photograph: nothing to learn")
-    protos, floors = _prototypes(labelled)
-    missing = "".join(r for r in RANKS if r not in protos)
-    return RankCalibration(DeckProfile(name, str(reader.meta["sha256"]), protos, default, floors), cards, found_n,
-                           len(labelled), missing)
+    profile = _profile(name, reader, labelled, default)
+    missing = "".join(r for r in RANKS if r not in profile.keys)
+    return RankCalibration(profile, cards, found_n, sum(len(r.probs) for _, r in labelled), missing)

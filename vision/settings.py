@@ -39,7 +39,9 @@ class Settings:
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back
     # calibrate ----------------------------------------------------------------------------------------------
-    prototype_scale: float = 20.0  # softmax scale of the cosine similarity to a deck profile's prototypes
+    prototype_scale: float = 10.0  # weight of a corner's cosine similarity to a deck profile's prototypes, added to
+    # the network's card log-probabilities (set on the training groups' calibration splits)
+    profile_gain: float = 3.0  # ... and the most the network's first choice may grow by it (times the network's)
 
 
 SETTINGS = Settings()

@@ -73,16 +73,19 @@ def build_sources(datasets: Path, split: str) -> ts.Sources:
 @functools.cache
 def _scene_windows(labels: Path, split: str) -> list[ts.SceneWindow]:
     """The same for every deck left out: made once per process."""
-    return ts.scene_windows(labels, keep=photo_rows(split), propose=_index_proposals)
+    return ts.scene_windows(labels, keep=photo_rows(split), propose=_read_windows)
 
 
-def _index_proposals(image: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.float32]]:
-    """The card quads the detector proposes from index glyphs (the reader's hardest negatives come from these)."""
+def _read_windows(image: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.float32]]:
+    """The card quads whose first corner's index window the pipeline reads in a photograph: both corners of
+    every outline, and every corner proposed from two edges or from index glyphs (the reader's false names
+    in the training photographs are read from these, so its hardest negatives come from them)."""
     from vision.detect import find_cards
     from vision.rectify import corner_frame
 
-    return [corner_frame(c.point, c.along_short, c.along_long, w)
-            for c in find_cards(image).corners if c.by_index for w in c.widths]
+    found = find_cards(image)
+    return [*(q for o in found.outlines for q in (o.quad, np.roll(o.quad, -2, axis=0))),
+            *(corner_frame(c.point, c.along_short, c.along_long, w) for c in found.corners for w in c.widths)]
 
 
 Crops = tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.str_]]
@@ -243,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
     p.add_argument("--out", type=Path, default=MODEL_DIR / "index-reader.onnx")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--samples", type=int, default=60000)
+    p.add_argument("--samples", type=int, default=80000)
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--threads", type=int, default=1, help="torch threads (others share the machine)")
     p.add_argument("--exclude", action="append", default=[], metavar="DECK", help="leave this deck design out")

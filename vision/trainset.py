@@ -6,13 +6,15 @@ picture, the felt, half an index). Sources:
 
 - deck designs: one PNG per card in a folder (`<rank><suit>.png` or `<rank>_of_<suit>.png`), each face laid on
   a table surface, seen by a camera (perspective, the outline found a little off, 40-400 px wide), degraded
-  (blur, noise, JPEG, uneven light, colour cast) and rectified; upright or turned 180 degrees;
-- the simulator's own procedural faces (Hershey-font indices), which the demo's camera draws;
+  (blur, noise, JPEG, uneven light, colour cast) and rectified; upright or turned 180 degrees (a design that
+  prints its index in the top-left corner only shows "not an index" turned);
+- the simulator's own procedural faces (Hershey-font indices), which the demo's camera draws, drawn together
+  as often as one deck design;
 - indices set in the DejaVu fonts (Debian's fonts-dejavu) at random size and place, two and four colours;
 - real corner indices boxed in photographs (a CSV of `filename, card, xmin, ymin, xmax, ymax`), turned upright
   from the pair of boxes of one card (an index box lies up-left of its twin on an upright card);
 - negatives: corners of backs, patches of a face away from its index, an index window shifted off its
-  index, the table surface, and windows the detector proposes in the labelled photographs away from every
+  index, the table surface, and the windows the pipeline reads in the labelled photographs away from every
   labelled index (a face, a hand, a room behind the cards: what the reader wrongly named before).
 
 Nothing here needs torch: the benchmark's leave-one-deck-out mode and the tests use it too.
@@ -49,6 +51,40 @@ class Deck:
     name: str
     faces: dict[str, Image]  # card -> BGRA face, FACE_W wide
     backs: tuple[Image, ...]
+    # how often the mix draws this deck, against 1 for a deck design (the simulator's fonts share one design's)
+    weight: float = 1.0
+    # the cards whose bottom-right corner holds no index (a one-index design): that corner is "not an index"
+    one_index: frozenset[str] = frozenset()
+
+
+def _corner_ink(face: Image) -> tuple[float, float]:
+    """The share of the top-left and of the bottom-right index window inside the card that is printed (far
+    from the paper's grey level)."""
+    g = cv2.cvtColor(face[:, :, :3], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inside = face[:, :, 3] > 127
+    paper = float(np.median(g[inside]))
+    h, w = g.shape
+    rows, cols = slice(int(0.04 * h), int(CORNER_H * h)), slice(int(0.05 * w), int(CORNER_W * w))
+    shares = []
+    for img, mask in ((g, inside), (g[::-1, ::-1], inside[::-1, ::-1])):
+        shares.append(float(((np.abs(img[rows, cols] - paper) > 60) & mask[rows, cols]).mean()))
+    return shares[0], shares[1]
+
+
+def one_index_cards(faces: dict[str, Image]) -> frozenset[str]:
+    """The cards printed with an index in the top-left corner only: the bottom-right window holds less than
+    half the print of the top-left one (a pip's edge at most)."""
+    inks = {c: _corner_ink(face) for c, face in faces.items()}
+    return frozenset(c for c, (top_left, bottom_right) in inks.items() if bottom_right < 0.5 * top_left)
+
+
+def make_deck(name: str, faces: dict[str, Image], backs: tuple[Image, ...], weight: float = 1.0) -> Deck:
+    return Deck(name, faces, backs, weight, one_index_cards(faces))
+
+
+def corner_label(deck: Deck, card: str, turned: bool) -> int:
+    """The class of the index window at a face's top-left corner, or at its bottom-right one when `turned`."""
+    return NONE if turned and card in deck.one_index else CLASSES.index(card)
 
 
 def _read_bgra(path: Path) -> Image:
@@ -79,7 +115,7 @@ def load_deck(folder: str | Path) -> Deck:
             raise FileNotFoundError(f"{root}: no face for {card}")
         faces[card] = _read_bgra(p)
     backs = tuple(_read_bgra(p) for p in sorted(root.glob("back*.png")))
-    return Deck(root.name, faces, backs)
+    return make_deck(root.name, faces, backs)
 
 
 def deck_folders(datasets: Path) -> list[Path]:
@@ -94,7 +130,7 @@ def deck_folders(datasets: Path) -> list[Path]:
 
 
 def procedural_decks() -> list[Deck]:
-    """The simulator's own faces: its four Hershey index fonts."""
+    """The simulator's own faces: its four Hershey index fonts, drawn together as often as one deck design."""
     from hardware_sim.camera.art import card_body_mask, draw_back, procedural_faces
 
     decks = []
@@ -103,7 +139,7 @@ def procedural_decks() -> list[Deck]:
         fs = procedural_faces(style)
         faces = {c: _with_alpha(img, mask) for c, img in fs.faces.items()}
         backs = (_with_alpha(fs.back, mask), _with_alpha(draw_back((30, 30, 30 + 40 * style)), mask))
-        decks.append(Deck(fs.name, faces, backs))
+        decks.append(make_deck(fs.name, faces, backs, weight=0.25))
     return decks
 
 
@@ -291,7 +327,7 @@ def spread_crop(deck: Deck, rng: Rng) -> tuple[Image, int] | None:
     own = rng.uniform() < 0.5
     if own:  # the card's own window
         if cover < 0.03:
-            label = CLASSES.index(codes[j])
+            label = corner_label(deck, codes[j], turned)
         elif cover > 0.3:
             label = NONE
         else:
@@ -522,15 +558,18 @@ _MIX = (0.30, 0.38, 0.62, 0.76)
 
 
 def _stream(src: Sources, rng: Rng, photos: PhotoCache) -> Iterator[tuple[Image, int, int]]:
+    weights = np.array([deck.weight for deck in src.decks])
+    weights /= weights.sum()
     while True:
         r = rng.uniform()
         card = CLASSES[int(rng.integers(0, len(CLASSES)))]
         label = CLASSES.index(card)
-        d = int(rng.integers(0, len(src.decks)))
+        d = int(rng.choice(len(src.decks), p=weights))
         deck = src.decks[d]
         if r < _MIX[0]:
             face = light_ink(deck.faces[card]) if rng.uniform() < 0.1 else deck.faces[card]
-            yield camera_crop(face, rng, turned=bool(rng.uniform() < 0.5)), label, d
+            turned = bool(rng.uniform() < 0.5)
+            yield camera_crop(face, rng, turned=turned), corner_label(deck, card, turned), d
         elif r < _MIX[1] and src.fonts:
             set_in_font = font_face(card, rng)
             if set_in_font is not None:
@@ -551,11 +590,11 @@ def _negative(src: Sources, deck: Deck, photos: PhotoCache, rng: Rng) -> tuple[I
     d = src.decks.index(deck)
     kind = rng.uniform()
     face = deck.faces[CLASSES[int(rng.integers(0, len(CLASSES)))]]
-    if kind >= 0.7 and src.scene_windows:  # what the detector proposes in a photo away from any index
+    if kind >= 0.6 and src.scene_windows:  # what the pipeline reads in a photo away from any index
         sw = src.scene_windows[int(rng.integers(0, len(src.scene_windows)))]
         quad = sw.quad + rng.normal(0, 0.02 * float(np.linalg.norm(sw.quad[1] - sw.quad[0])), (4, 2))
         return corner_crop_at(photos.get(sw.image), quad.astype(np.float32)), NONE, -1
-    kind *= 0.7 if src.scene_windows else 1.0
+    kind /= 0.6 if src.scene_windows else 1.0
     if kind < 0.3 and deck.backs:
         back = deck.backs[int(rng.integers(0, len(deck.backs)))]
         return camera_crop(back, rng, turned=bool(rng.uniform() < 0.5),

@@ -133,7 +133,7 @@ def _calibrate_deck(args: argparse.Namespace) -> int:
     except VisionError as exc:
         raise _vision_error(exc) from exc
     _write_profile(profile, args.out)
-    cards = sorted(profile.prototypes)
+    cards = sorted(profile.keys)
     if args.json:
         print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(cards),
                     "suit_templates": len(cards), "cards": cards})
@@ -160,7 +160,7 @@ def _calibrate_ranks(args: argparse.Namespace) -> int:
         raise _vision_error(exc) from exc
     _write_profile(cal.profile, args.out)
     if args.json:
-        print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(cal.profile.prototypes),
+        print_json({"profile": args.out, "images": len(args.images), "rank_templates": len(cal.profile.keys),
                     "suit_templates": 0, "glyphs": cal.crops, "kept": cal.crops, "cards": cal.cards,
                     "found": cal.found, "ranks_not_learnt": cal.missing})
     else:

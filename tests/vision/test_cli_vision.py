@@ -53,7 +53,9 @@ def test_identify_with_broken_profile(tmp_path: Path, capsys: pytest.CaptureFixt
                     b'{"format": "cardtable-deck-profile", "version": 3, "name": "x", "model": "0", '
                     b'"prototypes": {"As": [1.0]}, "floors": {"Kh": 0.5}}',
                     b'{"format": "cardtable-deck-profile", "version": 3, "name": "x", "model": "0", '
-                    b'"prototypes": {"As": [1.0]}, "floors": {"As": 0.5}}'):
+                    b'"prototypes": {"As": [1.0]}, "floors": {"As": 0.5}}',
+                    b'{"format": "cardtable-deck-profile", "version": 4, "name": "x", "model": "0", '
+                    b'"prototypes": {"As": [1.0], "Zz": [1.0]}}'):
         prof.write_bytes(content)
         assert main(["vision", "identify", image, "--profile", str(prof)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
@@ -76,7 +78,7 @@ def test_calibrate_deck_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["vision", "calibrate-deck", "--out", str(out), *paths, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["cards"] == ["7c", "As", "Qh", "Td"]
     profile = DeckProfile.load(out)
-    assert sorted(profile.prototypes) == ["7c", "As", "Qh", "Td"]
+    assert sorted(profile.keys) == ["7c", "As", "Qh", "Td"]
     table = _table_photo(tmp_path / "table.png", "Qh", "7c", seed=9)
     assert main(["vision", "identify", table, "--profile", str(out), "--json"]) == 0
     cards = sorted(c["card"] for c in json.loads(capsys.readouterr().out)["cards"] if c["card"])

@@ -45,7 +45,7 @@ def test_calibrate_deck_from_table_photos(tmp_path: Path) -> None:
         cv2.imwrite(str(path), render(scene, i, options))
         paths.append(str(path))
     profile = calibrate_deck(paths, name="tigullio")
-    assert sorted(profile.prototypes) == sorted(("Kh", "9s", "4d", "Jc", "Ad", "7s"))
+    assert sorted(profile.keys) == sorted(("Kh", "9s", "4d", "Jc", "Ad", "7s"))
     table = TableScene(cards=tuple(PlacedCard(card=c, x=140 + 100 * i, y=220, angle=-20.0 + 15 * i)
                                    for i, c in enumerate(("Kh", "9s", "4d", "Jc", "Ad", "7s"))))
     found = Recognizer(profile).identify(render(table, 99, options))

@@ -49,3 +49,17 @@ def test_spread_windows_are_crops_with_a_card_or_none() -> None:
     assert len(drawn) >= 20
     assert all(c.shape == (CROP_H, CROP_W) and 0 <= label <= ts.NONE for c, label in drawn)
     assert any(label == ts.NONE for _, label in drawn) and any(label != ts.NONE for _, label in drawn)
+
+
+def test_a_design_printing_one_index_shows_none_in_its_bare_corner() -> None:
+    deck = ts.procedural_decks()[0]
+    assert not deck.one_index  # the simulator's faces print both indices
+    face = deck.faces["7d"].copy()
+    h, w = face.shape[:2]
+    bare = face.copy()
+    bare[h // 2:, w // 2:, :3] = np.median(face[h // 2, w // 2:, :3], axis=0)  # bottom-right corner blanked
+    assert ts.one_index_cards({"7d": face, "Kh": bare}) == frozenset({"Kh"})
+    one = ts.make_deck("one-index", {"Kh": bare}, ())
+    assert ts.corner_label(one, "Kh", turned=True) == ts.NONE
+    assert ts.corner_label(one, "Kh", turned=False) == ts.CLASSES.index("Kh")
+    assert ts.corner_label(deck, "7d", turned=True) == ts.CLASSES.index("7d")
