@@ -24,10 +24,12 @@ def whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
     for anything else (unknown or repeated cards, other spellings, the wrong length), which parse_deck reads."""
     if (type(deck) is not list and type(deck) is not tuple) or len(deck) != DECK_SIZE:
         return None
-    try:
-        ident: list[Card | None] = list(map(CARD_OF.__getitem__, deck))
-    except (KeyError, TypeError):
-        return None  # not one of our codes, or something unhashable: parse_deck names it
+    ident: list[Card | None] = []
+    for item in deck:
+        card = CARD_OF.get(item) if type(item) is str else None
+        if card is None:
+            return None  # not one of our codes: parse_deck reads it, or names what is wrong with it
+        ident.append(card)
     if len(set(ident)) != DECK_SIZE:
         return None
     return ident

@@ -231,16 +231,19 @@ class HandState:
         self.emit(HandEnded(status=self.status, carried_pot=self.collected))
 
     def check_invariants(self) -> None:
-        # Every chip and every card place is looked at after every act, with built-in sums and comparisons
-        # (no Python loop). The cards: where every pile and hand holds exactly what it held at the last proof
-        # (a copy kept then), the 52 places are the ones that proof established; any difference at all, in any
-        # pile, hand or order, is proved again by _check_cards.
-        places = self.stack + self.bets
-        pot = self.collected
-        chips = sum(places) + pot
-        if chips != self.chips_total or min(places) < 0 or pot < 0:
-            if chips != self.chips_total:
-                raise InvariantError(f"chips not conserved: {chips} on the table, {self.chips_total} expected")
+        # Every chip and every card place is looked at after every act. The chips: each stack and bet once, in one
+        # pass. The cards: where every pile and hand holds exactly what it held at the last proof (a copy kept
+        # then), the 52 places are the ones that proof established; any difference at all, in any pile, hand or
+        # order, is proved again by piles.prove_layout, which looks at the piles that changed.
+        chips = self.collected
+        negative = chips < 0
+        for i in range(self.n):
+            stack, bet = self.stack[i], self.bets[i]
+            chips += stack + bet
+            negative = negative or stack < 0 or bet < 0
+        if chips != self.chips_total:
+            raise InvariantError(f"chips not conserved: {chips} on the table, {self.chips_total} expected")
+        if negative:
             raise InvariantError("a negative stack, bet or pot")
         layout = (self.stub, self.burn_pile, self.muck_pile, self.hands, self.held, self.discards)
         if layout != self.checked_layout:
