@@ -10,7 +10,8 @@ order, and the base gives equality, hashing, ``repr`` and copies over those fiel
 not negative). Plain classes rather than dataclasses because the native build (bench/native.py) compiles them to C
 classes whose constructor runs natively; a dataclass's generated ``__init__`` would stay interpreted, setting each
 frozen field through ``object.__setattr__``, on every act of every hand. Frozen: mypy refuses a write to a
-``Final`` attribute anywhere in the source, and the native build refuses it at run time as well.
+``Final`` attribute anywhere in the source, and both builds refuse it at run time (the native build's compiled
+attributes themselves; the interpreted build's ``Frozen.__setattr__``, given to it below).
 """
 
 from __future__ import annotations
@@ -60,6 +61,27 @@ class Frozen:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Frozen:
         return self  # of ints, strs, bools, enums and tuples of them: nothing to copy
+
+
+def _set_once(self: Frozen, name: str, value: object) -> None:
+    """Each field is set once, by the constructor: a second write, or a name not among ``fields``, is refused.
+    (It runs for every field of every value built, so it does no more than that.)"""
+    values = vars(self)
+    if name in values or name not in self.fields:
+        raise AttributeError(f"{type(self).__name__} is frozen: cannot set {name!r}")
+    values[name] = value
+
+
+def _refuse_delete(self: Frozen, name: str) -> None:
+    raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name!r}")
+
+
+# Frozen at run time in the interpreted build too. In the native build these classes are compiled, and a compiled
+# ``Final`` attribute refuses a write itself (mypyc also allows no ``__setattr__`` on a base that interpreted classes
+# extend, and would send every compiled constructor's writes through one): the guard is for the interpreted class.
+if not hasattr(Frozen, "__mypyc_attrs__"):  # mypyc lists a compiled class's attributes there
+    Frozen.__setattr__ = _set_once  # type: ignore[method-assign,assignment]
+    Frozen.__delattr__ = _refuse_delete  # type: ignore[method-assign,assignment]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from table_controller.engine.acts import ActTaken, actions_of
 from table_controller.engine.betting import BettingStructure
 from table_controller.engine.cards import Card
 from table_controller.engine.config import GameConfig
 from table_controller.engine.errors import IllegalActionError, InvariantError
-from table_controller.engine.events import Event, HandEnded
+from table_controller.engine.events import Event, Frozen, HandEnded
 from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
 from table_controller.engine.opening import OpeningRequirement
 from table_controller.engine.piles import DECK_SIZE, prove_layout
@@ -36,14 +36,15 @@ CardLike = Card | int | str | None
 R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
 
 
-@dataclass(frozen=True, kw_only=True)
-class SeatSpec:
-    seat: int
-    stack: int
-    name: str = ""
+class SeatSpec(Frozen):
+    """A seat dealt in: its number, the player's stack before the antes, and name (frozen, like the events)."""
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> SeatSpec:
-        return self  # frozen, of ints and a str: nothing to copy (and a compiled one refuses the default copy)
+    fields: ClassVar[tuple[str, ...]] = ("seat", "stack", "name")
+
+    def __init__(self, *, seat: int, stack: int, name: str = "") -> None:
+        self.seat: Final = seat
+        self.stack: Final = stack
+        self.name: Final = name
 
 
 @dataclass
