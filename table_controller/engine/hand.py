@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from functools import cache
 from operator import attrgetter
 from typing import Any
 
@@ -596,7 +595,6 @@ class Hand(HandState):
         return outcome.to_record(self)
 
 
-@cache
 def _rotations(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """For each player i of n: the players after him in turn to his left, ending with himself (the order in which
     the turn passes from him), and the same without himself."""
