@@ -182,7 +182,10 @@ class HandState:
     @property
     def pot(self) -> int:
         """Chips in the middle: the collected pot plus the bets of the current interval."""
-        return self.collected + sum(self.bets)
+        pot = self.collected
+        for bet in self.bets:
+            pot += bet
+        return pot
 
     @property
     def carried_pot(self) -> int:

@@ -93,8 +93,13 @@ def _random_betting(hand: Hand, rng: Chooser, legal: LegalActions, aggression: i
     acts = legal.acts
     seat = legal.seat
     assert seat is not None
-    aggressive = next((a for a in acts if a in _AGGRESSIVE), None)
-    passive = tuple(a for a in acts if a in _PASSIVE)
+    aggressive: str | None = None  # the bet or raise open, if any
+    passive: list[str] = []  # the check or call open
+    for name in acts:
+        if name in _AGGRESSIVE and aggressive is None:
+            aggressive = name
+        elif name in _PASSIVE:
+            passive.append(name)
     if "declare_no_openers" in acts and rng.randrange(12) == 0:
         hand.declare_no_openers(seat)
         return
