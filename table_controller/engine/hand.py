@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from table_controller.engine import draw as draw_
 from table_controller.engine import forced, identities, intervals, outcome, showdown, wagers
@@ -57,7 +57,7 @@ from table_controller.engine.piles import DECK_SIZE
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
-_FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
+_FULL_STUB: Final = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
 

@@ -16,11 +16,11 @@ multiset and fails.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from table_controller.engine.errors import InvariantError
 
-DECK_SIZE = 52
+DECK_SIZE: Final = 52
 
 # The piles in the order a layout lists them: three shared piles, then three groups of one pile per player.
 Layout = tuple[list[int], list[int], list[int], list[list[int]], list[list[int]], list[list[int]]]
