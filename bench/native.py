@@ -45,6 +45,7 @@ NATIVE_MODULES = (
     "table_controller/engine/events.py",
     "table_controller/engine/forced.py",
     "table_controller/engine/hand.py",
+    "table_controller/engine/hand_state.py",
     "table_controller/engine/identities.py",
     "table_controller/engine/intervals.py",
     "table_controller/engine/legal.py",

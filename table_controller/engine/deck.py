@@ -8,15 +8,16 @@ shoe or a record gives into card codes and identities, and name a bad card with 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from table_controller.engine.cards import UNKNOWN_CODE, Card, card_str, parse_card
 from table_controller.engine.errors import ConfigError, IllegalActionError
 from table_controller.engine.hand_state import CardLike
 from table_controller.engine.piles import DECK_SIZE
 
-CODE_OF: tuple[str, ...] = tuple(card_str(c) for c in range(DECK_SIZE))  # each card's code, by its number
-CARD_OF: dict[str, Card] = {code: Card(c) for c, code in enumerate(CODE_OF)}
-CODE_SET = frozenset(CODE_OF)
+CODE_OF: Final[tuple[str, ...]] = tuple(card_str(c) for c in range(DECK_SIZE))  # each card's code, by its number
+CARD_OF: Final[dict[str, Card]] = {code: Card(c) for c, code in enumerate(CODE_OF)}
+CODE_SET: Final = frozenset(CODE_OF)
 
 
 def whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
@@ -24,10 +25,12 @@ def whole_pack(deck: Sequence[CardLike] | None) -> list[Card | None] | None:
     for anything else (unknown or repeated cards, other spellings, the wrong length), which parse_deck reads."""
     if (type(deck) is not list and type(deck) is not tuple) or len(deck) != DECK_SIZE:
         return None
-    try:
-        ident: list[Card | None] = list(map(CARD_OF.__getitem__, deck))
-    except (KeyError, TypeError):
-        return None  # not one of our codes, or something unhashable: parse_deck names it
+    ident: list[Card | None] = []
+    for item in deck:
+        card = CARD_OF.get(item) if type(item) is str else None
+        if card is None:
+            return None  # not one of our codes: parse_deck reads it, or names what is wrong with it
+        ident.append(card)
     if len(set(ident)) != DECK_SIZE:
         return None
     return ident

@@ -14,11 +14,10 @@ from collections.abc import Sequence
 from table_controller.engine import irregular as _irregular
 from table_controller.engine.acts import ActTaken
 from table_controller.engine.config import DrawLimit
-from table_controller.engine.deck import CARD_OF
 from table_controller.engine.errors import IllegalActionError
 from table_controller.engine.events import Burned, DrawAnnounced, DrawServed, Event, Reshuffled
 from table_controller.engine.hand_state import CardLike, HandState
-from table_controller.engine.identities import forgettable
+from table_controller.engine.identities import find_held, forgettable
 from table_controller.engine.machine import Phase
 
 __all__ = [
@@ -81,9 +80,7 @@ def verify_draw(hand: HandState, seat: int, discard: Sequence[CardLike]) -> None
     hand.require_phase("draw")
     hand.require_turn(i, R_DRAW_ORDER)
     _verify_count(hand, i, len(discard))
-    held = set(map(hand.ident.__getitem__, hand.hands[i]))
-    known = [CARD_OF.get(c) if isinstance(c, str) else None for c in discard]
-    if None not in known and len(set(known)) == len(known) and held.issuperset(known):
+    if find_held(hand, hand.hands[i], discard) is not None:
         return  # the common case: known cards, all in the hand, none twice
     snapshot = list(hand.ident)
     try:

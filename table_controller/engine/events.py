@@ -10,7 +10,8 @@ order, and the base gives equality, hashing, ``repr`` and copies over those fiel
 not negative). Plain classes rather than dataclasses because the native build (bench/native.py) compiles them to C
 classes whose constructor runs natively; a dataclass's generated ``__init__`` would stay interpreted, setting each
 frozen field through ``object.__setattr__``, on every act of every hand. Frozen: mypy refuses a write to a
-``Final`` attribute anywhere in the source, and the native build refuses it at run time as well.
+``Final`` attribute anywhere in the source, and both builds refuse a write to an event at run time (the native
+build's compiled attributes themselves; the interpreted build's ``Event.__setattr__``, given to it below).
 """
 
 from __future__ import annotations
@@ -91,6 +92,30 @@ class Event(Frozen):
             value = getattr(self, name)
             out[name] = list(value) if isinstance(value, tuple) else value
         return out
+
+
+def _set_once(self: Event, name: str, value: object) -> None:
+    """Each field is set once, by the constructor: a second write, or a name not among ``fields``, is refused.
+    (It runs for every field of every event built, so it does no more than that.)"""
+    values = self.__dict__
+    if name in values or name not in self.fields:
+        raise AttributeError(f"{type(self).__name__} is frozen: cannot set {name!r}")
+    values[name] = value
+
+
+def _refuse_delete(self: Event, name: str) -> None:
+    raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name!r}")
+
+
+# An event is frozen at run time in the interpreted build too (the record is what happened). In the native build
+# the kinds are compiled, and a compiled ``Final`` attribute refuses a write itself (mypyc also allows no
+# ``__setattr__`` on a base that interpreted classes extend, and would send every compiled constructor's writes
+# through one): the guard is for the interpreted class. The other frozen values (the legal view, a seat dealt in)
+# are held to ``Final`` by mypy and by the native build; they are built on every act, where a guard on each write
+# would cost the interpreted engine more than it protects.
+if not hasattr(Event, "__mypyc_attrs__"):  # mypyc lists a compiled class's attributes there
+    Event.__setattr__ = _set_once  # type: ignore[method-assign,assignment]
+    Event.__delattr__ = _refuse_delete  # type: ignore[method-assign,assignment]
 
 
 class ForcedBetPosted(Event):

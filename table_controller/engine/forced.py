@@ -8,7 +8,7 @@ Functions over the deal's public state (:class:`~table_controller.engine.hand_st
 
 from __future__ import annotations
 
-from functools import cache
+from typing import Final
 
 from table_controller.engine.acts import ActTaken
 from table_controller.engine.config import STRADDLE_FORMS, AnteMode, GameForm
@@ -19,7 +19,7 @@ from table_controller.engine.machine import Phase
 
 __all__ = ["HAND_SIZE", "decline_straddle", "start", "straddle", "verify_decline_straddle", "verify_straddle"]
 
-HAND_SIZE = 5
+HAND_SIZE: Final = 5
 R_STRADDLE = "003 Blind and straddle: a straddle doubles the last straddle, made only by the player left of the last"
 
 
@@ -175,7 +175,6 @@ def begin_first_after_straddles(hand: HandState, *, moved: bool = False) -> None
     hand.open_interval((hand.forced_last + 1) % hand.n)
 
 
-@cache
 def _deal_order(n: int, left: int) -> tuple[int, ...]:
     """Player indices in the order served, from the dealer's left."""
     return tuple((left + k) % n for k in range(n))

@@ -24,14 +24,13 @@ Seats are numbered clockwise: "the player on the left" of seat N is the next sea
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from table_controller.engine import draw as draw_
 from table_controller.engine import forced, identities, intervals, outcome, showdown, wagers
 from table_controller.engine import irregular as _irregular
-from table_controller.engine.acts import ActTaken, actions_of
+from table_controller.engine.acts import ActTaken
 from table_controller.engine.betting import structure_for
 from table_controller.engine.cards import UNKNOWN_CODE, Card
 from table_controller.engine.config import (
@@ -41,48 +40,32 @@ from table_controller.engine.config import (
     GameForm,
 )
 from table_controller.engine.deck import CARD_OF, CODE_OF, parse_deck, whole_pack
-from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
+from table_controller.engine.errors import ConfigError, IllegalActionError
 from table_controller.engine.events import (
     BetMade,
     Called,
     Checked,
     Event,
     Folded,
-    HandEnded,
     Raised,
 )
 from table_controller.engine.forced import HAND_SIZE
-from table_controller.engine.hand_state import CardLike, SeatSpec
+from table_controller.engine.hand_state import CardLike, HandState, SeatSpec
 from table_controller.engine.legal import LegalActions, legal_view
-from table_controller.engine.machine import TERMINAL, Phase, accepts, check_transition
-from table_controller.engine.piles import DECK_SIZE, prove_layout
+from table_controller.engine.machine import Phase
+from table_controller.engine.piles import DECK_SIZE
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
 
-_FULL_STUB = tuple(range(DECK_SIZE - 1, -1, -1))
+_FULL_STUB: Final = tuple(range(DECK_SIZE - 1, -1, -1))
 _seat_number = attrgetter("seat")
 _stack_of = attrgetter("stack")
 
-R_TURN = "003 Draw Poker: each player in turn, in rotation to the left"
 
-
-
-class Hand:
+class Hand(HandState):
     """One deal. See the module docstring for how to drive it."""
 
-    # Every field a deal keeps, declared in one place; ``__dict__`` stays for anything else a caller hangs on a hand.
-    __slots__ = (
-        "__dict__", "acted_full", "after", "aggressor", "announced", "ante_paid", "bets", "burn_pile",
-        "burned_for_draw", "button_index", "carried_in", "checked_layout", "chips_total", "collected", "config",
-        "contrib", "current", "dead", "deck_codes", "delivered", "discards", "draw_pos", "draw_top", "drawers",
-        "entry", "entry_seat", "events", "false_opener_case", "final_first", "folded", "forced_last", "foul",
-        "hands", "held", "ident", "index", "interval", "irregular_state", "last_inc", "learnt", "legal",
-        "legal_full", "muck_pile", "mucked", "n", "needs", "opened", "opener_index", "openers_proved",
-        "original", "others", "pass_and_out", "passed_deals", "pending_serve", "phase", "predraw_level",
-        "raises", "reopen_pos", "reopen_queue", "requirement", "reserve_cards", "resume_at", "seat_no", "seats",
-        "show_pos", "show_queue", "shown", "stack", "status", "straddle_form", "straddles", "structure", "stub",
-        "to_act", "values",
-    )
+    __slots__ = ("legal",)  # the deal's fields are HandState's; this one is the hand's own cache of the legal view
 
     def __init__(self, config: GameConfig, seats: Sequence[SeatSpec], button: int, *,
                  deck: Sequence[CardLike] | None = None, carried_pot: int = 0, passed_deals: int = 0,
@@ -213,62 +196,7 @@ class Hand:
         self.phase: Phase | None = None
         forced.start(self)
 
-    # ----------------------------------------------------------------------------------------------- setup
-
-    def move(self, target: Phase, trigger: str) -> None:
-        check_transition(self.phase, trigger, target)
-        self.phase = target
-
-    def emit(self, event: Event) -> Event:
-        self.events.append(event)
-        return event
-
-    # ------------------------------------------------------------------------------------------ invariants
-
-    def check_invariants(self) -> None:
-        # Every chip and every card place is looked at after every act, with built-in sums and comparisons
-        # (no Python loop). The cards: where every pile and hand holds exactly what it held at the last proof
-        # (a copy kept then), the 52 places are the ones that proof established; any difference at all, in any
-        # pile, hand or order, is proved again by _check_cards.
-        places = self.stack + self.bets
-        pot = self.collected
-        chips = sum(places) + pot
-        if chips != self.chips_total or min(places) < 0 or pot < 0:
-            if chips != self.chips_total:
-                raise InvariantError(f"chips not conserved: {chips} on the table, {self.chips_total} expected")
-            raise InvariantError("a negative stack, bet or pot")
-        layout = (self.stub, self.burn_pile, self.muck_pile, self.hands, self.held, self.discards)
-        if layout != self.checked_layout:
-            kept, self.checked_layout = self.checked_layout, ()  # a failed proof leaves no copies: all 52 next time
-            self.checked_layout = prove_layout(layout, kept, self.n)
-        if self.learnt:  # identities change only when cards are learnt: check them then
-            self.learnt = False
-            ident = self.ident
-            distinct = set(ident)  # counted in C: the known cards distinct, plus None once if any is unknown
-            unknown = ident.count(None)
-            if len(distinct) - (unknown > 0) != DECK_SIZE - unknown:
-                raise InvariantError("one card identified in two places")
-
     # ---------------------------------------------------------------------------------------------- helpers
-
-    def index_of(self, seat: int) -> int:
-        i = self.index.get(seat)
-        if i is None:
-            raise IllegalActionError("unknown_seat", f"seat {seat} is not dealt in this hand")
-        return i
-
-    def live(self) -> list[int]:
-        return [i for i in range(self.n) if not self.folded[i]]
-
-    def require_phase(self, trigger: str) -> None:
-        if self.phase is None or not accepts(self.phase, trigger):
-            raise IllegalActionError("wrong_phase", f"'{trigger}' is not allowed during {self.phase}")
-
-    def require_turn(self, i: int, rule: str = R_TURN) -> None:
-        if self.to_act != i:
-            who = "nobody" if self.to_act is None else f"seat {self.seat_no[self.to_act]}"
-            raise IllegalActionError("not_your_turn", f"seat {self.seat_no[i]} acted out of turn: it is {who}'s turn",
-                                rule=rule)
 
     def code(self, pos: int) -> str:
         c = self.ident[pos]
@@ -290,39 +218,13 @@ class Hand:
         i = self.index_of(seat)
         return tuple(self.hands[i] + self.held[i])
 
-    def stacks(self) -> dict[int, int]:
-        return {self.seat_no[i]: self.stack[i] for i in range(self.n)}
-
-    @property
-    def pot(self) -> int:
-        """Chips in the middle: the collected pot plus the bets of the current interval."""
-        return self.collected + sum(self.bets)
-
-    @property
-    def carried_pot(self) -> int:
-        """After the hand: what stays on the table for the next deal."""
-        return self.collected if self.phase in TERMINAL else 0
-
     @property
     def button(self) -> int:
         return self.seat_no[self.button_index]
 
-    @property
-    def opener(self) -> int | None:
-        return None if self.opener_index is None else self.seat_no[self.opener_index]
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase in TERMINAL
-
     def log_act(self, act: ActTaken) -> None:
         self.legal = None  # _done clears it too; this covers an act that fails after logging (a draw short of cards)
         self.events.append(act)
-
-    @property
-    def actions(self) -> list[dict[str, Any]]:
-        """The acts so far as the hand record lists them, read from the event log (:mod:`~.acts`)."""
-        return [act.to_action() for act in actions_of(self.events)]
 
     def done(self, before: int) -> list[Event]:
         self.legal = None
@@ -578,9 +480,6 @@ class Hand:
         """How many cards of the stub the shoe has not delivered yet."""
         return draw_.undelivered_in_stub(self)
 
-    def reserve(self) -> int:
-        return self.reserve_cards  # 1 when the house never deals the last card
-
     # ------------------------------------------------------------------------------------------ final interval
 
     def begin_final(self, trigger: str) -> None:
@@ -615,10 +514,6 @@ class Hand:
     def award_showdown(self) -> None:
         showdown.award_showdown(self)
 
-
-    def end(self) -> None:
-        self.to_act = None
-        self.emit(HandEnded(status=self.status, carried_pot=self.collected))
 
     # ------------------------------------------------------------------- card identities (identities.py)
 
@@ -688,7 +583,6 @@ class Hand:
         return outcome.to_record(self)
 
 
-@cache
 def _rotations(n: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     """For each player i of n: the players after him in turn to his left, ending with himself (the order in which
     the turn passes from him), and the same without himself."""

@@ -21,8 +21,24 @@ from table_controller.engine.hand_state import CardLike, HandState
 from table_controller.engine.piles import DECK_SIZE
 
 __all__ = [
-    "deliver", "forget", "forgettable", "named_in_acts", "resolve_cards", "verify_deliver", "verify_forget",
+    "deliver", "find_held", "forget", "forgettable", "named_in_acts", "resolve_cards", "verify_deliver",
+    "verify_forget",
 ]
+
+
+def find_held(hand: HandState, positions: Sequence[int], cards: Sequence[CardLike]) -> list[int] | None:
+    """The common case of :func:`resolve_cards`: the positions of ``cards`` when each is a known code found in
+    ``positions`` and none is named twice (nothing to learn, nothing to refuse); None for any other case."""
+    ident = hand.ident
+    at = {ident[p]: p for p in positions}
+    found: list[int] = []
+    for item in cards:
+        card = CARD_OF.get(item) if type(item) is str else None
+        pos = None if card is None else at.get(card)
+        if pos is None or pos in found:
+            return None
+        found.append(pos)
+    return found
 
 
 def resolve_cards(hand: HandState, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]:
@@ -30,18 +46,9 @@ def resolve_cards(hand: HandState, positions: Sequence[int], cards: Sequence[Car
 
     A code not yet known anywhere is learnt onto an unidentified position of ``positions``.
     """
-    # The common case first: known codes, each found in ``positions``, none twice (nothing to learn).
-    ident = hand.ident
-    at = {ident[p]: p for p in positions}
-    fast: list[int] = []
-    for item in cards:
-        card = CARD_OF.get(item) if type(item) is str else None
-        pos = None if card is None else at.get(card)
-        if pos is None or pos in fast:
-            break
-        fast.append(pos)
-    else:
-        return fast
+    found = find_held(hand, positions, cards)
+    if found is not None:
+        return found
     parsed: list[Card | None] = []
     for item in cards:
         if item is None or item == UNKNOWN_CODE:

@@ -55,9 +55,16 @@ def after_act(hand: HandState, i: int, trigger: str) -> None:
 def return_uncalled(hand: HandState) -> None:
     if hand.n < 2:
         return
-    bet = hand.bets
-    top = max(range(hand.n), key=bet.__getitem__)  # the first highest bet
-    excess = bet[top] - max(bet[:top] + bet[top + 1:])  # above the next highest (another's equal: none)
+    bets = hand.bets
+    top = 0  # the first highest bet
+    for i in range(1, hand.n):
+        if bets[i] > bets[top]:
+            top = i
+    called = 0  # the highest of the others' bets (another's equal to the top: nothing returns)
+    for i in range(hand.n):
+        if i != top and bets[i] > called:
+            called = bets[i]
+    excess = bets[top] - called
     if excess > 0:
         hand.bets[top] -= excess
         hand.contrib[top] -= excess

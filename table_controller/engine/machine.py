@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from table_controller.engine.errors import InvariantError
 
@@ -33,8 +34,8 @@ class Phase(StrEnum):
     PASSED_OUT = "passed_out"  # terminal: nobody opened; the pot stays for the next deal
 
 
-TERMINAL = frozenset({Phase.COMPLETE, Phase.PASSED_OUT})
-BETTING_ACTS = ("check", "bet", "call", "raise", "fold")
+TERMINAL: Final = frozenset({Phase.COMPLETE, Phase.PASSED_OUT})
+BETTING_ACTS: Final = ("check", "bet", "call", "raise", "fold")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,7 +112,9 @@ TRANSITIONS: tuple[Transition, ...] = (
                 P.SHOWDOWN)),
 )
 
-_INDEX: dict[tuple[Phase | None, str], tuple[Phase, ...]] = {(t.source, t.trigger): t.targets for t in TRANSITIONS}
+_INDEX: Final[dict[tuple[Phase | None, str], tuple[Phase, ...]]] = {
+    (t.source, t.trigger): t.targets for t in TRANSITIONS
+}
 
 
 def accepts(phase: Phase | None, trigger: str) -> bool:

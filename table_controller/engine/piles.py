@@ -16,12 +16,11 @@ multiset and fails.
 
 from __future__ import annotations
 
-from itertools import chain
-from typing import Any
+from typing import Any, Final
 
 from table_controller.engine.errors import InvariantError
 
-DECK_SIZE = 52
+DECK_SIZE: Final = 52
 
 # The piles in the order a layout lists them: three shared piles, then three groups of one pile per player.
 Layout = tuple[list[int], list[int], list[int], list[list[int]], list[list[int]], list[list[int]]]
@@ -37,9 +36,7 @@ def prove_layout(layout: Layout, kept: tuple[Any, ...], players: int) -> Layout:
     passes ``()`` next time."""
     stub, burn, muck, hands, held, discards = layout
     if not kept or len(hands) != players or len(held) != players or len(discards) != players:
-        places = [*stub, *burn, *muck, *chain(*hands, *held, *discards)]
-        if len(places) != DECK_SIZE or len(set(places)) != DECK_SIZE:
-            raise InvariantError(f"cards not conserved: {len(places)} placed, {len(set(places))} distinct")
+        _count_all(layout)
         return (stub[:], burn[:], muck[:], [p[:] for p in hands], [p[:] for p in held], [p[:] for p in discards])
     kept_stub, kept_burn, kept_muck, kept_hands, kept_held, kept_discards = kept
     was: list[int] = []  # what the changed piles held at the last proof
@@ -77,3 +74,18 @@ def _recopy(piles: list[list[int]], kept: list[list[int]], was: list[int], now: 
             was += old
             now += pile
             kept[k] = pile[:]
+
+
+def _count_all(layout: Layout) -> None:
+    """Every one of the 52 places holds exactly one position of the shoe, counting each pile's cards."""
+    stub, burn, muck, hands, held, discards = layout
+    placed = [False] * DECK_SIZE
+    count = 0
+    for pile in (stub, burn, muck, *hands, *held, *discards):
+        for pos in pile:
+            if not 0 <= pos < DECK_SIZE or placed[pos]:
+                raise InvariantError(f"cards not conserved: position {pos} placed twice or not in the shoe")
+            placed[pos] = True
+            count += 1
+    if count != DECK_SIZE:
+        raise InvariantError(f"cards not conserved: {count} placed")

@@ -112,7 +112,7 @@ def show(hand: HandState, seat: int, cards: Sequence[CardLike] | None = None) ->
         return hand.done(before)
     hand.shown[i] = True
     shown = hand.codes(hand.hands[i])
-    value = hand_value([c for c in (hand.ident[p] for p in hand.hands[i]) if c is not None])
+    value = hand_value(_known_cards(hand, hand.hands[i]))
     hand.values[i] = value
     hand.emit(Shown(seat=seat, cards=shown, description=describe(value)))
     if i == hand.opener_index and hand.requirement is not None:
@@ -194,7 +194,17 @@ def award_showdown(hand: HandState) -> None:
 
 def _top_card(hand: HandState, i: int) -> Card:
     # A card's number orders the cards by rank, then by suit as 001 orders them (the odd chip's house option).
-    return max(c for c in (hand.ident[p] for p in hand.hands[i]) if c is not None)
+    return max(_known_cards(hand, hand.hands[i]))
+
+
+def _known_cards(hand: HandState, positions: Sequence[int]) -> list[Card]:
+    """The identified cards at these positions (a card the table could not read is left out)."""
+    known: list[Card] = []
+    for pos in positions:
+        card = hand.ident[pos]
+        if card is not None:
+            known.append(card)
+    return known
 
 
 def _original_cards(hand: HandState, i: int) -> list[Card | None]:

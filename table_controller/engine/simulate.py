@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import permutations
-from typing import Protocol, TypeVar
+from typing import Final, Protocol, TypeVar
 
 from table_controller.engine.hand import Hand, LegalActions
 from table_controller.engine.machine import Phase
 
 T = TypeVar("T")
-_AGGRESSIVE = frozenset({"bet", "raise"})
-_PASSIVE = frozenset({"check", "call"})
+_AGGRESSIVE: Final = frozenset({"bet", "raise"})
+_PASSIVE: Final = frozenset({"check", "call"})
 
 
 class Chooser(Protocol):
@@ -27,7 +27,7 @@ def _pick(rng: Chooser, items: list[str] | tuple[str, ...]) -> str:
 
 
 # Every order of n items, for n up to five (a hand): 1, 1, 2, 6, 24 and 120 orders.
-_ORDERS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(tuple(permutations(range(n))) for n in range(6))
+_ORDERS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(tuple(permutations(range(n))) for n in range(6))
 
 
 def shuffled(rng: Chooser, items: Sequence[T]) -> list[T]:
@@ -93,8 +93,13 @@ def _random_betting(hand: Hand, rng: Chooser, legal: LegalActions, aggression: i
     acts = legal.acts
     seat = legal.seat
     assert seat is not None
-    aggressive = next((a for a in acts if a in _AGGRESSIVE), None)
-    passive = tuple(a for a in acts if a in _PASSIVE)
+    aggressive: str | None = None  # the bet or raise open, if any
+    passive: list[str] = []  # the check or call open
+    for name in acts:
+        if name in _AGGRESSIVE and aggressive is None:
+            aggressive = name
+        elif name in _PASSIVE:
+            passive.append(name)
     if "declare_no_openers" in acts and rng.randrange(12) == 0:
         hand.declare_no_openers(seat)
         return

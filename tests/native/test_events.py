@@ -12,6 +12,7 @@ from typing import ClassVar
 import pytest
 
 from table_controller.engine import events
+from table_controller.engine.acts import ActTaken
 from table_controller.engine.events import BetMade, Called, CardsDealt, Checked, DrawServed, Event, Folded
 
 KINDS = [cls for cls in vars(events).values() if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event]
@@ -82,3 +83,19 @@ def test_a_kind_declared_as_a_dataclass_shares_the_base() -> None:
     assert ruled == Ruled(by="floor supervisor", seat=3)
     with pytest.raises(ValueError, match=r"^Ruled\.amount must not be negative$"):
         Ruled(by="floor", amount=-2)
+
+
+def test_a_field_is_neither_written_nor_deleted_nor_added_after_the_constructor() -> None:
+    """In both builds (the native build's compiled attributes refuse it, the interpreted one's Event.__setattr__)."""
+    called = Called(seat=2, amount=4, all_in=False)
+    with pytest.raises(AttributeError):
+        called.amount = 5  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del called.seat
+    with pytest.raises(AttributeError):
+        called.note = "late"  # type: ignore[attr-defined]
+    assert called == Called(seat=2, amount=4, all_in=False)
+    act = ActTaken(act="bet", seat=2, to=6)  # an act entered is an event of the same log
+    with pytest.raises(AttributeError):
+        act.to = 60  # type: ignore[misc]
+    assert act.to_action() == {"act": "bet", "seat": 2, "to": 6}
