@@ -163,6 +163,12 @@ def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
 
 
 def _one_card(contour: npt.NDArray[np.int32], s: Settings) -> FloatArray | None:
+    blob = cv2.contourArea(contour)
+    rect_w, rect_h = cv2.minAreaRect(contour)[1]
+    # The two tests on the quad below bound the blob's share of its minimum-area rectangle: a blob under that
+    # share (most blobs of a frame, the edges' tangles) is no card, and its quad need not be fitted.
+    if blob < s.min_fill / _QUAD_OF_RECT * rect_w * rect_h:
+        return None
     quad = _quad_of(contour)
     area = quad_area(quad)
     if area <= 0:
@@ -170,12 +176,14 @@ def _one_card(contour: npt.NDArray[np.int32], s: Settings) -> FloatArray | None:
     short, long_ = side_lengths(quad)
     if not s.min_aspect <= long_ / max(short, 1e-6) <= s.max_aspect:
         return None
-    if cv2.contourArea(contour) / area < s.min_fill:
+    if blob / area < s.min_fill:
         return None
-    rect_area = cv2.minAreaRect(contour)[1]
-    if rect_area[0] * rect_area[1] > 1.25 * area:  # a quad cutting off much of the blob
+    if rect_w * rect_h > _QUAD_OF_RECT * area:  # a quad cutting off much of the blob
         return None
     return quad
+
+
+_QUAD_OF_RECT = 1.25  # a card's quad holds at least 1 / this of its blob's minimum-area rectangle
 
 
 def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Settings) -> list[tuple[FloatArray, ...]]:

@@ -10,6 +10,8 @@ grey levels; `to_blob` normalises a batch of them for the network, which was tra
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -85,9 +87,9 @@ def quad_iou(a: FloatArray, b: FloatArray) -> float:
 
 def side_lengths(quad: FloatArray) -> tuple[float, float]:
     """(short, long): mean lengths of the two pairs of opposite sides."""
-    q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    e = np.hypot(*(q[[1, 2, 3, 0]] - q).T)  # edges 0-1, 1-2, 2-3, 3-0
-    a, b = float(e[0] + e[2]) / 2, float(e[1] + e[3]) / 2
+    p = np.asarray(quad, dtype=np.float32).reshape(4, 2).tolist()  # four points: plain floats beat array calls
+    e = [math.dist(p[i], p[(i + 1) % 4]) for i in range(4)]  # edges 0-1, 1-2, 2-3, 3-0
+    a, b = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
     return min(a, b), max(a, b)
 
 
