@@ -111,14 +111,14 @@ class Found:
     ground: Ground
 
 
-def _ground(small: Image, off_table: Image, scale: float, s: Settings) -> Ground:
+def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings) -> Ground:
     # The local mean over about a twelfth of the frame is the ground the index's glyphs lie on; it reaches
     # beyond a card's paper, so the ground is also kept near (`Ground.margin`) the paper itself.
     block = max(7, (min(small.shape[:2]) // 12) | 1)
     margin = block // 6
     near = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * margin + 1,) * 2)
-    lowest = cv2.min(cv2.min(small[:, :, 0], small[:, :, 1]), small[:, :, 2])
-    highest = cv2.max(cv2.max(small[:, :, 0], small[:, :, 1]), small[:, :, 2])
+    blue, green, red = cv2.split(small)
+    lowest = cv2.min(cv2.min(blue, green), red)
     paper = (cv2.blur(lowest, (block, block)) >= s.paper_level) & (cv2.dilate(lowest, near) >= s.paper_level)
     # a dark card is not the table: a dark table top (felt) is no ground for light ink
     dark = (cv2.blur(highest, (block, block)) <= s.dark_card) & (cv2.erode(highest, near) <= s.dark_card) & \
@@ -126,11 +126,10 @@ def _ground(small: Image, off_table: Image, scale: float, s: Settings) -> Ground
     return Ground(paper.astype(np.uint8) * 255, dark.astype(np.uint8) * 255, scale, margin)
 
 
-def _masks(small: Image) -> list[Image]:
+def _masks(small: Image, saturation: Image, value: Image) -> list[Image]:
     """Card-like paper; the frame's edges (rings: a back, a dark or black card, any outline); what is far in
-    colour from the table top."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    white = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
+    colour from the table top. `saturation` and `value` are the frame's HSV channels."""
+    white = cv2.subtract(value, saturation)
     white = cv2.GaussianBlur(white, (5, 5), 0)
     _, paper = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -142,12 +141,23 @@ def _masks(small: Image) -> list[Image]:
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    table = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)
+    table = _median_u8(np.asarray(lab[::4, ::4], np.uint8).reshape(-1, 3))
     off = cv2.absdiff(lab, np.array([*table, 0.0], np.float64))  # a scalar: the table's colour
     distance = cv2.transform(off, np.ones((1, 3), np.float32))
     far = np.asarray((distance > 45).astype(np.uint8) * 255, np.uint8)
     apart = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
     return [np.asarray(paper, np.uint8), np.asarray(edges, np.uint8), np.asarray(apart, np.uint8)]
+
+
+def _median_u8(values: Image) -> npt.NDArray[np.float64]:
+    """The median of each column of 8-bit values (as `np.median`: the mean of the two middle ones of an even
+    count), from each column's histogram rather than by sorting."""
+    n = len(values)
+    out = np.empty(values.shape[1], np.float64)
+    for k in range(values.shape[1]):
+        below = np.cumsum(np.bincount(values[:, k], minlength=256))
+        out[k] = (np.searchsorted(below, (n - 1) // 2, side="right") + np.searchsorted(below, n // 2, side="right")) / 2
+    return out
 
 
 def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
@@ -233,7 +243,9 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     frame_area = small.shape[0] * small.shape[1]
     quads: list[FloatArray] = []
     blobs: list[tuple[int, npt.NDArray[np.int32]]] = []
-    masks = _masks(small)
+    # value: the highest colour channel
+    _, saturation, value = (np.asarray(c, np.uint8) for c in cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)))
+    masks = _masks(small, saturation, value)
     for k, mask in enumerate(masks):
         # paper: each blob's outline; edges: every contour, holes too (the inside of a ring of edges)
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST,
@@ -296,7 +308,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 break
         if len(corners) >= s.max_corners:
             break
-    found = Found(outlines, corners, piles, _ground(small, masks[2], scale, s))
+    found = Found(outlines, corners, piles, _ground(small, value, masks[2], scale, s))
     return Found(outlines, corners + index_corners(image, found, s), piles, found.ground) if indices else found
 
 
