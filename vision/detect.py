@@ -35,6 +35,7 @@ from vision.rectify import (
     FloatArray,
     Image,
     card_coords,
+    medians_u8,
     order_quad,
     quad_area,
     quad_iou,
@@ -141,23 +142,12 @@ def _masks(small: Image, saturation: Image, value: Image) -> list[Image]:
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    table = _median_u8(np.asarray(lab[::4, ::4], np.uint8).reshape(-1, 3))
+    table = medians_u8(np.asarray(lab[::4, ::4], np.uint8).reshape(-1, 3).T)
     off = cv2.absdiff(lab, np.array([*table, 0.0], np.float64))  # a scalar: the table's colour
     distance = cv2.transform(off, np.ones((1, 3), np.float32))
     far = np.asarray((distance > 45).astype(np.uint8) * 255, np.uint8)
     apart = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
     return [np.asarray(paper, np.uint8), np.asarray(edges, np.uint8), np.asarray(apart, np.uint8)]
-
-
-def _median_u8(values: Image) -> npt.NDArray[np.float64]:
-    """The median of each column of 8-bit values (as `np.median`: the mean of the two middle ones of an even
-    count), from each column's histogram rather than by sorting."""
-    n = len(values)
-    out = np.empty(values.shape[1], np.float64)
-    for k in range(values.shape[1]):
-        below = np.cumsum(np.bincount(values[:, k], minlength=256))
-        out[k] = (np.searchsorted(below, (n - 1) // 2, side="right") + np.searchsorted(below, n // 2, side="right")) / 2
-    return out
 
 
 def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
