@@ -359,10 +359,18 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
     return kept
 
 
+def _components(mask: Image) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """The 8-connected parts of a mask: their count (the background included), stats and centres."""
+    # 16-bit labels are much faster, and enough when fewer pixels are set than they can count
+    labels = cv2.CV_16U if cv2.countNonZero(mask) < 65535 else cv2.CV_32S
+    n, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=labels)
+    return int(n), np.asarray(stats, np.int32), np.asarray(centres, np.float64)
+
+
 def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1, frame pixels at the fine scale) around the region's parts, each grown by `pad`,
     overlapping ones merged: every region pixel lies in exactly one box."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    n, stats, _ = _components(region)
     fw, fh = size
     boxes = [(max(0, int(x * to_fine) - pad), max(0, int(y * to_fine) - pad),
               min(fw, int((x + bw) * to_fine) + pad + 1), min(fh, int((y + bh) * to_fine) + pad + 1))
@@ -405,11 +413,9 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
         # dark ink is dark in the lowest colour channel (red and black ink alike), light ink light in the highest
         level = 255 - cv2.max(cv2.max(part[:, :, 0], part[:, :, 1]), part[:, :, 2]) if light_ink else \
             cv2.min(cv2.min(part[:, :, 0], part[:, :, 1]), part[:, :, 2])
-        ink = cv2.bitwise_and(where[y0:y1, x0:x1], cv2.adaptiveThreshold(
-            np.asarray(level, np.uint8), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18))
-        # 16-bit labels are much faster, and enough when fewer pixels are set than they can count
-        labels = cv2.CV_16U if cv2.countNonZero(ink) < 65535 else cv2.CV_32S
-        _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=labels)
+        ink = np.asarray(cv2.bitwise_and(where[y0:y1, x0:x1], cv2.adaptiveThreshold(
+            np.asarray(level, np.uint8), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)), np.uint8)
+        _, stats, centres = _components(ink)
         centres_.append(centres[1:] + np.array([x0, y0]))
         sizes_.append(stats[1:])
     stats = np.concatenate(sizes_)
