@@ -35,6 +35,7 @@ from vision.rectify import (
     FloatArray,
     Image,
     card_coords,
+    medians_u8,
     order_quad,
     quad_area,
     quad_iou,
@@ -111,14 +112,14 @@ class Found:
     ground: Ground
 
 
-def _ground(small: Image, off_table: Image, scale: float, s: Settings) -> Ground:
+def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings) -> Ground:
     # The local mean over about a twelfth of the frame is the ground the index's glyphs lie on; it reaches
     # beyond a card's paper, so the ground is also kept near (`Ground.margin`) the paper itself.
     block = max(7, (min(small.shape[:2]) // 12) | 1)
     margin = block // 6
     near = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * margin + 1,) * 2)
-    lowest = cv2.min(cv2.min(small[:, :, 0], small[:, :, 1]), small[:, :, 2])
-    highest = cv2.max(cv2.max(small[:, :, 0], small[:, :, 1]), small[:, :, 2])
+    blue, green, red = cv2.split(small)
+    lowest = cv2.min(cv2.min(blue, green), red)
     paper = (cv2.blur(lowest, (block, block)) >= s.paper_level) & (cv2.dilate(lowest, near) >= s.paper_level)
     # a dark card is not the table: a dark table top (felt) is no ground for light ink
     dark = (cv2.blur(highest, (block, block)) <= s.dark_card) & (cv2.erode(highest, near) <= s.dark_card) & \
@@ -126,11 +127,10 @@ def _ground(small: Image, off_table: Image, scale: float, s: Settings) -> Ground
     return Ground(paper.astype(np.uint8) * 255, dark.astype(np.uint8) * 255, scale, margin)
 
 
-def _masks(small: Image) -> list[Image]:
+def _masks(small: Image, saturation: Image, value: Image) -> list[Image]:
     """Card-like paper; the frame's edges (rings: a back, a dark or black card, any outline); what is far in
-    colour from the table top."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    white = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
+    colour from the table top. `saturation` and `value` are the frame's HSV channels."""
+    white = cv2.subtract(value, saturation)
     white = cv2.GaussianBlur(white, (5, 5), 0)
     _, paper = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -142,7 +142,7 @@ def _masks(small: Image) -> list[Image]:
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    table = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)
+    table = medians_u8(np.asarray(lab[::4, ::4], np.uint8).reshape(-1, 3).T)
     off = cv2.absdiff(lab, np.array([*table, 0.0], np.float64))  # a scalar: the table's colour
     distance = cv2.transform(off, np.ones((1, 3), np.float32))
     far = np.asarray((distance > 45).astype(np.uint8) * 255, np.uint8)
@@ -163,6 +163,12 @@ def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
 
 
 def _one_card(contour: npt.NDArray[np.int32], s: Settings) -> FloatArray | None:
+    blob = cv2.contourArea(contour)
+    rect_w, rect_h = cv2.minAreaRect(contour)[1]
+    # The two tests on the quad below bound the blob's share of its minimum-area rectangle: a blob under that
+    # share (most blobs of a frame, the edges' tangles) is no card, and its quad need not be fitted.
+    if blob < s.min_fill / _QUAD_OF_RECT * rect_w * rect_h:
+        return None
     quad = _quad_of(contour)
     area = quad_area(quad)
     if area <= 0:
@@ -170,12 +176,14 @@ def _one_card(contour: npt.NDArray[np.int32], s: Settings) -> FloatArray | None:
     short, long_ = side_lengths(quad)
     if not s.min_aspect <= long_ / max(short, 1e-6) <= s.max_aspect:
         return None
-    if cv2.contourArea(contour) / area < s.min_fill:
+    if blob / area < s.min_fill:
         return None
-    rect_area = cv2.minAreaRect(contour)[1]
-    if rect_area[0] * rect_area[1] > 1.25 * area:  # a quad cutting off much of the blob
+    if rect_w * rect_h > _QUAD_OF_RECT * area:  # a quad cutting off much of the blob
         return None
     return quad
+
+
+_QUAD_OF_RECT = 1.25  # a card's quad holds at least 1 / this of its blob's minimum-area rectangle
 
 
 def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Settings) -> list[tuple[FloatArray, ...]]:
@@ -225,7 +233,9 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     frame_area = small.shape[0] * small.shape[1]
     quads: list[FloatArray] = []
     blobs: list[tuple[int, npt.NDArray[np.int32]]] = []
-    masks = _masks(small)
+    # value: the highest colour channel
+    _, saturation, value = (np.asarray(c, np.uint8) for c in cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)))
+    masks = _masks(small, saturation, value)
     for k, mask in enumerate(masks):
         # paper: each blob's outline; edges: every contour, holes too (the inside of a ring of edges)
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST,
@@ -288,7 +298,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 break
         if len(corners) >= s.max_corners:
             break
-    found = Found(outlines, corners, piles, _ground(small, masks[2], scale, s))
+    found = Found(outlines, corners, piles, _ground(small, value, masks[2], scale, s))
     return Found(outlines, corners + index_corners(image, found, s), piles, found.ground) if indices else found
 
 
@@ -349,10 +359,18 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
     return kept
 
 
+def _components(mask: Image) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """The 8-connected parts of a mask: their count (the background included), stats and centres."""
+    # 16-bit labels are much faster, and enough when fewer pixels are set than they can count
+    labels = cv2.CV_16U if cv2.countNonZero(mask) < 65535 else cv2.CV_32S
+    n, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=labels)
+    return int(n), np.asarray(stats, np.int32), np.asarray(centres, np.float64)
+
+
 def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1, frame pixels at the fine scale) around the region's parts, each grown by `pad`,
     overlapping ones merged: every region pixel lies in exactly one box."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=8)
+    n, stats, _ = _components(region)
     fw, fh = size
     boxes = [(max(0, int(x * to_fine) - pad), max(0, int(y * to_fine) - pad),
               min(fw, int((x + bw) * to_fine) + pad + 1), min(fh, int((y + bh) * to_fine) + pad + 1))
@@ -395,11 +413,9 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
         # dark ink is dark in the lowest colour channel (red and black ink alike), light ink light in the highest
         level = 255 - cv2.max(cv2.max(part[:, :, 0], part[:, :, 1]), part[:, :, 2]) if light_ink else \
             cv2.min(cv2.min(part[:, :, 0], part[:, :, 1]), part[:, :, 2])
-        ink = cv2.bitwise_and(where[y0:y1, x0:x1], cv2.adaptiveThreshold(
-            np.asarray(level, np.uint8), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18))
-        # 16-bit labels are much faster, and enough when fewer pixels are set than they can count
-        labels = cv2.CV_16U if cv2.countNonZero(ink) < 65535 else cv2.CV_32S
-        _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8, ltype=labels)
+        ink = np.asarray(cv2.bitwise_and(where[y0:y1, x0:x1], cv2.adaptiveThreshold(
+            np.asarray(level, np.uint8), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)), np.uint8)
+        _, stats, centres = _components(ink)
         centres_.append(centres[1:] + np.array([x0, y0]))
         sizes_.append(stats[1:])
     stats = np.concatenate(sizes_)

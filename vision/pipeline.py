@@ -46,6 +46,7 @@ from vision.rectify import (
     corner_crop_at,
     corner_crops,
     corner_frame,
+    gray,
     quad_area,
     quad_iou,
     side_lengths,
@@ -206,7 +207,9 @@ class Recognizer:
         cards = [[warp_card(image, q) for q in qs] for qs in ways]
         crops = [crop for views in cards for card in views for crop in corner_crops(card)]
         proposals = _proposals(found.corners, s)
-        readings = self.read(crops + [corner_crop_at(image, q) for q, _ in proposals])
+        # the frame's grey levels once for all the proposals' windows (a photograph can have a hundred of them)
+        grey = gray(image)
+        readings = self.read(crops + [corner_crop_at(grey, q) for q, _ in proposals])
         seen: list[_Seen] = []
         at = 0
         one_card: set[int] = set()  # outlines that hold one card: named, a back or a blank
@@ -240,7 +243,7 @@ class Recognizer:
             c.within >= 0 and c.within not in one_card and _at_edge(quads[c.within], c, s))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         if by_index:
-            seen += _named_proposals(by_index, self.read([corner_crop_at(image, q) for q, _ in by_index]), 0)
+            seen += _named_proposals(by_index, self.read([corner_crop_at(grey, q) for q, _ in by_index]), 0)
         for pile in found.piles:
             # a pile none of whose cards was read: one detection, face down unless it is open paper
             if any(cv2.pointPolygonTest(pile.reshape(-1, 1, 2), x.det.center, False) >= 0 for x in seen):
