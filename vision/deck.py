@@ -99,13 +99,32 @@ class DeckProfile:
         shares /= shares.sum(axis=1, keepdims=True)
         some_card = r.probs[:, :NONE].sum(axis=1, keepdims=True)
         # The prototypes settle what the network hesitated over, they do not overturn it: only its first choice
-        # may gain (at most `profile_gain` times its probability), every other card can only lose, so a
-        # profile turns unknowns into names but never one card into another.
+        # may gain (at most `profile_gain` times its probability), every other card can only lose.
         network = r.probs[:, :NONE]
+        first = network.argmax(axis=1)
         gain = np.ones_like(network)
-        gain[np.arange(len(network)), network.argmax(axis=1)] = s.profile_gain
+        gain[np.arange(len(network)), first] = s.profile_gain
         cards = np.minimum(shares * some_card, gain * network)
+        # ... and they veto it: the profile is evidence of this deck's own indices, so a corner of a card it
+        # learnt whose nearest prototype stands for another card, or that lies nearly as near to a second
+        # prototype, is an index of no card in particular (unknown), never a name the deck's own corners contradict.
+        veto = self._vetoed(sims, first, s)
+        cards[veto] = np.minimum(cards[veto], some_card[veto] / len(ALL_CARDS))
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
+
+    def _vetoed(self, sims: FloatArray, first: npt.NDArray[np.intp], s: Settings) -> npt.NDArray[np.bool_]:
+        """The corners whose network's first choice is a card the profile learnt, but whose nearest prototype
+        stands for another card (or rank), or is nearer than the second-nearest by less than `profile_margin`."""
+        keys = self.keys
+        member = np.zeros((len(keys), len(ALL_CARDS)), bool)  # prototype x the cards it stands for
+        for j, key in enumerate(keys):
+            member[j, _cards_of(key)] = True
+        order = np.argsort(sims, axis=1)
+        nearest = order[:, -1]
+        rows = np.arange(len(sims))
+        margin = sims[rows, nearest] - sims[rows, order[:, -2]] if len(keys) > 1 else np.full(len(sims), np.inf)
+        learnt = np.asarray(member.any(axis=0))[first]
+        return learnt & (~member[nearest, first] | (margin < s.profile_margin))
 
     def to_json(self) -> dict[str, Any]:
         return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "name": self.name, "model": self.model_sha256,

@@ -42,6 +42,8 @@ class Settings:
     prototype_scale: float = 10.0  # weight of a corner's cosine similarity to a deck profile's prototypes, added to
     # the network's card log-probabilities (set on the training groups' calibration splits)
     profile_gain: float = 3.0  # ... and the most the network's first choice may grow by it (times the network's)
+    profile_margin: float = 0.05  # a corner whose nearest prototype is nearer than the second by less than this
+    # (cosine similarity) is not named with the profile (set on the training groups' calibration splits)
 
 
 SETTINGS = Settings()
