@@ -50,10 +50,13 @@ def test_a_prototype_that_disagrees_only_takes_probability_away() -> None:
     assert r.best(0)[1] < 0.5  # unknown, never the other card
 
 
-def _sure(card: str, embedding: np.ndarray, p: float = 0.97) -> Readings:
-    """The network sure of `card` (above the naming bar), the rest spread over the other cards."""
-    probs = np.full((1, NONE + 1), (1 - p - 0.01) / (NONE - 1), np.float32)
+def _sure(card: str, embedding: np.ndarray, p: float = 0.97, runner_up: str = "") -> Readings:
+    """The network `p` sure of `card`, half the rest on `runner_up` (the other prototype's card unless given),
+    the other half spread over the other cards."""
+    runner_up = runner_up or ("Kh" if card == "As" else "As")
+    probs = np.full((1, NONE + 1), (1 - p - 0.01) / 2 / (NONE - 2), np.float32)
     probs[0, ALL_CARDS.index(card)] = p
+    probs[0, ALL_CARDS.index(runner_up)] = (1 - p - 0.01) / 2
     probs[0, NONE] = 0.01
     return Readings(probs, embedding[None, :])
 
@@ -82,6 +85,21 @@ def test_a_corner_nearly_as_like_two_prototypes_is_vetoed_and_a_clear_one_kept()
     clear = 2 * SETTINGS.profile_margin
     name, p = PROFILE.sharpen(_sure("As", _like(0.80, 0.80 - clear))).best(0)
     assert name == "As" and p >= 0.97  # the agreeing prototype only adds
+
+
+def test_a_corner_only_somewhat_like_its_cards_prototype_gains_nothing() -> None:
+    unsure = 0.8  # below the naming bar
+    loose = _like(SETTINGS.profile_similarity - 0.1, 0.1)
+    assert PROFILE.sharpen(_sure("As", loose, unsure)).best(0)[1] <= unsure + 1e-6
+    close = _like(SETTINGS.profile_similarity + 0.05, 0.1)
+    name, p = PROFILE.sharpen(_sure("As", close, unsure)).best(0)
+    assert name == "As" and p >= SETTINGS.name_bar
+
+
+def test_a_hesitation_towards_a_card_the_profile_never_saw_is_not_settled() -> None:
+    # the network torn between the deck's As and a Qd the calibration photos did not show
+    close = _like(SETTINGS.profile_similarity + 0.05, 0.1)
+    assert PROFILE.sharpen(_sure("As", close, 0.8, runner_up="Qd")).best(0)[1] <= 0.8 + 1e-6
 
 
 def test_a_gain_is_bounded_so_a_corner_of_no_card_in_particular_stays_unnamed() -> None:
