@@ -96,6 +96,12 @@ def test_a_corner_only_somewhat_like_its_cards_prototype_gains_nothing() -> None
     assert name == "As" and p >= SETTINGS.name_bar
 
 
+def test_a_sure_name_its_prototype_does_not_veto_keeps_the_networks_probability() -> None:
+    # as like the As prototype as calibration corners seldom are, but nearest it by far: no gain, no loss
+    r = PROFILE.sharpen(_sure("As", _like(0.6, 0.0), 0.93))
+    assert r.best(0)[0] == "As" and r.best(0)[1] >= 0.93 - 1e-6
+
+
 def test_a_hesitation_towards_a_card_the_profile_never_saw_is_not_settled() -> None:
     # the network torn between the deck's As and a Qd the calibration photos did not show
     close = _like(SETTINGS.profile_similarity + 0.05, 0.1)
