@@ -7,6 +7,9 @@ Run: `python -m bench.vision [--quick] [--lodo]` (its rows are also `cardtable b
 - `real-photos-dev`: real photographs never trained on, scored by rank (its labels have no suit);
 - the cardcounterml groups held out of training (`vision.train.TEST_GROUPS`: a black deck, webcam frames of
   fanned and overlapping cards), scored by card at its labelled corner indices;
+- `calibrate-deck` as a card room runs it: the `webcam_a` photographs (a training group) from one photo per
+  card, and the weakest rendered deck design from one rendered photo per card, each scored without and with
+  its profile;
 - the frame time: p50 / p95 ms (wall clock and CPU) of a 1280 x 720 frame of 10 cards, the p95 of one real
   photograph, and ms per image of every data set;
 - `--lodo`: for each deck design, a small reader trained without it (the crops of one cached set, that
@@ -30,7 +33,15 @@ from pathlib import Path
 import numpy as np
 
 from bench._report import OURS, BenchRow, to_markdown
-from hardware_sim.camera import RenderOptions, load_face_set, procedural_faces, random_scene, render_with_truth
+from hardware_sim.camera import (
+    PlacedCard,
+    RenderOptions,
+    TableScene,
+    load_face_set,
+    procedural_faces,
+    random_scene,
+    render_with_truth,
+)
 from vision.images import load_image
 from vision.labels import LabelledCard, read_labels
 from vision.pipeline import Detection, Recognizer
@@ -235,6 +246,38 @@ def calibrated_split(rec: Recognizer, folder: Path, group: str,
     return before, after
 
 
+def calibrated_deck(rec: Recognizer, folder: Path, seeds: Sequence[int],
+                    say: Callable[[str], object]) -> tuple[Score, Score]:
+    """`calibrate-deck` for a deck design as a card room runs it: each card rendered alone on the felt (anywhere,
+    any rotation) as its photo, the photos it refuses left out; then the deck's rendered scenes scored without
+    and with the profile."""
+    import tempfile
+
+    import cv2
+
+    from vision.cards import ALL_CARDS
+    from vision.deck import calibrate_deck
+    from vision.errors import VisionInputError
+
+    faces = load_face_set(folder)
+    rng = np.random.default_rng(zlib.crc32(folder.name.encode()))
+    accepted = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, card in enumerate(ALL_CARDS):
+            alone = TableScene(cards=(PlacedCard(card=card, x=float(rng.uniform(150, 650)),
+                                                 y=float(rng.uniform(150, 450)), angle=float(rng.uniform(-180, 180))),))
+            path = Path(tmp) / f"{card}.png"
+            cv2.imwrite(str(path), render_with_truth(alone, 300 + i, RenderOptions(faces=faces)).image)
+            try:
+                calibrate_deck([path], reader=rec.reader)
+            except VisionInputError:
+                continue
+            accepted.append(path)
+        profile = calibrate_deck(accepted, name=folder.name, reader=rec.reader)
+    say(f"calibrate-deck from {len(accepted)} rendered {folder.name} photos, one per card")
+    return rendered(rec, faces, seeds), rendered(Recognizer(profile, reader=rec.reader), faces, seeds)
+
+
 def _card_codes() -> set[str]:
     from vision.cards import ALL_CARDS
 
@@ -390,6 +433,14 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
         note = "a training group of the reader: compare the two rows, not with the held-out sets"
         rows += _rows("cardcounterml webcam_a, no profile", before, note)
         rows += _rows("cardcounterml webcam_a, calibrate-deck profile from one other photo per card", after, note)
+    weakest = [f for f in deck_folders() if f.name == "minimum"]
+    if weakest and not quick:
+        before, after = calibrated_deck(rec, weakest[0], seeds, say)
+        say(f"rendered {weakest[0].name}, no profile: {before.line()}; calibrate-deck profile: {after.line()}")
+        note = f"{len(seeds)} scenes; a deck seen in training: compare the two rows"
+        rows += _rows(f"rendered, deck {weakest[0].name}, no profile", before, note)
+        rows += _rows(f"rendered, deck {weakest[0].name}, calibrate-deck profile from one rendered photo per card",
+                      after, note)
     if ccml.is_dir():
         from vision.train import TEST_GROUPS
 

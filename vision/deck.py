@@ -7,11 +7,14 @@ At table time `DeckProfile.sharpen` adds to the network's log-probability of eac
 similarity to that card's prototype, times `Settings.prototype_scale`, and shares out among the cards the
 probability the network gave to "some card". A card the photos did not show is given the mean similarity of
 the corner to the prototypes, so the profile favours no card over one it never saw. Only the network's first
-choice may gain (at most `Settings.profile_gain` times), every other card can only lose: a corner like the
-deck's own 7c that the network hesitated over reads surer as 7c, and one the prototypes place elsewhere
-becomes unknown, never another card. "Not an index" is the network's alone, so a back stays a back. A
-profile made with
-`default=False` (`--no-default`) names only the cards (or ranks) it learnt.
+choice may gain (at most `Settings.profile_gain` times), and only where the prototypes tell it from the
+network's second choice, every other card can only lose: a corner like the deck's own 7c that the network
+hesitated over reads surer as 7c. The prototypes also veto: a corner whose first choice is a card the
+profile learnt, but whose nearest prototype stands for another card or is nearer than the second-nearest by
+less than `Settings.veto_margin`, is an index of no card in particular (unknown), however sure the network
+was; unvetoed, the first choice keeps at least the network's probability. "Not an index" is the network's
+alone, so a back stays a back. A profile made with `default=False` (`--no-default`) names only the cards (or
+ranks) it learnt.
 
 A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
 (a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
@@ -99,13 +102,44 @@ class DeckProfile:
         shares /= shares.sum(axis=1, keepdims=True)
         some_card = r.probs[:, :NONE].sum(axis=1, keepdims=True)
         # The prototypes settle what the network hesitated over, they do not overturn it: only its first choice
-        # may gain (at most `profile_gain` times its probability), every other card can only lose, so a
-        # profile turns unknowns into names but never one card into another.
+        # may gain (at most `profile_gain` times its probability), and only where the prototypes tell it from
+        # the network's second choice: that card was learnt too and the corner is nearer the first's prototype
+        # by `profile_margin` (a profile that never saw the card the network hesitated towards cannot settle
+        # it), and the corner is as like the first's prototype as the deck's own corners are
+        # (`profile_similarity`: a window merely resembling an index is no evidence). Every other card can
+        # only lose.
         network = r.probs[:, :NONE]
+        order = np.argsort(network, axis=1)
+        first, second = order[:, -1], order[:, -2]
+        rows = np.arange(len(network))
+        settled = learnt[second] & (card_sim[rows, first] - card_sim[rows, second] >= s.profile_margin) & \
+            (card_sim[rows, first] >= s.profile_similarity)
         gain = np.ones_like(network)
-        gain[np.arange(len(network)), network.argmax(axis=1)] = s.profile_gain
+        gain[rows, first] = np.where(settled, s.profile_gain, 1.0)
         cards = np.minimum(shares * some_card, gain * network)
+        # the first choice keeps the network's probability where the prototypes do not veto it (and may name it)
+        kept = network[rows, first] * (self.default | learnt[first])
+        cards[rows, first] = np.maximum(cards[rows, first], kept)
+        # ... and they veto it: the profile is evidence of this deck's own indices, so a corner of a card it
+        # learnt whose nearest prototype stands for another card, or that lies nearly as near to a second
+        # prototype, is an index of no card in particular (unknown), never a name the deck's own corners contradict.
+        veto = self._vetoed(sims, first, s)
+        cards[veto] = np.minimum(cards[veto], some_card[veto] / len(ALL_CARDS))
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
+
+    def _vetoed(self, sims: FloatArray, first: npt.NDArray[np.intp], s: Settings) -> npt.NDArray[np.bool_]:
+        """The corners whose network's first choice is a card the profile learnt, but whose nearest prototype
+        stands for another card (or rank), or is nearer than the second-nearest by less than `veto_margin`."""
+        keys = self.keys
+        member = np.zeros((len(keys), len(ALL_CARDS)), bool)  # prototype x the cards it stands for
+        for j, key in enumerate(keys):
+            member[j, _cards_of(key)] = True
+        order = np.argsort(sims, axis=1)
+        nearest = order[:, -1]
+        rows = np.arange(len(sims))
+        margin = sims[rows, nearest] - sims[rows, order[:, -2]] if len(keys) > 1 else np.full(len(sims), np.inf)
+        learnt = np.asarray(member.any(axis=0))[first]
+        return learnt & (~member[nearest, first] | (margin < s.veto_margin))
 
     def to_json(self) -> dict[str, Any]:
         return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "name": self.name, "model": self.model_sha256,

@@ -41,7 +41,12 @@ class Settings:
     # calibrate ----------------------------------------------------------------------------------------------
     prototype_scale: float = 10.0  # weight of a corner's cosine similarity to a deck profile's prototypes, added to
     # the network's card log-probabilities (set on the training groups' calibration splits)
-    profile_gain: float = 3.0  # ... and the most the network's first choice may grow by it (times the network's)
+    profile_gain: float = 3.0  # ... and the most the network's first choice may grow by it (times the network's),
+    profile_similarity: float = 0.85  # ... when the corner's cosine similarity to its prototype is at least this
+    profile_margin: float = 0.05  # ... and when it is nearer the first choice's prototype than the second
+    # choice's by at least this (set on the training groups' calibration splits)
+    veto_margin: float = 0.05  # a corner whose nearest prototype is nearer than the second by less than this
+    # (cosine similarity) is not named with the profile
 
 
 SETTINGS = Settings()
