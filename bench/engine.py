@@ -58,8 +58,9 @@ def ours_one(rng: random.Random) -> int:
     hand = Hand(CONFIG, [SeatSpec(seat=k + 1, stack=200) for k in range(n)], n, deck=deck)
     acts = 0
     while not hand.is_over:
+        if hand.legal_actions().seat is not None:  # a player's act: PokerKit deals, burns and serves by itself
+            acts += 1
         random_step(hand, rng, mucks=False)
-        acts += 1
     return acts
 
 

@@ -31,7 +31,8 @@ _CARDS_KEY = {"draw": "discard", "reshuffle": "order", "show": "cards"}
 
 
 class ActTaken(Event):
-    """One act as entered: its name, the seat (None for the dealer's reshuffle and the reports), and the act's
+    """One act as entered: its name, the seat (None for the dealer's deal, burn, serve and reshuffle, and the
+    reports), and the act's
     arguments: ``to`` for a bet or raise, ``count`` for a draw announced, ``cards`` for the cards a draw throws, a
     reshuffle orders or a show names, ``report`` for an irregularity or a floor ruling."""
 
@@ -49,7 +50,7 @@ class ActTaken(Event):
         self._counts(seat, to, count)
 
     def to_action(self) -> dict[str, Any]:
-        """The entry of the record's ``actions`` (``cardtable.hand/1``)."""
+        """The entry of the record's ``actions`` (``cardtable.hand/2``)."""
         entry: dict[str, Any] = {} if self.seat is None else {"seat": self.seat}
         entry["act"] = self.act
         if self.to is not None:

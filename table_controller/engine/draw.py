@@ -1,10 +1,12 @@
-"""The draw: each player still in, from the dealer's left, announces and throws his discards and is served as
-many from the top of the stub; the burn before the first card served (house option); a reshuffle of the burn,
-the muck and the others' discards when the stub runs short (001 IV 2).
+"""The draw: each player still in, from the dealer's left, announces and throws his discards, and the dealer
+serves him as many from the top of the stub; the dealer burns a card before the first card served (house
+option), and reshuffles the burn, the muck and the others' discards when the stub runs short (001 IV 2).
 
-Functions over the deal's state (:class:`~table_controller.engine.hand_state.HandState`); :class:`Hand` offers
-them as its acts (``verify_draw`` / ``draw``, ``announce``, ``reshuffle``) and the live shoe's questions
-(``shoe_cards_for_draw``).
+The player's act is ``draw`` (the discards only); the dealer's acts follow it, each due in its phase
+(``machine.py``): ``burn`` (BURNING), ``serve`` (SERVING), ``reshuffle`` (RESHUFFLING, then the serve again).
+What the draw leaves to serve is ``HandState.pending_serve``. Functions over the deal's state
+(:class:`~table_controller.engine.hand_state.HandState`); :class:`Hand` offers them as its acts and the live
+shoe's questions (``shoe_cards_for_draw`` before a draw, ``shoe_cards_for_dealer`` before the dealer's act due).
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from table_controller.engine.identities import find_held, forgettable
 from table_controller.engine.machine import Phase
 
 __all__ = [
-    "announce", "begin_draw", "draw", "max_discard", "reshuffle", "reshuffle_pool", "serve", "shoe_cards_for_draw",
-    "undelivered_in_stub", "verify_announce", "verify_draw", "verify_draw_count", "verify_reshuffle",
+    "announce", "begin_draw", "burn", "draw", "max_discard", "reshuffle", "reshuffle_pool", "serve", "serve_drawer",
+    "shoe_cards_for_dealer", "shoe_cards_for_draw", "undelivered_in_stub", "verify_announce", "verify_burn",
+    "verify_draw", "verify_draw_count", "verify_reshuffle", "verify_serve",
 ]
 
 R_DRAW_ORDER = "003 The draw: dealing for the draw begins with the active player on the dealer's left"
@@ -102,7 +105,7 @@ def verify_draw_count(hand: HandState, seat: int, count: int) -> None:
 
 
 def draw(hand: HandState, seat: int, discard: Sequence[CardLike]) -> list[Event]:
-    """Discard these cards ([] stands pat) and be served as many from the top of the stub at once."""
+    """Throw these cards ([] stands pat); the dealer's burn (when due) and service follow as acts of their own."""
     verify_draw(hand, seat, discard)
     before = len(hand.events)
     i = hand.index[seat]
@@ -114,18 +117,57 @@ def draw(hand: HandState, seat: int, discard: Sequence[CardLike]) -> list[Event]
     else:
         hand.discards[i] += thrown
     hand.log_act(ActTaken(act="draw", seat=seat, cards=hand.codes(thrown)))
-    if thrown and not hand.burned_for_draw and hand.config.options.burn_before_draw:
-        hand.burned_for_draw = True
-        if len(hand.stub) > hand.reserve():
-            pos = hand.stub.pop()
-            hand.burn_pile.append(pos)
-            hand.emit(Burned(card=hand.code(pos)))
-    owed = len(thrown) if hand.irregular_state is None else len(thrown) + _irregular.owed_with_draw(hand, i)
-    serve(hand, i, owed, [], list(thrown), trigger="draw")
+    hand.pending_serve = (i, len(thrown), [], list(thrown))
+    hand.to_act = None
+    burn_now = _burn_due(hand, len(thrown))
+    if thrown and hand.config.options.burn_before_draw:
+        hand.burned_for_draw = True  # once, before the first card served (none when the stub has none to spare)
+    hand.move(Phase.BURNING if burn_now else Phase.SERVING, "draw")
     return hand.done(before)
 
 
-def serve(hand: HandState, i: int, owed: int, served: list[int], thrown: list[int], *, trigger: str) -> None:
+def _burn_due(hand: HandState, count: int) -> bool:
+    """Whether throwing ``count`` cards now makes the burn due: the first discards of the draw, in a house that
+    burns, with a card above the reserve to burn."""
+    return (count > 0 and not hand.burned_for_draw and hand.config.options.burn_before_draw
+            and len(hand.stub) > hand.reserve())
+
+
+def verify_burn(hand: HandState) -> None:
+    hand.require_phase("burn")
+
+
+def burn(hand: HandState) -> list[Event]:
+    """The dealer burns the top card of the stub before the first card of the draw is served."""
+    verify_burn(hand)
+    before = len(hand.events)
+    hand.log_act(ActTaken(act="burn"))
+    pos = hand.stub.pop()
+    hand.burn_pile.append(pos)
+    hand.emit(Burned(card=hand.code(pos)))
+    hand.move(Phase.SERVING, "burn")
+    return hand.done(before)
+
+
+def verify_serve(hand: HandState) -> None:
+    hand.require_phase("serve")
+
+
+def serve(hand: HandState) -> list[Event]:
+    """The dealer serves the drawer as many cards as he threw from the top of the stub (with any he is owed: 001 IV
+    5a), one after another; the stub running short waits for the reshuffle."""
+    verify_serve(hand)
+    before = len(hand.events)
+    assert hand.pending_serve is not None
+    i, owed, served, thrown = hand.pending_serve
+    hand.log_act(ActTaken(act="serve"))
+    if not served and hand.irregular_state is not None:
+        owed += _irregular.owed_with_draw(hand, i)  # given once: it leaves the pending irregularities
+    serve_drawer(hand, i, owed, served, thrown, trigger="serve")
+    return hand.done(before)
+
+
+def serve_drawer(hand: HandState, i: int, owed: int, served: list[int], thrown: list[int], *, trigger: str) -> None:
     take = min(owed, len(hand.stub) - hand.reserve())
     for _ in range(take):  # from the top of the stub (its end), one card after another
         pos = hand.stub.pop()
@@ -187,11 +229,12 @@ def verify_reshuffle(hand: HandState, order: Sequence[CardLike]) -> None:
 
 
 def reshuffle(hand: HandState, order: Sequence[CardLike]) -> list[Event]:
-    """The dealer's new stub order (top first) after shuffling :meth:`reshuffle_pool`."""
+    """The dealer's new stub order (top first) after shuffling :meth:`reshuffle_pool`; the rest of the service
+    is due next."""
     verify_reshuffle(hand, order)
     before = len(hand.events)
     assert hand.pending_serve is not None
-    i, owed, served, thrown = hand.pending_serve
+    i = hand.pending_serve[0]
     pool = _pool(hand, i)
     new_order = hand.resolve_cards(pool, order, "reshuffle")
     taken = set(new_order)
@@ -203,21 +246,36 @@ def reshuffle(hand: HandState, order: Sequence[CardLike]) -> list[Event]:
     hand.stub = list(reversed(new_order)) + hand.stub
     hand.emit(Reshuffled(size=len(new_order), for_seat=hand.seat_no[i]))
     hand.log_act(ActTaken(act="reshuffle", cards=hand.codes(new_order)))
-    serve(hand, i, owed, served, thrown, trigger="reshuffle")
+    hand.move(Phase.SERVING, "reshuffle")
     return hand.done(before)
 
 
 def shoe_cards_for_draw(hand: HandState, seat: int, count: int) -> tuple[str, ...]:
-    """What the shoe must deliver before this seat draws ``count`` cards: "burn" or "deal" for each card the
-    draw takes from the stub that the shoe has not delivered yet, in the order taken (the burn before the
-    first card of the draw, then the cards served, as far as the stub goes before a reshuffle, then, when it is
-    the last draw, the cards owed after the draw: irregular.end_of_draw)."""
+    """What the shoe must deliver before this seat draws ``count`` cards and the dealer's acts that follow take
+    theirs: "burn" or "deal" for each card they take from the stub that the shoe has not delivered yet, in the
+    order taken (the burn before the first card of the draw, then the cards served, as far as the stub goes before
+    a reshuffle, then, when it is the last draw, the cards owed after the draw: irregular.end_of_draw)."""
     i = hand.index_of(seat)
+    burns = 1 if _burn_due(hand, count) else 0
+    return _shoe_cards(hand, burns, count + _irregular.owed_with_draw_pending(hand, i))
+
+
+def shoe_cards_for_dealer(hand: HandState) -> tuple[str, ...]:
+    """What the shoe must still deliver before the dealer's burn or service now due can take its cards ("burn" or
+    "deal" each, in order; () when it has them all, or when neither is due)."""
+    pending = hand.pending_serve
+    if pending is None or hand.phase not in (Phase.BURNING, Phase.SERVING):
+        return ()
+    i, owed, served, _ = pending
+    if not served:
+        owed += _irregular.owed_with_draw_pending(hand, i)
+    return _shoe_cards(hand, 1 if hand.phase is Phase.BURNING else 0, owed)
+
+
+def _shoe_cards(hand: HandState, burns: int, owed: int) -> tuple[str, ...]:
+    """The undelivered cards among those a burn (``burns``: 0 or 1) and a service of ``owed`` cards take off the
+    top of the stub, with, when the service ends the draw, those owed after it."""
     stub = hand.stub
-    burn = count > 0 and not hand.burned_for_draw and hand.config.options.burn_before_draw \
-        and len(stub) > hand.reserve()
-    burns = 1 if burn else 0
-    owed = count + _irregular.owed_with_draw_pending(hand, i)
     deals = max(0, min(owed, len(stub) - burns - hand.reserve()))
     if deals == owed and hand.draw_pos + 1 >= len(hand.drawers):
         deals += _irregular.owed_at_end_of_draw(hand, len(stub) - burns - deals - hand.reserve())

@@ -1,9 +1,9 @@
 """The start of a deal: the forced bets (each player's ante, the dealer's or one player's ante for all, the blind,
-the blind opening, the block system's ante, blind and raise), the deal of five cards each from the dealer's left,
-and the straddles that follow the blind (003 Blind and straddle).
+the blind opening, the block system's ante, blind and raise), the dealer's deal of five cards each from the
+dealer's left, and the straddles that follow the blind (003 Blind and straddle).
 
 Functions over the deal's public state (:class:`~table_controller.engine.hand_state.HandState`); ``Hand`` runs
-:func:`start` when it is built and offers the straddles as its acts.
+:func:`start` when it is built (the hand then waits in DEALING) and offers the deal and the straddles as its acts.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ from table_controller.engine.events import CardsDealt, Event, ForcedBetPosted, S
 from table_controller.engine.hand_state import HandState
 from table_controller.engine.machine import Phase
 
-__all__ = ["HAND_SIZE", "decline_straddle", "start", "straddle", "verify_decline_straddle", "verify_straddle"]
+__all__ = [
+    "HAND_SIZE", "deal", "decline_straddle", "start", "straddle", "verify_deal", "verify_decline_straddle",
+    "verify_straddle",
+]
 
 HAND_SIZE: Final = 5
 R_STRADDLE = "003 Blind and straddle: a straddle doubles the last straddle, made only by the player left of the last"
@@ -51,7 +54,6 @@ def start(hand: HandState) -> None:
         else:  # each player antes, from the dealer's left
             for i in _deal_order(n, left):
                 hand.ante_paid[i] = post(hand, i, st.ante, "ante", live=True, as_bet=False)
-    first = left
     if form is GameForm.BLOCK_SYSTEM:
         post(hand, b, st.block_ante, "block_ante", live=False, as_bet=False)
         second = (left + 1) % n
@@ -61,7 +63,6 @@ def start(hand: HandState) -> None:
         hand.last_inc = st.block_raise - st.block_blind
         hand.forced_last = second
         hand.opened = True
-        first = (second + 1) % n
     elif form in STRADDLE_FORMS:
         post(hand, left, st.blind, "blind", live=True, as_bet=True)
         hand.current = hand.bets[left]
@@ -75,29 +76,41 @@ def start(hand: HandState) -> None:
         hand.opened = True
         hand.opener_index = left
         hand.forced_last = left
-        first = (left + 1) % n
         if cfg.options.blind_opening_double_to_stay:
-            hand.entry_seat = first
+            hand.entry_seat = (left + 1) % n
             hand.entry = 2 * st.blind
-    deal(hand)
-    if form in STRADDLE_FORMS:
-        nxt = (left + 1) % n
-        if may_straddle(hand, nxt):
-            hand.move(Phase.STRADDLING, "start")
-            hand.to_act = nxt
-            hand.check_invariants()
-            return
-        begin_first_after_straddles(hand)
-        hand.check_invariants()
-        return
-    hand.move(Phase.FIRST_BETTING, "start")
-    hand.open_interval(first)
+    hand.move(Phase.DEALING, "start")
+    hand.to_act = None
     hand.check_invariants()
 
 
-def deal(hand: HandState) -> None:
+def verify_deal(hand: HandState) -> None:
+    hand.require_phase("deal")
+
+
+def deal(hand: HandState) -> list[Event]:
+    """The dealer's deal: five cards to each player, one at a time from the dealer's left; then the straddles in
+    the blind-and-straddle forms, else the first interval (from the left of the last forced bet)."""
+    verify_deal(hand)
+    before = len(hand.events)
+    hand.log_act(ActTaken(act="deal"))
     n, left = hand.n, (hand.button_index + 1) % hand.n
-    order = _deal_order(n, left)
+    _deal_cards(hand, _deal_order(n, left))
+    if hand.straddle_form:
+        nxt = (left + 1) % n
+        if may_straddle(hand, nxt):
+            hand.move(Phase.STRADDLING, "deal")
+            hand.to_act = nxt
+        else:
+            begin_first_after_straddles(hand)
+    else:
+        hand.move(Phase.FIRST_BETTING, "deal")
+        hand.open_interval(left if hand.forced_last is None else (hand.forced_last + 1) % n)
+    return hand.done(before)
+
+
+def _deal_cards(hand: HandState, order: tuple[int, ...]) -> None:
+    n = hand.n
     stub = hand.stub
     # One card at a time from the dealer's left, five rounds: the k-th card off the top of the stub goes to
     # order[k % n]. Taken in one slice per player rather than card by card.
@@ -169,7 +182,7 @@ def decline_straddle(hand: HandState, seat: int) -> list[Event]:
 
 def begin_first_after_straddles(hand: HandState, *, moved: bool = False) -> None:
     if not moved:
-        hand.move(Phase.FIRST_BETTING, "start")
+        hand.move(Phase.FIRST_BETTING, "deal")
     assert hand.forced_last is not None
     hand.entry = 2 * hand.current
     hand.open_interval((hand.forced_last + 1) % hand.n)

@@ -3,14 +3,17 @@
 Build a :class:`Hand` from a :class:`~table_controller.engine.config.GameConfig`, the seats dealt in (seat
 number, name, stack before the antes), the button's seat, the pot carried from earlier deals, how many deals
 were passed out in a row, and the deck (the shoe's order, top first; ``None`` for a card the table cannot
-read). The constructor posts the antes and forced bets and deals; then every act has ``verify_x(...)``, which
-raises :class:`IllegalActionError` naming the rule, and ``x(...)``, which applies it and returns the events it
-produced; where a caller needs only the answer (the legal view, the replayer) ``can_x(...)`` gives it.
-:meth:`Hand.legal_actions` says whose turn it is and exactly what that seat (or the dealer) may do, with amounts.
+read). The constructor posts the antes and forced bets; then every act has ``verify_x(...)``, which raises
+:class:`IllegalActionError` naming the rule, ``can_x(...)``, which answers whether it would, and ``x(...)``, which
+applies it and returns the events it produced. The cards leave the shoe by the dealer's acts: ``deal`` (first),
+``burn`` and ``serve`` (after each ``draw``), ``reshuffle`` (when the stub runs short); :meth:`Hand.dealer_acts`
+takes every one now due. :meth:`Hand.legal_actions` says whose turn it is and exactly what that seat (or the
+dealer, seat None) may do, with amounts.
 
-A live shoe deals one card at a time: build the hand with the cards of the deal and feed it the others as they
-come (:meth:`Hand.deliver`; :meth:`Hand.shoe_cards_for_draw` and :meth:`Hand.shoe_cards_for_report` say how
-many a draw or a report's remedy needs first).
+A live shoe deals one card at a time: feed each to the hand as it comes (:meth:`Hand.deliver`), and take the
+dealer's act due once the shoe has delivered its cards (:meth:`Hand.shoe_cards_for_dealer` says which are still
+to come; :meth:`Hand.shoe_cards_for_draw` and :meth:`Hand.shoe_cards_for_report` say what a draw with its burn
+and service, or a report's remedy, needs first).
 
 Cards are tracked by their *position* in the shoe's order (0 = the first card off the shoe), so a deck the
 table cannot read works the same: identities are learnt when cards are shown. After every act the engine
@@ -52,7 +55,7 @@ from table_controller.engine.events import (
 from table_controller.engine.forced import HAND_SIZE
 from table_controller.engine.hand_state import CardLike, HandState, SeatSpec
 from table_controller.engine.legal import LegalActions, legal_view
-from table_controller.engine.machine import Phase
+from table_controller.engine.machine import DEALER_ACTS, Phase
 from table_controller.engine.piles import DECK_SIZE
 
 __all__ = ["Hand", "LegalActions", "SeatSpec"]
@@ -136,8 +139,8 @@ class Hand(HandState):
         # Shoe positions the table has been given (read, or "??"): a live shoe delivers the rest with deliver().
         self.delivered = DECK_SIZE if deck is None else min(len(deck), DECK_SIZE)
         self.stub = list(_FULL_STUB)  # top of the stub at the end
-        self.hands: list[list[int]] = []  # dealt by _deal, in seat order
-        self.original: list[tuple[int, ...]] = []  # each hand as dealt (by _deal), for proving openers
+        self.hands: list[list[int]] = [[] for _ in ordered]  # in seat order, dealt by the deal act
+        self.original: list[tuple[int, ...]] = []  # each hand as dealt (by the deal act), for proving openers
         self.held: list[list[int]] = [[] for _ in ordered]
         self.discards: list[list[int]] = [[] for _ in ordered]
         self.burn_pile: list[int] = []
@@ -229,6 +232,32 @@ class Hand(HandState):
     def done(self, before: int) -> list[Event]:
         self.legal = None
         self.check_invariants()
+        return self.events[before:]
+
+    # ------------------------------------------------------------------------- the deal, straddles (forced.py)
+
+    def verify_deal(self) -> None:
+        forced.verify_deal(self)
+
+    def can_deal(self) -> bool:
+        return _can(self.verify_deal)
+
+    def deal(self) -> list[Event]:
+        """The dealer deals five cards to each player, one at a time from his left (forced.py)."""
+        return forced.deal(self)
+
+    def dealer_acts(self) -> list[Event]:
+        """Take every act now due from the dealer that takes cards from the shoe (the deal, the burn, a service), in
+        turn, until a player (or a reshuffle) is due: what a table whose shoe has delivered their cards does (a
+        record written before these were acts of their own, the simulator). Returns their events."""
+        before = len(self.events)
+        while self.phase in DEALER_ACTS:
+            if self.phase is Phase.DEALING:
+                self.deal()
+            elif self.phase is Phase.BURNING:
+                self.burn()
+            else:
+                self.serve()
         return self.events[before:]
 
     # ---------------------------------------------------------------------------------------------- straddles
@@ -454,12 +483,35 @@ class Hand(HandState):
         """What ``forget(seat)`` then ``draw(seat, ["??"] * count)`` would refuse, changing nothing."""
         draw_.verify_draw_count(self, seat, count)
 
+    def can_draw(self, seat: int, discard: Sequence[CardLike]) -> bool:
+        return _can(self.verify_draw, seat, discard)
+
     def draw(self, seat: int, discard: Sequence[CardLike]) -> list[Event]:
-        """Discard these cards ([] stands pat) and be served as many from the top of the stub at once."""
+        """Throw these cards ([] stands pat); the dealer's burn (when due) and service follow (draw.py)."""
         return draw_.draw(self, seat, discard)
 
-    def serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
-        draw_.serve(self, i, owed, served, thrown, trigger=trigger)
+    def verify_burn(self) -> None:
+        draw_.verify_burn(self)
+
+    def can_burn(self) -> bool:
+        return _can(self.verify_burn)
+
+    def burn(self) -> list[Event]:
+        """The dealer burns the top card of the stub before the first card of the draw is served."""
+        return draw_.burn(self)
+
+    def verify_serve(self) -> None:
+        draw_.verify_serve(self)
+
+    def can_serve(self) -> bool:
+        return _can(self.verify_serve)
+
+    def serve(self) -> list[Event]:
+        """The dealer serves the drawer as many cards as he threw (the stub running short waits for a reshuffle)."""
+        return draw_.serve(self)
+
+    def serve_drawer(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
+        draw_.serve_drawer(self, i, owed, served, thrown, trigger=trigger)
 
     def reshuffle_pool(self) -> tuple[str, ...]:
         """The cards the dealer must shuffle now (codes, "??" unidentified), in a canonical order."""
@@ -468,13 +520,21 @@ class Hand(HandState):
     def verify_reshuffle(self, order: Sequence[CardLike]) -> None:
         draw_.verify_reshuffle(self, order)
 
+    def can_reshuffle(self, order: Sequence[CardLike]) -> bool:
+        return _can(self.verify_reshuffle, order)
+
     def reshuffle(self, order: Sequence[CardLike]) -> list[Event]:
         """The dealer's new stub order (top first) after shuffling :meth:`reshuffle_pool`."""
         return draw_.reshuffle(self, order)
 
     def shoe_cards_for_draw(self, seat: int, count: int) -> tuple[str, ...]:
-        """What the shoe must deliver before this seat draws ``count`` cards ("burn" or "deal" each)."""
+        """What the shoe must deliver before this seat draws ``count`` cards and the dealer burns (when due) and
+        serves them ("burn" or "deal" each)."""
         return draw_.shoe_cards_for_draw(self, seat, count)
+
+    def shoe_cards_for_dealer(self) -> tuple[str, ...]:
+        """What the shoe must still deliver before the dealer's burn or service now due ("burn" or "deal" each)."""
+        return draw_.shoe_cards_for_dealer(self)
 
     def undelivered_in_stub(self) -> int:
         """How many cards of the stub the shoe has not delivered yet."""
@@ -579,7 +639,7 @@ class Hand(HandState):
         return outcome.result(self, None if self.is_over else self.legal_actions())
 
     def to_record(self) -> dict[str, Any]:
-        """This hand as a ``cardtable.hand/1`` record (the acts so far)."""
+        """This hand as a ``cardtable.hand/2`` record (the acts so far, the dealer's among them)."""
         return outcome.to_record(self)
 
 

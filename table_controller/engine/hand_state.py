@@ -66,7 +66,7 @@ class HandState:
     other way); cards are shoe positions (``ident[p]`` the card, None unknown).
 
     :class:`~table_controller.engine.hand.Hand` is its one subclass: its constructor sets every field, and it
-    supplies the steps declared here without a body (each belongs to one module: the draw's ``serve``, an
+    supplies the steps declared here without a body (each belongs to one module: the draw's ``serve_drawer``, an
     interval's ``close_interval``...). The bookkeeping every module shares (the log, the phase, the turn, the
     invariant check) is here. A class rather than a Protocol because the native build (bench/native.py) reads a
     field of a compiled class at a fixed offset, and calls a step through its method table.
@@ -290,7 +290,7 @@ class HandState:
     def resolve_cards(self, positions: Sequence[int], cards: Sequence[CardLike], what: str) -> list[int]:
         raise NotImplementedError
 
-    def serve(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
+    def serve_drawer(self, i: int, owed: int, served: list[int], thrown: list[int], trigger: str) -> None:
         raise NotImplementedError
 
     def set_next(self, start: int, *, inclusive: bool) -> int | None:

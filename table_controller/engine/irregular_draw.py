@@ -386,7 +386,7 @@ def draw_out_of_turn(hand: HandState, report: Report, apply_it: bool) -> Moves:
     hand.hands[i] = [p for p in hand.hands[i] if p not in thrown]
     held = i == hand.opener_index and hand.requirement is not None and hand.config.options.opener_holds_discards
     (hand.held if held else hand.discards)[i].extend(thrown)
-    hand.serve(i, 0, [], list(thrown), "irregularity")
+    hand.serve_drawer(i, 0, [], list(thrown), "irregularity")
     return moves
 
 

@@ -11,7 +11,7 @@ from typing import ClassVar, Final
 from table_controller.engine import wagers
 from table_controller.engine.events import Frozen
 from table_controller.engine.hand_state import HandState
-from table_controller.engine.machine import TERMINAL, Phase
+from table_controller.engine.machine import DEALER_ACTS, TERMINAL, Phase
 from table_controller.engine.showdown import unmucked_left
 
 __all__ = ["LegalActions", "legal_view"]
@@ -20,7 +20,8 @@ __all__ = ["LegalActions", "legal_view"]
 class LegalActions(Frozen):
     """What the dealer console shows: the phase, whose turn, and each act allowed with its amounts.
 
-    ``acts`` lists the act names ``seat`` (or the dealer when ``seat`` is None) may take now. ``min_to`` /
+    ``acts`` lists the act names ``seat`` (or the dealer when ``seat`` is None) may take now: the dealer's are
+    ``deal``, ``burn``, ``serve`` (each alone, due with the shoe's cards) and ``reshuffle``. ``min_to`` /
     ``max_to`` bound the total for ``bet`` or ``raise`` in this interval; ``call_amount`` is what a call puts
     in; ``max_discard`` the most cards ``draw`` may throw; ``reshuffle_size`` how many cards ``reshuffle``
     must order.
@@ -47,6 +48,9 @@ def legal_view(hand: HandState) -> LegalActions:
     hand.legal_full = 0
     if phase in TERMINAL:
         return LegalActions(phase=phase, seat=None, acts=())
+    dealer_act = DEALER_ACTS.get(phase)
+    if dealer_act is not None:
+        return LegalActions(phase=phase, seat=None, acts=(dealer_act,))
     if phase is Phase.RESHUFFLING:
         return LegalActions(phase=phase, seat=None, acts=("reshuffle",), reshuffle_size=len(hand.reshuffle_pool()))
     assert i is not None

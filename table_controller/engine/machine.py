@@ -1,10 +1,19 @@
 """The phases of one deal of Draw Poker and the one table of transitions between them.
 
 How it works: a :class:`~table_controller.engine.hand.Hand` is always in exactly one :class:`Phase`. Every act
-(a player's check, bet, draw...; the dealer's reshuffle) and every automatic step the engine takes by itself
-(posting the antes and blinds, the deal, closing a betting interval) is a *trigger*. :data:`TRANSITIONS` lists,
+(a player's check, bet, draw...; the dealer's deal, burn, serve and reshuffle) and every automatic step the engine
+takes by itself (posting the antes and blinds, closing a betting interval) is a *trigger*. :data:`TRANSITIONS` lists,
 for each phase, which triggers it accepts and which phases may follow; the guard that picks among the
 targets lives in the ``Hand`` method of the same name and is described in the ``when`` column.
+
+The cards leave the shoe only through the dealer's acts, as PokerKit's deal and burn operations: ``deal`` (the five
+cards each, in the DEALING phase the hand starts in), ``burn`` (the card burnt before the first card of the draw is
+served, BURNING) and ``serve`` (one drawer's replacement cards, SERVING). The player's ``draw`` only throws his
+discards; the dealer's acts that follow are due in the phase it moves to, and the legal view names the act due
+with ``seat`` None (the dealer). Each has ``verify_x`` / ``can_x`` / ``x`` like every act, so a live table takes
+each as the shoe delivers its cards, and a replayer or simulator takes them all at once (``Hand.dealer_acts``).
+When the stub runs short in a service, the hand waits in RESHUFFLING for the dealer's ``reshuffle``, another act of
+the same kind: it orders the new stub only, and the ``serve`` due again serves the rest.
 
 ``Hand`` asks :func:`check_transition` before it changes phase, so a move that is not in this table is an
 :class:`~table_controller.engine.errors.InvariantError` (a bug), and an act that the current phase does not
@@ -22,10 +31,13 @@ from table_controller.engine.errors import InvariantError
 
 
 class Phase(StrEnum):
+    DEALING = "dealing"  # the forced bets are posted: the dealer deals five cards each
     STRADDLING = "straddling"  # blind and straddle forms: the next player may straddle, blind
     FIRST_BETTING = "first_betting"  # the betting interval before the draw (opening)
-    DRAWING = "drawing"  # each active player in turn from the dealer's left discards and is served
-    RESHUFFLING = "reshuffling"  # the stub ran out mid-draw: the dealer must give the reshuffled order
+    DRAWING = "drawing"  # each active player in turn from the dealer's left announces or throws his discards
+    BURNING = "burning"  # the first discards of the draw are thrown: the dealer burns a card (house option)
+    SERVING = "serving"  # a drawer has thrown: the dealer serves him as many from the top of the stub
+    RESHUFFLING = "reshuffling"  # the stub ran out mid-service: the dealer must give the reshuffled order
     FINAL_BETTING = "final_betting"  # the betting interval after the draw
     REOPENING = "reopening"  # the opener declared he lacks openers: another may take his place (003 False openers 2)
     PROVING = "proving"  # the opener won uncontested and must show his openers
@@ -35,6 +47,8 @@ class Phase(StrEnum):
 
 
 TERMINAL: Final = frozenset({Phase.COMPLETE, Phase.PASSED_OUT})
+# The phases in which the dealer's act that takes cards from the shoe is due, and that act.
+DEALER_ACTS: Final = {Phase.DEALING: "deal", Phase.BURNING: "burn", Phase.SERVING: "serve"}
 BETTING_ACTS: Final = ("check", "bet", "call", "raise", "fold")
 
 
@@ -52,9 +66,10 @@ def _t(source: Phase | None, trigger: str, targets: tuple[Phase, ...], when: str
 
 P = Phase
 TRANSITIONS: tuple[Transition, ...] = (
-    _t(None, "start", (P.STRADDLING, P.FIRST_BETTING),
-       "antes, blinds and block chips posted, five cards dealt one at a time from the dealer's left; "
-       "straddling in the blind-and-straddle forms, else the first interval"),
+    _t(None, "start", (P.DEALING,), "antes, blinds and block chips posted"),
+    _t(P.DEALING, "deal", (P.STRADDLING, P.FIRST_BETTING),
+       "five cards dealt to each player one at a time from the dealer's left; straddling in the blind-and-straddle "
+       "forms, else the first interval"),
     _t(P.STRADDLING, "straddle", (P.STRADDLING, P.FIRST_BETTING),
        "the next player may straddle again until the straddle limit is reached"),
     _t(P.STRADDLING, "decline_straddle", (P.FIRST_BETTING,),
@@ -76,11 +91,14 @@ TRANSITIONS: tuple[Transition, ...] = (
     _t(P.REOPENING, "decline_open", (P.REOPENING, P.PASSED_OUT),
        "nobody takes over: bets withdrawn, the antes and the false opener's bets stay for the next deal"),
     _t(P.DRAWING, "announce", (P.DRAWING,), "a count may be changed until the player is served (001 IV 3)"),
-    _t(P.DRAWING, "draw", (P.DRAWING, P.RESHUFFLING, P.FINAL_BETTING, P.SHOWDOWN),
+    _t(P.DRAWING, "draw", (P.BURNING, P.SERVING),
+       "the discards thrown ([] stands pat): the burn first when these are the first cards of the draw and the "
+       "house burns, else the service"),
+    _t(P.BURNING, "burn", (P.SERVING,), "the top card of the stub burnt: the drawer is served next"),
+    _t(P.SERVING, "serve", (P.DRAWING, P.RESHUFFLING, P.FINAL_BETTING, P.SHOWDOWN),
        "next drawer; stub exhausted: reshuffling; last drawer served: final interval, or showdown when "
        "fewer than two players can still bet"),
-    _t(P.RESHUFFLING, "reshuffle", (P.DRAWING, P.FINAL_BETTING, P.SHOWDOWN),
-       "the rest of the draw is served from the new stub, then as after 'draw'"),
+    _t(P.RESHUFFLING, "reshuffle", (P.SERVING,), "the new stub ordered: the rest of the service is due"),
     *(_t(P.FINAL_BETTING, act, (P.FINAL_BETTING, P.SHOWDOWN, P.PROVING, P.COMPLETE),
          "interval open: same phase; bets equalized: showdown; one player left: proving or complete")
       for act in BETTING_ACTS),
@@ -108,8 +126,8 @@ TRANSITIONS: tuple[Transition, ...] = (
     *(_t(p, "floor_ruling", (P.COMPLETE, P.PASSED_OUT),
          "a supervisor awards the pot (complete) or voids the hand (status 'void': every chip back; the carried "
          "pot stays); chips moved between pot and stacks: same phase")
-      for p in (P.STRADDLING, P.FIRST_BETTING, P.DRAWING, P.RESHUFFLING, P.FINAL_BETTING, P.REOPENING, P.PROVING,
-                P.SHOWDOWN)),
+      for p in (P.DEALING, P.STRADDLING, P.FIRST_BETTING, P.DRAWING, P.BURNING, P.SERVING, P.RESHUFFLING,
+                P.FINAL_BETTING, P.REOPENING, P.PROVING, P.SHOWDOWN)),
 )
 
 _INDEX: Final[dict[tuple[Phase | None, str], tuple[Phase, ...]]] = {

@@ -1,5 +1,5 @@
 """What a hand comes to, as the replay command prints it (:func:`result`), and the hand as its record
-(:func:`to_record`, ``cardtable.hand/1``): both read from the deal's public state and its one event log.
+(:func:`to_record`, ``cardtable.hand/2``): both read from the deal's public state and its one event log.
 """
 
 from __future__ import annotations
@@ -50,9 +50,9 @@ def result(hand: HandState, legal: LegalActions | None) -> dict[str, Any]:
 
 
 def to_record(hand: HandState) -> dict[str, Any]:
-    """This hand as a ``cardtable.hand/1`` record (the acts so far)."""
+    """This hand as a ``cardtable.hand/2`` record (the acts so far, the dealer's among them)."""
     return {
-        "format": "cardtable.hand/1",
+        "format": "cardtable.hand/2",
         "game": config_to_json(hand.config),
         "seats": [{"seat": s.seat, "name": s.name, "stack": s.stack} for s in hand.seats],
         "button": hand.seat_no[hand.button_index],

@@ -1,14 +1,20 @@
-"""Hand records (format ``cardtable.hand/1``): the pydantic models, and replay through the engine.
+"""Hand records (format ``cardtable.hand/2``, and the older ``cardtable.hand/1``): the pydantic models, and replay
+through the engine.
 
 A record is everything needed to play a hand again: the game, the seats and stacks, the button, the
 carried pot, the deck in the shoe's order and the acts in order. :func:`replay` plays it and returns the
 result object that ``cardtable replay`` prints. Field by field documentation: docs/hand-record.md.
+
+Version 2 lists the dealer's acts that take cards from the shoe (``deal``, ``burn``, ``serve``) like every other
+act. Version 1 was written when they were steps of the hand's start and of a player's ``draw``: it has none, and
+is replayed by taking each as soon as it is due (after the start and after every act), which is what those steps
+did, so a version 1 record plays to the same result as before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -44,10 +50,15 @@ from table_controller.engine.irregular_options import (
 from table_controller.engine.machine import Phase
 from table_controller.engine.opening import OpeningRequirement
 
-FORMAT = "cardtable.hand/1"
+FORMAT = "cardtable.hand/2"
+FORMAT_V1 = "cardtable.hand/1"  # read, never written: the dealer's acts are taken as they fall due
 
-ACTS = ("check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "announce", "draw",
-        "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open", "irregularity", "floor_ruling")
+ActName = Literal["check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "deal", "announce",
+                  "draw", "burn", "serve", "reshuffle", "show", "muck", "declare_no_openers", "take_open",
+                  "decline_open", "irregularity", "floor_ruling"]
+ACTS: tuple[str, ...] = get_args(ActName)
+DEALER_ACTS = frozenset({"deal", "burn", "serve"})  # the dealer's acts that take cards from the shoe
+_NO_SEAT = DEALER_ACTS | {"reshuffle"}
 
 NonNeg = Annotated[int, Field(ge=0)]
 
@@ -123,9 +134,7 @@ def _check_code(code: str, *, unknown_ok: bool = True) -> str:
 
 class ActionModel(_Strict):
     seat: Annotated[int, Field(ge=1, le=10)] | None = None
-    act: Literal["check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "announce", "draw",
-                 "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open", "irregularity",
-                 "floor_ruling"]
+    act: ActName
     to: NonNeg | None = None
     count: NonNeg | None = None
     discard: list[str] | None = None
@@ -147,7 +156,10 @@ class ActionModel(_Strict):
             if self.report is None:
                 raise ValueError(f"'{self.act}' needs a 'report'")
             return self
-        if self.act != "reshuffle" and self.seat is None:
+        if self.act in _NO_SEAT:
+            if self.seat is not None:
+                raise ValueError(f"'{self.act}' is the dealer's: it takes no 'seat'")
+        elif self.seat is None:
             raise ValueError(f"'{self.act}' needs a 'seat'")
         if self.act in ("bet", "raise") and self.to is None:
             raise ValueError(f"'{self.act}' needs 'to' (the player's total in this interval after the act)")
@@ -178,9 +190,9 @@ class TableEventModel(_Strict):
 
 
 class HandRecord(_Strict):
-    """A hand record, format ``cardtable.hand/1``."""
+    """A hand record, format ``cardtable.hand/2`` (or ``cardtable.hand/1``, without the dealer's acts)."""
 
-    format: Literal["cardtable.hand/1"]
+    format: Literal["cardtable.hand/2", "cardtable.hand/1"]
     game: GameModel
     seats: Annotated[list[SeatModel], Field(min_length=2, max_length=8)]
     button: int
@@ -221,6 +233,8 @@ class HandRecord(_Strict):
         for k, a in enumerate(self.actions):
             if a.seat is not None and a.seat not in numbers:
                 raise ValueError(f"actions[{k}]: seat {a.seat} is not dealt in")
+            if self.format == FORMAT_V1 and a.act in DEALER_ACTS:
+                raise ValueError(f"actions[{k}]: '{a.act}' is an act of {FORMAT}, not of {FORMAT_V1}")
         return self
 
 
@@ -301,6 +315,9 @@ _ACTS: dict[str, tuple[str, Callable[[ActionModel], tuple[Any, ...]]]] = {
     "pass": ("pass_", lambda a: (_seat(a),)),
     "straddle": ("straddle", lambda a: (_seat(a),)),
     "decline_straddle": ("decline_straddle", lambda a: (_seat(a),)),
+    "deal": ("deal", lambda a: ()),
+    "burn": ("burn", lambda a: ()),
+    "serve": ("serve", lambda a: ()),
     "announce": ("announce", lambda a: (_seat(a), a.count or 0)),
     "draw": ("draw", lambda a: (_seat(a), a.discard or [])),
     "reshuffle": ("reshuffle", lambda a: (a.order or [],)),
@@ -327,13 +344,20 @@ def verify_action(hand: Hand, action: ActionModel) -> None:
 
 
 def play(record: HandRecord) -> Hand:
-    """Play every act of the record, then show the hands still in at a showdown the record leaves open."""
+    """Play every act of the record, then show the hands still in at a showdown the record leaves open. A version 1
+    record has the dealer's acts taken as they fall due; a refusal of one is the refusal of the act before it
+    (the step of the start or of the draw that it was)."""
     hand = start_hand(record)
+    v1 = record.format == FORMAT_V1
+    if v1:
+        hand.dealer_acts()  # the deal
     for index, action in enumerate(record.actions):
         if hand.is_over:
             raise ReplayError(index, IllegalActionError("hand_over", "the hand is already over"))
         try:
             apply_action(hand, action)
+            if v1:
+                hand.dealer_acts()
         except IllegalActionError as exc:
             raise ReplayError(index, exc) from None
     while hand.phase is Phase.SHOWDOWN and hand.to_act is not None:

@@ -48,7 +48,8 @@ def shuffled(rng: Chooser, items: Sequence[T]) -> list[T]:
 
 def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequence[str] | None = None,
                 mucks: bool = True) -> None:
-    """Take one random legal act (or the dealer's reshuffle). ``aggression`` in 0..9 weighs bets and raises.
+    """Take one random legal act (or the dealer's acts now due: the deal, a burn, a service, a reshuffle in random
+    order). ``aggression`` in 0..9 weighs bets and raises.
 
     ``truth`` is the real deck when the hand was given "??" cards: shows then name the real cards.
     """
@@ -56,10 +57,12 @@ def random_step(hand: Hand, rng: Chooser, *, aggression: int = 3, truth: Sequenc
     phase = legal.phase
     acts = legal.acts
     seat = legal.seat
-    if "reshuffle" in acts:
-        hand.reshuffle(shuffled(rng, hand.reshuffle_pool()))
+    if seat is None:  # the dealer's
+        if "reshuffle" in acts:
+            hand.reshuffle(shuffled(rng, hand.reshuffle_pool()))
+        else:
+            hand.dealer_acts()
         return
-    assert seat is not None
     if phase is Phase.DRAWING:
         cards = hand.hole_cards(seat)
         count = rng.randrange(legal.max_discard + 1)

@@ -4,11 +4,21 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from table_controller.engine.cards import FULL_DECK, card_str
-from table_controller.engine.config import Betting, GameConfig, GameForm, HouseOptions, Stakes
-from table_controller.engine.events import DrawServed
+from table_controller.engine.config import (
+    AnteMode,
+    Betting,
+    GameConfig,
+    GameForm,
+    HouseOptions,
+    OddChip,
+    PassMeaning,
+    Stakes,
+)
+from table_controller.engine.events import DrawServed, Event
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.irregular import (
     FLOOR_KINDS,
@@ -34,15 +44,29 @@ from table_controller.engine.machine import Phase
 CHOICES = (None, "stand_pat", "drop", "play_short", "discard_more", "leave_excess")
 
 
+def dealt(hand: Hand) -> Hand:
+    """The hand after the dealer's deal (a hand is built with its forced bets posted, waiting for the deal)."""
+    hand.deal()
+    return hand
+
+
+def draw_served(hand: Hand, seat: int, discard: Sequence[str]) -> list[Event]:
+    """The player's draw and the dealer's acts that follow it (the burn when due, the service): their events."""
+    return hand.draw(seat, discard) + hand.dealer_acts()
+
+
 def random_hand(rng: random.Random) -> tuple[Hand, list[str]]:
-    """A hand of a random game, house options and table, and the deck's true order (the hand is given it, or
-    "??" for each card: a shoe without a reader)."""
+    """A hand of a random game, house options (the irregularity procedures' among them) and table, waiting for the
+    deal, and the deck's true order (the hand is given it, or "??" for each card: a shoe without a reader)."""
     form = rng.choice(list(GameForm))
     betting = rng.choice(list(Betting))
-    stakes = Stakes(ante=rng.choice((0, 1, 2)), small_bet=2, big_bet=4, cap=rng.choice((0, 4)), min_bet=2, max_bet=6,
-                    blind=rng.choice((1, 2)))
+    stakes = Stakes(ante=rng.choice((0, 1, 2)), small_bet=2, big_bet=4, cap=rng.choice((0, 3, 4)), min_bet=2,
+                    max_bet=rng.choice((2, 6, 10)), blind=rng.choice((1, 2)))
     options = HouseOptions(
-        burn_before_draw=rng.random() < 0.8, never_deal_last_card=rng.random() < 0.3,
+        ante_mode=rng.choice(list(AnteMode)), burn_before_draw=rng.random() < 0.8,
+        never_deal_last_card=rng.random() < 0.3, odd_chip=rng.choice(list(OddChip)),
+        pass_meaning=rng.choice(list(PassMeaning)), refuse_false_open=rng.random() < 0.5,
+        straddle_limit=rng.choice((None, 1, 2)), blind_opening_double_to_stay=rng.random() < 0.3,
         exposed_draw_card=rng.choice(list(ExposedDrawCard)), short_deal=rng.choice(list(ShortDeal)),
         late_draw_miscount=rng.choice(list(LateDrawMiscount)),
         out_of_turn_discarded=rng.choice(list(OutOfTurnDiscarded)),
@@ -50,13 +74,15 @@ def random_hand(rng: random.Random) -> tuple[Hand, list[str]]:
         draw_count_info=rng.choice([None, *DrawCountInfo]), misdeal_antes=rng.choice(list(MisdealAntes)),
         misdeal_deal_passes=rng.random() < 0.5, false_opener_penalty=rng.choice(list(FalseOpenerPenalty)))
     config = GameConfig(form=form, betting=betting, stakes=stakes, options=options)
-    n = rng.randrange(2, 8)
+    n = rng.randrange(2, 9)
     numbers = sorted(rng.sample(range(1, 11), n))
-    seats = [SeatSpec(seat=s, stack=rng.randrange(0, 60)) for s in numbers]
+    seats = [SeatSpec(seat=s, stack=rng.randrange(0, 80)) for s in numbers]
     truth = [card_str(c) for c in FULL_DECK]
     rng.shuffle(truth)
     deck = truth if rng.random() < 0.7 else None  # a shoe without a reader: cards learnt when shown or exposed
-    return Hand(config, seats, rng.choice(numbers), deck=deck, carried_pot=rng.choice((0, 5))), truth
+    hand = Hand(config, seats, rng.choice(numbers), deck=deck, carried_pot=rng.choice((0, 0, 5, 7)),
+                passed_deals=rng.randrange(5))
+    return hand, truth
 
 
 def random_report(hand: Hand, rng: random.Random, truth: list[str]) -> Report:

@@ -16,6 +16,7 @@ from table_controller.engine.events import CardsDelivered, CardsForgotten
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.record import ActionModel, apply_action, replay
 from table_controller.engine.simulate import play_random
+from tests.engine.helpers import dealt, draw_served
 
 CODES = [card_str(c) for c in FULL_DECK]
 CONFIG = GameConfig(form=GameForm.FIVE_CARD_DRAW, betting=Betting.FIXED_LIMIT,
@@ -54,7 +55,7 @@ def test_a_fed_hand_plays_as_the_whole_deck(seed: int, players: int) -> None:
 
 def test_the_draw_asks_for_the_burn_then_the_cards() -> None:
     deck = list(CODES)
-    hand = Hand(CONFIG, _seats(3), 3, deck=deck[:15])
+    hand = dealt(Hand(CONFIG, _seats(3), 3, deck=deck[:15]))
     while hand.legal_actions().acts != ("announce", "draw"):
         seat = hand.legal_actions().seat
         assert seat is not None
@@ -68,14 +69,14 @@ def test_the_draw_asks_for_the_burn_then_the_cards() -> None:
     assert hand.shoe_cards_for_draw(seat, 2) == ("burn", "deal", "deal")
     hand.deliver(deck[15:18])
     assert hand.shoe_cards_for_draw(seat, 2) == ()
-    served = hand.draw(seat, list(hand.hole_cards(seat)[:2]))
+    served = draw_served(hand, seat, list(hand.hole_cards(seat)[:2]))
     assert [e.to_json()["served"] for e in served if e.to_json()["event"] == "draw"] == [deck[16:18]]
     assert hand.events[-len(served) - 1:-len(served)] == [CardsDelivered(first=15, cards=tuple(deck[15:18]))]
 
 
 def test_the_shoe_cannot_deliver_a_card_twice_or_more_than_the_pack() -> None:
     deck = list(CODES)
-    hand = Hand(CONFIG, _seats(2), 1, deck=deck[:10])
+    hand = dealt(Hand(CONFIG, _seats(2), 1, deck=deck[:10]))
     with pytest.raises(IllegalActionError) as known:
         hand.deliver([deck[3]])  # a card already in a hand
     assert known.value.code == "card_elsewhere"
@@ -97,7 +98,7 @@ def test_the_shoe_cannot_deliver_a_card_twice_or_more_than_the_pack() -> None:
 
 def test_a_forgotten_seat_holds_unknown_cards_and_its_record_replays() -> None:
     deck = list(CODES)
-    hand = Hand(CONFIG, _seats(3), 3, deck=deck[:15])
+    hand = dealt(Hand(CONFIG, _seats(3), 3, deck=deck[:15]))
     held = hand.hole_cards(1)
     events = hand.forget(1)
     assert events == [CardsForgotten(seat=1, count=5)]
@@ -129,7 +130,7 @@ def test_a_draw_by_count_is_verified_as_if_the_seat_were_forgotten(seed: int, pl
     rng = random.Random(seed)
     deck = list(CODES)
     rng.shuffle(deck)
-    hand = Hand(CONFIG, _seats(players), 1, deck=deck)
+    hand = dealt(Hand(CONFIG, _seats(players), 1, deck=deck))
     while not hand.is_over and hand.legal_actions().acts != ("announce", "draw"):
         legal = hand.legal_actions()
         assert legal.seat is not None

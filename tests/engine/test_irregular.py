@@ -23,6 +23,7 @@ from table_controller.engine.irregular_options import DrawCountInfo
 from table_controller.engine.machine import Phase
 from table_controller.engine.record import InvalidRecordError, replay, schema
 from table_controller.engine.showdown import hand_value
+from tests.engine.helpers import dealt, draw_served
 
 HANDS = (["Js", "Jh", "7c", "4d", "2s"], ["Qs", "Qd", "9h", "5c", "3c"], ["Ac", "Kd", "8s", "6h", "3d"])
 STUB = ["2c", "Jd", "Qh", "9c", "Ad", "Kh", "5s", "8c", "Th", "Tc", "6c", "7d"]
@@ -35,7 +36,7 @@ def _deck() -> list[str]:
 def _hand(form: GameForm = GameForm.JACKPOTS, **options: object) -> Hand:
     config = GameConfig(form=form, betting=Betting.FIXED_LIMIT, stakes=Stakes(ante=1, small_bet=2, big_bet=4, cap=4),
                         options=HouseOptions(**options))  # type: ignore[arg-type]
-    return Hand(config, [SeatSpec(seat=s, stack=100) for s in (1, 2, 3)], 3, deck=_deck())
+    return dealt(Hand(config, [SeatSpec(seat=s, stack=100) for s in (1, 2, 3)], 3, deck=_deck()))
 
 
 def _cards(*codes: str) -> list[Card]:
@@ -46,9 +47,9 @@ def _through_the_draw(hand: Hand) -> None:
     hand.bet(1, 2)
     hand.call(2)
     hand.call(3)
-    hand.draw(1, ["7c", "4d", "2s"])
-    hand.draw(2, ["9h", "5c", "3c"])
-    hand.draw(3, ["8s", "6h", "3d"])
+    draw_served(hand, 1, ["7c", "4d", "2s"])
+    draw_served(hand, 2, ["9h", "5c", "3c"])
+    draw_served(hand, 3, ["8s", "6h", "3d"])
 
 
 def test_a_short_hand_counts_its_missing_cards_as_nothing() -> None:
@@ -133,11 +134,11 @@ def test_001_every_draw_count_is_shown_until_the_second_round_starts() -> None:
     hand.bet(1, 2)
     hand.call(2)
     hand.call(3)
-    hand.draw(1, ["7c", "4d", "2s"])
-    hand.draw(2, ["9h"])
+    draw_served(hand, 1, ["7c", "4d", "2s"])
+    draw_served(hand, 2, ["9h"])
     assert visible_draw_counts(hand) == {1: 3, 2: 1}
     assert hand.can_irregularity(Report(kind="ask_draw_count", seat=1, about=2))
-    hand.draw(3, [])
+    draw_served(hand, 3, [])
     assert visible_draw_counts(hand) == {1: 3, 2: 1, 3: 0}
     hand.check(1)
     assert visible_draw_counts(hand) == {}
@@ -149,9 +150,9 @@ def test_the_dealer_rules_do_not_apply_to_a_croupier() -> None:
     hand.bet(1, 2)
     hand.call(2)
     hand.call(3)
-    hand.draw(1, [])
-    hand.draw(2, [])
-    hand.draw(3, ["8s"])
+    draw_served(hand, 1, [])
+    draw_served(hand, 2, [])
+    draw_served(hand, 3, ["8s"])
     with pytest.raises(IllegalActionError) as exc:
         hand.irregularity(Report(kind="dealer_draw_miscount", seat=3, count=2))
     assert exc.value.code == "house_dealer"
@@ -176,10 +177,10 @@ def test_the_hand_record_of_a_hand_with_reports_replays_identically() -> None:
     hand.irregularity(Report(kind="too_few_in_deal", seat=3, count=1))
     hand.call(2)
     hand.call(3)
-    hand.draw(1, ["7c", "4d", "2s"])
+    draw_served(hand, 1, ["7c", "4d", "2s"])
     hand.irregularity(Report(kind="exposed_in_draw", seat=1, card="Qh"))
-    hand.draw(2, ["9h", "5c", "3c"])
-    hand.draw(3, ["8s", "6h", "3d"])
+    draw_served(hand, 2, ["9h", "5c", "3c"])
+    draw_served(hand, 3, ["8s", "6h", "3d"])
     assert hand.phase is Phase.FINAL_BETTING
     replayed = replay(hand.to_record())
     assert replayed == hand.result()
@@ -207,11 +208,11 @@ def test_the_state_carries_the_draw_count_rule_for_the_public_display() -> None:
     assert "draw_counts" not in hand.result()  # before the draw
     hand.call(2)
     hand.call(3)
-    hand.draw(1, ["7c", "4d", "2s"])
+    draw_served(hand, 1, ["7c", "4d", "2s"])
     assert hand.result()["draw_counts"] == {"rule": "003 Other rules governing the draw, 5", "mode": "dealer_only",
                                             "visible": {}}
-    hand.draw(2, ["9h"])
-    hand.draw(3, ["8s", "6h"])
+    draw_served(hand, 2, ["9h"])
+    draw_served(hand, 3, ["8s", "6h"])
     assert hand.result()["draw_counts"]["visible"] == {"3": 2}
     assert replay(hand.to_record())["draw_counts"] == hand.result()["draw_counts"]
 

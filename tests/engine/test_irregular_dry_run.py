@@ -26,9 +26,10 @@ from table_controller.engine.events import Event
 from table_controller.engine.forced import HAND_SIZE
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.irregular import FLOOR_KINDS, Report
-from table_controller.engine.machine import Phase
+from table_controller.engine.machine import DEALER_ACTS, Phase
 from table_controller.engine.piles import DECK_SIZE
 from table_controller.engine.record import (
+    FORMAT_V1,
     ActionModel,
     HandRecord,
     apply_action,
@@ -82,14 +83,17 @@ def _plain(value: Any) -> Any:
 
 
 def _fed(config: GameConfig, seats: list[SeatSpec], button: int, deck: list[str], **kwargs: Any) -> Hand:
-    """The hand as a live shoe starts it: only the cards of the deal delivered."""
+    """The hand as a live shoe starts it: only the cards of the deal delivered, waiting for the deal."""
     return Hand(config, seats, button, deck=deck[:HAND_SIZE * len(seats)], **kwargs)
 
 
-def _play_fed(fed: Hand, deck: list[str], actions: list[ActionModel]) -> int:
+def _play_fed(fed: Hand, deck: list[str], actions: list[ActionModel], *, v1: bool) -> int:
     """Play the acts on the fed hand, the shoe delivering before each what the engine asks for (the deck's next
-    cards); checks each dry run and what the act took. Returns how many reports took cards from the shoe."""
+    cards); checks each dry run and what the act took. Returns how many reports took cards from the shoe. ``v1``:
+    the acts of a ``cardtable.hand/1`` record, without the dealer's, which are taken as they fall due."""
     taking = 0
+    if v1:
+        _dealer_acts(fed, deck)
     for action in actions:
         if fed.is_over:
             break
@@ -108,14 +112,27 @@ def _play_fed(fed: Hand, deck: list[str], actions: list[ActionModel]) -> int:
             assert set(kinds) <= {"deal"}  # no remedy burns a card
         elif action.act == "draw" and action.seat is not None:
             kinds = fed.shoe_cards_for_draw(action.seat, len(action.discard or ()))
+        elif action.act in ("burn", "serve"):  # a service after a reshuffle may take the card never dealt
+            kinds = fed.shoe_cards_for_dealer()
         else:
             kinds = ()
         if kinds:
             fed.deliver(deck[fed.delivered:fed.delivered + len(kinds)])
         apply_action(fed, action)
+        if v1:
+            _dealer_acts(fed, deck)
         assert fed.undelivered_in_stub() == DECK_SIZE - fed.delivered  # no card left the stub before it came
         taking += bool(kinds) and report is not None
     return taking
+
+
+def _dealer_acts(fed: Hand, deck: list[str]) -> None:
+    """The dealer's acts now due, each once the shoe has delivered what it asks for (a ``cardtable.hand/1`` record
+    has none of them: they were steps of the start and of the draw)."""
+    while fed.phase in DEALER_ACTS:
+        kinds = fed.shoe_cards_for_dealer()
+        fed.deliver(deck[fed.delivered:fed.delivered + len(kinds)])
+        apply_action(fed, ActionModel.model_validate({"act": DEALER_ACTS[fed.phase]}))
 
 
 def _deck(record: HandRecord) -> list[str]:
@@ -127,10 +144,12 @@ def _scripted(path: Path) -> tuple[Hand, Hand, int]:
     report's dry run must refuse it too); with how many reports took cards from the shoe."""
     record = parse_record(json.loads(path.read_text(encoding="utf-8")))
     whole = start_hand(record)
+    whole.dealer_acts()
     played = list(record.actions)
     for k, action in enumerate(record.actions):
         try:
             apply_action(whole, action)
+            whole.dealer_acts()
         except IllegalActionError:
             played = played[:k + 1] if action.act in REPORTS else played[:k]
             break
@@ -138,7 +157,7 @@ def _scripted(path: Path) -> tuple[Hand, Hand, int]:
     fed = _fed(config_from_model(record.game), [SeatSpec(seat=s.seat, name=s.name, stack=s.stack)
                                                   for s in record.seats], record.button, deck,
                carried_pot=record.carried_pot, passed_deals=record.passed_deals, ante_for_all=record.ante_for_all)
-    taking = _play_fed(fed, deck, played)
+    taking = _play_fed(fed, deck, played, v1=record.format == FORMAT_V1)
     return fed, whole, taking
 
 
@@ -169,8 +188,9 @@ def test_a_fed_hand_plays_random_reports_as_the_whole_deck(seed: int, rate: int)
             random_step(whole, rng, truth=truth)
     record = parse_record(whole.to_record())
     deck = _deck(record)
-    fed = _fed(whole.config, list(whole.seats), record.button, deck, carried_pot=whole.carried_in)
-    _play_fed(fed, deck, list(record.actions))
+    fed = _fed(whole.config, list(whole.seats), record.button, deck, carried_pot=whole.carried_in,
+               passed_deals=whole.passed_deals)
+    _play_fed(fed, deck, list(record.actions), v1=False)
     assert fed.result() == whole.result()
 
 
@@ -180,6 +200,7 @@ def test_a_report_asks_the_shoe_for_the_cards_its_remedy_takes_for_good() -> Non
     (the shoe delivers nothing); a foul hand alone takes no card."""
     deck = [card_str(c) for c in FULL_DECK]
     fed = _fed(FIVE_CARD_DRAW, [SeatSpec(seat=s, stack=50) for s in (1, 2, 3)], 1, deck)
+    fed.deal()
     assert fed.phase is Phase.FIRST_BETTING and fed.delivered == 15
     assert fed.shoe_cards_for_report("irregularity", Report(kind="too_few_in_deal", seat=2, count=1)) == ()
     assert fed.shoe_cards_for_report("irregularity", Report(kind="foul_hand", seat=2)) == ()

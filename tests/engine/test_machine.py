@@ -12,6 +12,7 @@ from table_controller.engine.config import Betting, GameConfig, GameForm, HouseO
 from table_controller.engine.errors import ConfigError, IllegalActionError, InvariantError
 from table_controller.engine.hand import Hand, LegalActions, SeatSpec
 from table_controller.engine.machine import TRANSITIONS, Phase, check_transition, render_markdown
+from tests.engine.helpers import dealt
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = [card_str(c) for c in FULL_DECK]
@@ -50,7 +51,7 @@ def _hand(betting: Betting, form: GameForm = GameForm.FIVE_CARD_DRAW, stacks: tu
     base.update(stakes)
     config = GameConfig(form=form, betting=betting, stakes=Stakes(**base))
     seats = [SeatSpec(seat=k + 1, stack=s) for k, s in enumerate(stacks)]
-    return Hand(config, seats, len(stacks), deck=DECK)
+    return dealt(Hand(config, seats, len(stacks), deck=DECK))
 
 
 # (structure, acts before, expected legal view for the player to act)

@@ -10,52 +10,29 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from table_controller.engine.acts import INPUTS, ActTaken
-from table_controller.engine.cards import FULL_DECK, card_str
-from table_controller.engine.config import (
-    AnteMode,
-    Betting,
-    GameConfig,
-    GameForm,
-    HouseOptions,
-    OddChip,
-    PassMeaning,
-    Stakes,
-)
 from table_controller.engine.errors import IllegalActionError
-from table_controller.engine.hand import Hand, LegalActions, SeatSpec
+from table_controller.engine.hand import Hand, LegalActions
 from table_controller.engine.machine import Phase
+from table_controller.engine.piles import DECK_SIZE
 from table_controller.engine.record import replay
-from table_controller.engine.simulate import random_step
+from table_controller.engine.simulate import random_step, shuffled
+from tests.engine.helpers import random_hand
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-ACTS = ("check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "announce", "draw",
-        "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open")
-
-
-def _random_hand(rng: random.Random) -> tuple[Hand, list[str]]:
-    form = rng.choice(list(GameForm))
-    betting = rng.choice(list(Betting))
-    stakes = Stakes(ante=rng.choice((0, 1, 2)), small_bet=2, big_bet=4, cap=rng.choice((0, 3, 4)), min_bet=2,
-                    max_bet=rng.choice((2, 6, 10)), blind=rng.choice((1, 2)))
-    options = HouseOptions(
-        ante_mode=rng.choice(list(AnteMode)), burn_before_draw=rng.random() < 0.8,
-        never_deal_last_card=rng.random() < 0.3, odd_chip=rng.choice(list(OddChip)),
-        pass_meaning=rng.choice(list(PassMeaning)), refuse_false_open=rng.random() < 0.5,
-        straddle_limit=rng.choice((None, 1, 2)), blind_opening_double_to_stay=rng.random() < 0.3)
-    config = GameConfig(form=form, betting=betting, stakes=stakes, options=options)
-    n = rng.randrange(2, 9)
-    numbers = sorted(rng.sample(range(1, 11), n))
-    seats = [SeatSpec(seat=s, stack=rng.randrange(0, 80)) for s in numbers]
-    truth = [card_str(c) for c in FULL_DECK]
-    rng.shuffle(truth)
-    deck: list[str] | None = truth if rng.random() < 0.7 else None
-    hand = Hand(config, seats, rng.choice(numbers), deck=deck, carried_pot=rng.choice((0, 0, 7)),
-                passed_deals=rng.randrange(5))
-    return hand, truth
+ACTS = ("check", "bet", "call", "raise", "fold", "pass", "straddle", "decline_straddle", "deal", "announce", "draw",
+        "burn", "serve", "reshuffle", "show", "muck", "declare_no_openers", "take_open", "decline_open")
 
 
 def _snapshot(hand: Hand) -> Any:
     return (hand.result(), hand.phase, hand.to_act, len(hand.actions))
+
+
+def _cards_conserved(hand: Hand) -> bool:
+    """Every one of the 52 shoe positions in exactly one pile or hand (the test's own count, not the engine's)."""
+    places = [*hand.stub, *hand.burn_pile, *hand.muck_pile]
+    for k in range(hand.n):
+        places += [*hand.hands[k], *hand.held[k], *hand.discards[k]]
+    return sorted(places) == list(range(DECK_SIZE))
 
 
 def _try(hand: Hand, act: str, seat: int, amount: int, *, rng: random.Random, truth: list[str]) -> None:
@@ -75,6 +52,12 @@ def _try(hand: Hand, act: str, seat: int, amount: int, *, rng: random.Random, tr
         hand.straddle(seat)
     elif act == "decline_straddle":
         hand.decline_straddle(seat)
+    elif act == "deal":
+        hand.deal()
+    elif act == "burn":
+        hand.burn()
+    elif act == "serve":
+        hand.serve()
     elif act == "announce":
         hand.announce(seat, amount % 7)
     elif act == "draw":
@@ -100,6 +83,8 @@ def _expected_ok(legal: LegalActions, act: str, seat: int, amount: int) -> bool 
     """True/False where the legal view decides it; None for acts it does not enumerate fully."""
     if act in ("pass", "announce", "draw", "show", "reshuffle", "declare_no_openers"):
         return None
+    if act in ("deal", "burn", "serve"):  # the dealer's: no seat
+        return act in legal.acts
     if legal.seat != seat or act not in legal.acts:
         return False if act != "declare_no_openers" else None
     if act in ("bet", "raise"):
@@ -111,14 +96,15 @@ def _expected_ok(legal: LegalActions, act: str, seat: int, amount: int) -> bool 
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_legal_play_keeps_every_invariant(seed: int) -> None:
     rng = random.Random(seed)
-    hand, truth = _random_hand(rng)
+    hand, truth = random_hand(rng)
     before = sum(hand.stacks().values()) + hand.pot
     steps = 0
     while not hand.is_over:
-        random_step(hand, rng, aggression=rng.randrange(10), truth=truth)
+        random_step(hand, rng, aggression=rng.randrange(10), truth=truth)  # one act, a dealer's act included
         steps += 1
         assert steps < 400
         assert sum(hand.stacks().values()) + hand.pot == before
+        assert _cards_conserved(hand)
     assert sum(hand.stacks().values()) + hand.carried_pot == before
     assert hand.legal_actions().acts == ()
 
@@ -127,7 +113,7 @@ def test_random_legal_play_keeps_every_invariant(seed: int) -> None:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_legal_action_list_is_exactly_what_the_engine_accepts(seed: int) -> None:
     rng = random.Random(seed)
-    hand, truth = _random_hand(rng)
+    hand, truth = random_hand(rng)
     seats = [s.seat for s in hand.seats]
     steps = 0
     while not hand.is_over and steps < 300:
@@ -153,7 +139,7 @@ def test_legal_action_list_is_exactly_what_the_engine_accepts(seed: int) -> None
 @given(seed=st.integers(0, 2**32 - 1))
 def test_record_of_a_random_hand_replays_to_the_same_result(seed: int) -> None:
     rng = random.Random(seed)
-    hand, truth = _random_hand(rng)
+    hand, truth = random_hand(rng)
     while not hand.is_over:
         random_step(hand, rng, truth=truth)
     record = hand.to_record()
@@ -169,12 +155,11 @@ def test_record_of_a_random_hand_replays_to_the_same_result(seed: int) -> None:
 def test_every_phase_offers_a_next_step_until_the_end() -> None:
     rng = random.Random(7)
     seen: set[Phase] = set()
-    wanted = {Phase.STRADDLING, Phase.FIRST_BETTING, Phase.DRAWING, Phase.RESHUFFLING, Phase.FINAL_BETTING,
-              Phase.REOPENING, Phase.PROVING, Phase.SHOWDOWN, Phase.COMPLETE, Phase.PASSED_OUT}
+    wanted = set(Phase)
     for _ in range(5000):
         if seen >= wanted:
             break
-        hand, truth = _random_hand(rng)
+        hand, truth = random_hand(rng)
         while not hand.is_over:
             legal = hand.legal_actions()
             assert legal.acts, legal
@@ -182,3 +167,48 @@ def test_every_phase_offers_a_next_step_until_the_end() -> None:
             random_step(hand, rng, truth=truth)
         seen.add(hand.legal_actions().phase)
     assert seen == wanted
+
+
+def _can_agrees(hand: Hand, name: str, *args: Any) -> None:
+    """``can_<name>(*args)`` is True exactly when ``verify_<name>(*args)`` raises nothing; neither changes the hand."""
+    before = _snapshot(hand)
+    try:
+        getattr(hand, f"verify_{name}")(*args)
+    except IllegalActionError:
+        verified = False
+    else:
+        verified = True
+    assert getattr(hand, f"can_{name}")(*args) is verified, (name, args, hand.phase)
+    assert _snapshot(hand) == before
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_can_is_true_exactly_when_verify_accepts(seed: int) -> None:
+    """In random states of random hands, each act's ``can_x`` answers what its ``verify_x`` does, with legal and
+    illegal arguments alike: the dealer's deal, burn, service and reshuffle, the draw, the straddle's refusal, the
+    take-over of a false opener, a show, the shoe's delivery."""
+    rng = random.Random(seed)
+    hand, truth = random_hand(rng)
+    seats = [s.seat for s in hand.seats]
+    steps = 0
+    while steps < 300:
+        steps += 1
+        seat = hand.legal_actions().seat
+        seat = seat if seat is not None and rng.random() < 0.7 else rng.choice([*seats, 99])
+        held = list(hand.hole_cards(seat)) if seat in seats else []
+        pool = list(hand.reshuffle_pool())
+        _can_agrees(hand, "deal")
+        _can_agrees(hand, "burn")
+        _can_agrees(hand, "serve")
+        _can_agrees(hand, "draw", seat, shuffled(rng, held)[:rng.randrange(7)])
+        _can_agrees(hand, "draw", seat, [rng.choice(truth)])
+        _can_agrees(hand, "reshuffle", shuffled(rng, pool)[:len(pool) - rng.randrange(2)])
+        _can_agrees(hand, "decline_straddle", seat)
+        _can_agrees(hand, "take_open", seat)
+        _can_agrees(hand, "show", seat, [truth[p] for p in hand.card_positions(seat)] if seat in seats else None)
+        _can_agrees(hand, "deliver", truth[hand.delivered:hand.delivered + rng.randrange(3)])
+        _can_agrees(hand, "deliver", [rng.choice(truth)])
+        if hand.is_over:
+            break
+        random_step(hand, rng, truth=truth)

@@ -9,6 +9,7 @@ from table_controller.engine.config import GameConfig, GameForm, Stakes
 from table_controller.engine.errors import ConfigError
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.seating import first_dealer, next_button, next_deal
+from tests.engine.helpers import dealt
 
 
 @pytest.mark.parametrize("cut,dealer", [
@@ -33,7 +34,7 @@ def test_button_moves_clockwise_to_the_next_occupied_seat(seats: list[int], butt
 
 def test_passed_out_deal_carries_the_pot_and_raises_the_progressive_count() -> None:
     config = GameConfig(form=GameForm.PROGRESSIVE_JACKPOTS, stakes=Stakes(ante=1, small_bet=2, big_bet=4))
-    hand = Hand(config, [SeatSpec(seat=s, stack=20) for s in (1, 2, 3)], 3, passed_deals=1, carried_pot=3)
+    hand = dealt(Hand(config, [SeatSpec(seat=s, stack=20) for s in (1, 2, 3)], 3, passed_deals=1, carried_pot=3))
     for seat in (1, 2, 3):
         hand.check(seat)
     nxt = next_deal(hand)
