@@ -108,7 +108,7 @@ class Moment:
 
 @dataclass
 class Pending:
-    """An act waiting for the shoe to deliver the cards it takes."""
+    """A report waiting for the shoe to deliver the cards its remedy takes."""
 
     action: dict[str, Any]
     kinds: list[str]
@@ -344,9 +344,11 @@ class TableCore:
     def _owed(self) -> str | None:
         if self._deal is not None:
             return "deal" if self._deal.verified and len(self._deal.cards) < self._deal.needed else None
-        if self._pending is not None and len(self._pending.cards) < len(self._pending.kinds):
-            return self._pending.kinds[len(self._pending.cards)]
-        return None
+        pending = self._pending
+        if pending is not None:
+            return pending.kinds[len(pending.cards)] if len(pending.cards) < len(pending.kinds) else None
+        # The dealer's burn or service of the draw now due: the engine says which card it waits for.
+        return None if self.hand is None else self.hand.owed()
 
     def recall_answer(self, key: str) -> tuple[str, int, str] | None:
         """The first answer to a request sent with this key: (request fingerprint, status, body)."""

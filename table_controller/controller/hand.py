@@ -1,12 +1,14 @@
 """The live hand: the controller's adapter over the rules engine's :class:`~table_controller.engine.hand.Hand`.
 
-The engine tracks cards by their position in the shoe's order. The hand is built with the cards of the deal
-(codes, or "??" from a shoe without a reader); a live shoe gives the rest one at a time and never reveals what
-is below, so the adapter feeds each card to the engine as it arrives (``Hand.deliver``: the identity of the
-next shoe position). Before an act that takes cards from the shoe, :meth:`EngineHand.cards_for` asks the
-engine how many, and which of them is a burn, the controller must have the shoe deliver first, changing
-nothing: ``Hand.shoe_cards_for_draw`` for a draw, ``Hand.shoe_cards_for_report`` for a report (irregularity,
-floor ruling), whose remedy the engine plans move by move before it applies it.
+The engine tracks cards by their position in the shoe's order. The hand is built when the shoe has dealt the cards
+of the deal (codes, or "??" from a shoe without a reader), and takes the dealer's ``deal`` act at once. A live
+shoe gives the rest one at a time and never reveals what is below, so the adapter feeds each card to the engine
+as it arrives (:meth:`EngineHand.take_card`: ``Hand.deliver``, the identity of the next shoe position), and takes
+the dealer's act now due as soon as the shoe has delivered its cards: the ``burn`` after a player's ``draw``, then
+the ``serve`` (``Hand.shoe_cards_for_dealer`` says what is still to come; :meth:`EngineHand.owed` the next card).
+A report (irregularity, floor ruling) whose remedy takes cards waits for them instead: :meth:`EngineHand.cards_for`
+asks the engine, changing nothing, how many the shoe must deliver first (``Hand.shoe_cards_for_report``: the
+engine plans the remedy move by move before it applies it).
 
 This module also lists the irregularities the dealer console offers, each with the rule it applies.
 """
@@ -37,7 +39,7 @@ from table_controller.engine.events import (
 )
 from table_controller.engine.hand import Hand, SeatSpec
 from table_controller.engine.irregular_core import IrregularityRuled
-from table_controller.engine.machine import Phase
+from table_controller.engine.machine import DEALER_ACTS, Phase
 from table_controller.engine.opening import proof
 from table_controller.engine.record import ActionModel, apply_action, verify_action
 
@@ -102,7 +104,8 @@ _EXPOSURES = frozenset({"exposed_in_deal", "exposed_in_draw", "faced_in_pack"})
 _FORCED_AS_BET = frozenset({"blind", "straddle", "blind_open", "block_blind", "block_raise"})
 _VIEW_PHASE = {
     Phase.STRADDLING: "betting", Phase.FIRST_BETTING: "betting", Phase.FINAL_BETTING: "betting",
-    Phase.DRAWING: "drawing", Phase.RESHUFFLING: "drawing", Phase.PROVING: "showdown", Phase.SHOWDOWN: "showdown",
+    Phase.DEALING: "dealing", Phase.DRAWING: "drawing", Phase.BURNING: "drawing", Phase.SERVING: "drawing",
+    Phase.RESHUFFLING: "drawing", Phase.PROVING: "showdown", Phase.SHOWDOWN: "showdown",
     Phase.COMPLETE: "complete", Phase.PASSED_OUT: "complete",
 }
 
@@ -143,12 +146,15 @@ class EngineHand:
         return ordered[start:] + ordered[:start]
 
     def _deal(self, deck: list[str]) -> Hand:
-        """The engine's hand, dealt the cards of the deal; the shoe feeds it the rest as they come (``act``)."""
+        """The engine's hand, given the cards of the deal and dealt them (the dealer's ``deal``); the shoe feeds it
+        the others as they come (:meth:`take_card`)."""
         try:
-            return Hand(self.config, self.specs, self.button, deck=deck, carried_pot=self.carried_in,
+            hand = Hand(self.config, self.specs, self.button, deck=deck, carried_pot=self.carried_in,
                         passed_deals=self.passed_deals, ante_for_all=self.ante_for_all)
         except EngineError as exc:
             raise _engine_error(exc) from exc
+        self._apply(hand, {"act": "deal"})
+        return hand
 
     # -- acts ------------------------------------------------------------------------------------------
 
@@ -170,7 +176,9 @@ class EngineHand:
         return hand.events[before:]
 
     def cards_for(self, act: dict[str, Any], *, forget: int | None = None) -> list[str]:
-        """What the shoe must deliver before this act: "burn" and "deal" in order ([] for most acts).
+        """What the shoe must deliver before this act is applied: "deal" for each card a report's remedy takes ([]
+        for every other act: a draw is applied at once, and the dealer's burn and service that follow it ask the
+        shoe for their cards then, :meth:`owed`).
 
         Raises the engine's refusal (as :class:`NotAllowedError`) if the act is illegal, so nothing is dealt
         for an act that will not happen. ``forget``: the seat of a draw entered as a count, whose cards are to
@@ -184,22 +192,42 @@ class EngineHand:
                 self.hand.verify_draw_count(forget, len(model.discard or ()))
             else:
                 verify_action(self.hand, model)
-            if model.act == "draw" and model.seat is not None:
-                return list(self.hand.shoe_cards_for_draw(model.seat, len(model.discard or ())))
         except EngineError as exc:
             raise _engine_error(exc) from exc
         return []
 
-    def act(self, act: dict[str, Any], new_cards: list[str]) -> list[Event]:
-        """Apply the act, the shoe having delivered ``new_cards`` for it (in order): the engine learns them
-        first, then plays the act."""
+    def act(self, act: dict[str, Any]) -> list[Event]:
+        """Apply a player's act, a report (the shoe has delivered the cards :meth:`cards_for` named) or the
+        dealer's reshuffle; then the dealer's acts now due whose cards the shoe has delivered (a stand-pat draw
+        is served at once)."""
         self._cache = None
-        if new_cards:
-            try:
-                self.hand.deliver(new_cards)
-            except EngineError as exc:
-                raise _engine_error(exc) from exc
-        return self._apply(self.hand, act)
+        return self._apply(self.hand, act) + self._dealer_acts()
+
+    def take_card(self, code: str) -> list[Event]:
+        """The shoe delivered its next card: the engine learns it, then takes the dealer's acts now due whose
+        cards have all come (the burn, then the service of the draw)."""
+        self._cache = None
+        try:
+            self.hand.deliver([code])
+        except EngineError as exc:
+            raise _engine_error(exc) from exc
+        return self._dealer_acts()
+
+    def owed(self) -> str | None:
+        """The next card the shoe must deliver for the dealer's act now due ("burn" or "deal"), None for none."""
+        kinds = self.hand.shoe_cards_for_dealer()
+        return kinds[0] if kinds else None
+
+    def dealer_due(self) -> str | None:
+        """The dealer's act the hand waits for ("deal", "burn" or "serve"), None when a player (or nobody) is due."""
+        phase = self.hand.phase
+        return None if phase is None else DEALER_ACTS.get(phase)
+
+    def _dealer_acts(self) -> list[Event]:
+        events: list[Event] = []
+        while (due := self.dealer_due()) is not None and self.owed() is None:
+            events += self._apply(self.hand, {"act": due})
+        return events
 
     def forget(self, seat: int) -> None:
         """Unlearn which cards the seat holds now: they become "??" (the dealer saw only a count thrown, so
@@ -346,7 +374,7 @@ class EngineHand:
                 out.append(LegalAction(act="show", label=label, needs_cards=unread))
             elif act == "muck":
                 out.append(LegalAction(act="muck", label="Cannot prove openers" if proving else "Muck"))
-            elif act not in ("announce", "draw", "reshuffle"):
+            elif act not in ("announce", "draw", "reshuffle", *DEALER_ACTS.values()):  # the draw entry; the shoe
                 # Acts the engine added later (false-opener procedure...): offered under their own name.
                 out.append(LegalAction(act=act, label=act.replace("_", " ").capitalize()))
         return tuple(out)

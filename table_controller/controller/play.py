@@ -53,6 +53,7 @@ from table_controller.controller.views import (
     RulingView,
 )
 from table_controller.engine.cards import UNKNOWN_CODE, parse_card
+from table_controller.engine.events import Event
 
 __all__ = ["HandPlay"]
 
@@ -75,7 +76,7 @@ class HandPlay(TableReads):
             case DealEntry():
                 self._apply_deal(e)
             case ActEntry() if e.action.get("act") == "reshuffle":
-                self._perform(dict(e.action), [])
+                self._perform(dict(e.action))
             case ActEntry():
                 self._apply_act(e)
             case DeviceFaultEntry():
@@ -183,15 +184,22 @@ class HandPlay(TableReads):
                 self._after_act()
             return
         pending = self._pending
-        if pending is None:
-            raise DeviceError("the shoe delivered a card nobody asked for", code="unexpected_card")
-        pending.cards.append(code)
-        if len(pending.cards) < len(pending.kinds):
-            self.machine.move("card", Stage.SERVING)
-        else:
+        if pending is not None:  # a report waiting for the cards its remedy takes: applied when they have come
+            assert self.hand is not None
+            self.hand.take_card(code)
+            pending.cards.append(code)
+            if len(pending.cards) < len(pending.kinds):
+                self.machine.move("card", Stage.SERVING)
+                return
             self._pending = None
             self.machine.move("card", Stage.PLAYING)
-            self._perform(pending.action, pending.cards, at_ms=pending.at_ms)
+            self._perform(pending.action, at_ms=pending.at_ms)
+            return
+        if self.hand is None or self.hand.owed() is None:
+            raise DeviceError("the shoe delivered a card nobody asked for", code="unexpected_card")
+        # The dealer's burn or service of the draw: the engine takes it as soon as its cards have come.
+        events = self.hand.take_card(code)
+        self._settle("card", events, {})
 
     def _apply_fault(self, e: DeviceFaultEntry) -> None:
         self._table_event("device_fault", f"the hand paused: {e.message}", at_ms=e.at_ms)
@@ -214,19 +222,35 @@ class HandPlay(TableReads):
             seat = e.forget
             self._candidates[seat] = tuple(c for c in self.hand.hole(seat) if c != UNKNOWN_CODE)
             self.hand.forget(seat)
-        if e.kinds:
+        if e.kinds:  # a report whose remedy takes cards from the shoe: it waits for them
             self.machine.move("act", Stage.SERVING)
             self._pending = Pending(action=dict(e.action), kinds=list(e.kinds), at_ms=e.at_ms)
-            self.message = "Serving the draw from the shoe."
+            self.message = "Dealing the cards the ruling takes from the shoe."
             return
-        self.machine.move("act", Stage.PLAYING)
-        self._perform(dict(e.action), [], at_ms=e.at_ms)
+        self._perform(dict(e.action), at_ms=e.at_ms)
 
-    def _perform(self, action: dict[str, Any], cards: list[str], *, at_ms: int | None = None) -> None:
+    def _perform(self, action: dict[str, Any], *, at_ms: int | None = None) -> None:
+        """Apply an act (and the dealer's acts it makes due whose cards have come, a stand-pat's service)."""
         assert self.hand is not None
-        events = self.hand.act(action, cards)
+        events = self.hand.act(action)
         if action.get("act") != "show":  # a show is logged with its cards below
             self.log(_describe_act(action, self.hand))
+        self._settle("act", events, action, at_ms=at_ms)
+
+    def _settle(self, trigger: str, events: list[Event], action: dict[str, Any], *, at_ms: int | None = None) -> None:
+        """After an act or a card: the stage (serving while the dealer's act due waits for the shoe), the events
+        on the log, and what comes next."""
+        assert self.hand is not None
+        serving = self.hand.owed() is not None
+        self.machine.move(trigger, Stage.SERVING if serving else Stage.PLAYING)
+        self._log_events(events, action, at_ms=at_ms)
+        if serving:
+            due = "burns a card, then serves" if self.hand.dealer_due() == "burn" else "serves"
+            self.message = f"Hand #{self.hand_no}: the shoe {due} the draw."
+            return
+        self._after_act()
+
+    def _log_events(self, events: list[Event], action: dict[str, Any], *, at_ms: int | None) -> None:
         for ev in events:
             data = ev.to_json()
             if data.get("event") == "draw":
@@ -246,11 +270,10 @@ class HandPlay(TableReads):
                     kind="irregularity", level="warning", seat=data.get("seat"),
                     at_ms=at_ms if at_ms is not None else self._now_ms(),
                     message=f"{what}{where}: {data['remedy']} "
-                    f"({data['rule']}; reported by the {action['report'].get('by', 'dealer')})"))
+                    f"({data['rule']}; reported by the {(action.get('report') or {}).get('by', 'dealer')})"))
             elif data.get("event") == "show":
                 self.log(f"{self._name(data['seat'])} (seat {data['seat']}) shows {' '.join(data['cards'])}: "
                          f"{data['description']}")
-        self._after_act()
 
     def _after_act(self) -> None:
         hand = self.hand
@@ -264,7 +287,7 @@ class HandPlay(TableReads):
             secrets.SystemRandom().shuffle(order)
             if not self._replaying:
                 self._write(ActEntry(action={"act": "reshuffle", "order": order}, kinds=()), hand=self.hand_no)
-                self._perform({"act": "reshuffle", "order": order}, [])
+                self._perform({"act": "reshuffle", "order": order})
             return
         if hand.over:
             self._finish_hand()
@@ -379,7 +402,7 @@ class HandPlay(TableReads):
             if hand is None:
                 return
             hand.act({"act": "floor_ruling", "report": {"kind": "void_hand", "by": by[:40] or "controller",
-                                                        "reason": reason[:500] or "void"}}, [])
+                                                        "reason": reason[:500] or "void"}})
         except TableError as exc:
             self.log(f"Hand #{self.hand_no}: the void could not be put on the hand's record: {exc}")
             return
@@ -415,7 +438,7 @@ class HandPlay(TableReads):
                 self.seats[seat].stack += pot
                 try:
                     self.hand.act({"act": "floor_ruling", "report": {"kind": "award_pot", "seats": [seat],
-                                                                     "by": e.by, "reason": e.reason}}, [])
+                                                                     "by": e.by, "reason": e.reason}})
                     self._store_record(self.hand)
                 except TableError as exc:
                     self.log(f"Hand #{self.hand_no}: the award could not be put on the hand's record: {exc}")

@@ -176,7 +176,7 @@ class TableController(ShoeFeed):
             if self._deal is not None:
                 raise NotAllowedError("the deal is not finished yet", code="dealing")
             raise NotAllowedError("no hand in progress: start one first", code="no_hand")
-        if self._pending is not None:
+        if self._pending is not None or self.hand.owed() is not None:
             raise NotAllowedError("waiting for the shoe to deliver cards", code="dealing")
         return self.hand
 

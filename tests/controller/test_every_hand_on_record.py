@@ -115,7 +115,8 @@ def test_a_floor_void_mid_hand_has_a_record_with_the_acts(acts: int) -> None:
         stored = _check(table, 1, "void")
         assert {int(s): v for s, v in stored["result"]["stacks"].items()} == before
         record = stored["record"]
-        assert len(record["actions"]) == acts + 1
+        assert record["actions"][0] == {"act": "deal"}  # the dealer's deal, then the players' acts and the void
+        assert len(record["actions"]) == acts + 2
         assert record["actions"][-1]["report"] == {"kind": "void_hand", "by": "Floor: Kim",
                                                    "reason": "wrong deck in play"}
         assert UNKNOWN_CODE not in record["deck"][:20]

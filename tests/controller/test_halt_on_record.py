@@ -55,7 +55,7 @@ def test_the_record_keeps_the_halt_the_alert_and_the_ruling(tmp_path: Path) -> N
     assert "camera and shoe disagree at seat 2" in halt["text"]
     assert alert["level"] == "security" and alert["seat"] == 2 and alert["ref"] == ack["ref"]
     assert ruling["by"] == "Flo" and ruling["text"].startswith("resume: ")
-    assert all(e["after_action"] == 1 and e["at_ms"] > 0 for e in events)
+    assert all(e["after_action"] == 2 and e["at_ms"] > 0 for e in events)  # after the deal and the one act
     assert replay(record)["status"] in ("complete", "passed_out")  # the acts still replay as they were
 
     text = to_text(record, replay(record))

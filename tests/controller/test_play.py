@@ -30,7 +30,7 @@ def test_demo_hands_conserve_chips_and_verify_every_deck() -> None:
         # Each finished hand's record replays through the engine to the same stacks.
         for number, summary_row in enumerate(table.history(), start=1):
             record = table.hand_record(number)
-            assert record["format"] == "cardtable.hand/1"
+            assert record["format"] == "cardtable.hand/2"
             result = replay(record)
             assert result["status"] == summary_row.status
 

@@ -105,7 +105,7 @@ def test_durable_journal_survives_a_restart(tmp_path: Path) -> None:
             assert report.ok
             records = list(j.hand_records("t1"))
             assert [r.hand_number for r in records] == [1, 2, 3, 4]
-            assert all(r.record["format"] == "cardtable.hand/1" for r in records)
+            assert all(r.record["format"] == "cardtable.hand/2" for r in records)
             kinds = [e.kind for e in j.read_all("t1")]
             assert "hole_cards.read" in kinds
 

@@ -79,7 +79,7 @@ def test_a_hand_through_the_api_with_history(reader_client: TestClient) -> None:
     assert history[0]["hand"] == 1 and history[0]["status"] == "complete"
     assert c.get("/api/tables/t1/history/1").status_code == 403
     record = c.get("/api/tables/t1/history/1", headers=FLOOR).json()
-    assert record["format"] == "cardtable.hand/1" and len(record["seats"]) == 3
+    assert record["format"] == "cardtable.hand/2" and len(record["seats"]) == 3
     assert c.get("/api/tables/t1/history/7", headers=FLOOR).status_code == 404
     # The floor view has the hole cards; the broadcast (no delay here) too; both reads are journaled.
     full = c.get("/api/tables/t1/floor", headers=FLOOR).json()
