@@ -19,7 +19,7 @@ MAX_RECORD_BYTES = 8 * 1024 * 1024  # a hand record is a few kilobytes; /dev/zer
 
 def register(sub: Any) -> None:
     replay = sub.add_parser("replay", help="play a hand record through the rules engine and print the result",
-                            description="Read a hand record (JSON, format cardtable.hand/1), play it through the "
+                            description="Read a hand record (JSON, format cardtable.hand/2 or /1), play it through the "
                             "rules engine and print the result as one JSON object. Exit 1 on an illegal act, "
                             "2 on a file that is not a valid record.")
     replay.add_argument("file", metavar="FILE", help="hand record (JSON); '-' reads standard input")

@@ -35,7 +35,7 @@ class JournalPort(Protocol):
         """Record that ``who``, acting as ``role``, was shown hole cards (of hand ``hand``)."""
 
     def store_hand(self, *, hand: int, record: dict[str, Any], result: dict[str, Any]) -> None:
-        """Keep the finished hand's record (``cardtable.hand/1``) and result."""
+        """Keep the finished hand's record (``cardtable.hand/2``) and result."""
 
     def entries(self) -> list[PortEntry]:
         """Every controller entry of this table in order (audit entries excluded), for replay."""

@@ -3,7 +3,8 @@
 How it works: a :class:`~table_controller.controller.table.TableController` is always in exactly one
 :class:`Stage`. Between hands it is ``waiting``; a hand goes ``shuffling`` (the shoe shuffles and verifies the
 deck), ``dealing`` (five cards each), then ``playing`` (the engine's hand takes acts) and ``serving`` whenever
-an act waits for the shoe to deliver the cards it takes (a burn, the draw), until the hand is over. Two stages
+the hand waits for the shoe to deliver cards (the dealer's burn and service after a draw, a report's remedy),
+until the hand is over. Two stages
 *hold* the hand: ``paused`` (a device fault: the dealer retries, continues or voids) and ``halted`` (a security
 stop: the floor rules). A hold remembers the stage it interrupted, and resuming returns there
 (:data:`BEFORE`, a history state). An input a hold does not take itself but the interrupted stage does (the
@@ -38,7 +39,7 @@ class Stage(StrEnum):
     SHUFFLING = "shuffling"  # a hand began: the shoe shuffles and verifies the deck
     DEALING = "dealing"  # the deck verified: five cards each, one at a time from the dealer's left
     PLAYING = "playing"  # the engine's hand is live: the dealer enters acts
-    SERVING = "serving"  # an act waits for the shoe to deliver the cards it takes (a burn, the draw)
+    SERVING = "serving"  # the hand waits for the shoe's cards: the dealer's burn and service of a draw, a remedy's
     PAUSED = "paused"  # a device fault: the dealer retries, continues without the camera, or voids
     HALTED = "halted"  # a security stop: the floor must rule (resume or void)
 
@@ -73,10 +74,11 @@ TRANSITIONS: tuple[Transition, ...] = (
     _t(S.DEALING, "deal", (S.DEALING, S.PLAYING),
        "cards still owed: same stage; the last card of the deal: the engine's hand is built from them"),
     _t(S.PLAYING, "act", (S.PLAYING, S.SERVING),
-       "an act that takes no card is applied at once; one that takes cards (the draw, with its burn) waits "
-       "for the shoe"),
+       "the act is applied at once; serving when it makes the dealer's burn or service due (a draw) and the shoe "
+       "has not delivered their cards, or when it is a report whose remedy takes cards (applied once they come)"),
     _t(S.SERVING, "card", (S.SERVING, S.PLAYING),
-       "cards still owed to the act: same stage; the last one: the act is applied with them"),
+       "each card goes to the engine as it comes, and the dealer's act due is taken once its cards are in; cards "
+       "still owed: same stage; the last one: playing (a waiting report is applied)"),
     _t(S.PLAYING, "hand_over", (S.WAITING,),
        "the engine's hand ended (pot awarded, passed out, false openers): stacks, carried pot and record kept"),
     *(_t(stage, "device.fault", (S.PAUSED,), "a shoe or camera fault, or the journal failing to write")

@@ -30,7 +30,7 @@ Timestamp = Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:
 
 KIND_HOLE_CARDS_READ = "hole_cards.read"
 KIND_HAND_COMPLETED = "hand.completed"
-HAND_RECORD_FORMAT = "cardtable.hand/1"
+HAND_RECORD_FORMAT = "cardtable.hand/2"
 
 
 class JournalEntry(BaseModel):
@@ -115,7 +115,7 @@ class HoleCardsRead(BaseModel):
 
 
 class HandCompleted(BaseModel):
-    """Payload of `hand.completed`: the hand record (opaque, format `cardtable.hand/1`) and result."""
+    """Payload of `hand.completed`: the hand record (opaque, format `cardtable.hand/2`) and result."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -288,7 +288,7 @@ class TableWriter:
 
     def record_hand_completed(self, *, hand_id: str, hand_number: int, record: Mapping[str, Any],
                               result: Mapping[str, Any], at: datetime) -> JournalEntry:
-        """Journal a finished hand's record (format cardtable.hand/1) and result."""
+        """Journal a finished hand's record (format cardtable.hand/2) and result."""
         return self.append(KIND_HAND_COMPLETED, _model(HandCompleted, record=dict(record), result=dict(result)),
                            at=at, hand_id=hand_id, hand_number=hand_number)
 

@@ -353,7 +353,7 @@ def _install_routes(app: FastAPI) -> None:
 
     @app.get("/api/tables/{table_id}/history/{hand}", tags=["history"])
     def hand_record(table: Table, role: FloorRole, hand: int, request: Request) -> dict[str, Any]:
-        """The full hand record (``cardtable.hand/1``), deck and hole cards included: floor only, journaled."""
+        """The full hand record (``cardtable.hand/2``), deck and hole cards included: floor only, journaled."""
         record = table.hand_record(hand)
         table.audit_hole_cards(role=role.value, client=_client(request), hand=hand, via="history")
         return record
