@@ -261,15 +261,20 @@ def shoe_cards_for_draw(hand: HandState, seat: int, count: int) -> tuple[str, ..
 
 
 def shoe_cards_for_dealer(hand: HandState) -> tuple[str, ...]:
-    """What the shoe must still deliver before the dealer's burn or service now due can take its cards ("burn" or
-    "deal" each, in order; () when it has them all, or when neither is due)."""
+    """What the shoe must still deliver before the dealer's burn or service now due can take its cards: ("burn",)
+    for a burn; "deal" for each card of a service (with, when it ends the draw, those owed after it); () when
+    it has them all, or when neither is due."""
     pending = hand.pending_serve
-    if pending is None or hand.phase not in (Phase.BURNING, Phase.SERVING):
+    if pending is None:
+        return ()
+    if hand.phase is Phase.BURNING:
+        return ("burn",) if hand.stub[-1] >= hand.delivered else ()
+    if hand.phase is not Phase.SERVING:
         return ()
     i, owed, served, _ = pending
     if not served:
         owed += _irregular.owed_with_draw_pending(hand, i)
-    return _shoe_cards(hand, 1 if hand.phase is Phase.BURNING else 0, owed)
+    return _shoe_cards(hand, 0, owed)
 
 
 def _shoe_cards(hand: HandState, burns: int, owed: int) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ import pytest
 from table_controller.controller.demo import seat_players
 from table_controller.controller.devices import VirtualShoe
 from table_controller.controller.durable import DurableJournal
+from table_controller.controller.errors import NotAllowedError
 from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.players import SimPlayers
 from table_controller.controller.table import TableController
@@ -132,5 +133,48 @@ def test_replay_after_a_count_only_draw() -> None:
         second = TableController(settings, shoe=shoe, journal=journal)
         second.recover()
         assert _state(second) == snapshot
+
+    asyncio.run(run())
+
+
+def test_the_shoes_cards_feed_the_dealers_burn_and_service_as_they_come() -> None:
+    """A draw is applied when it is entered; the burn is taken as soon as its card is journaled, the service once
+    its cards are: a controller that replays the journal cut after any card of the draw stands exactly there
+    (the hand never replayed, the dealer's act due waiting for the card the engine names)."""
+
+    async def run() -> None:
+        journal = MemoryJournal()
+        table = TableController(TableSettings(pace_s=0), shoe=VirtualShoe(seed=5), journal=journal)
+        await seat_players(table, 4)
+        players = SimPlayers(table, rng=random.Random(5))
+        for _ in range(600):  # hand after hand, until a draw that threw cards has been served
+            entries = journal.entries()
+            acts = [k for k, e in enumerate(entries) if e.kind == "act" and e.data["action"].get("act") == "draw"
+                    and e.data["action"]["discard"]]
+            if acts and len(entries) > acts[0] + 3:
+                break
+            if table.hand is None:
+                await table.start_hand()
+            else:
+                await players.step()
+        assert acts, "no draw threw a card"
+        entries = journal.entries()
+        draw = acts[0]
+        assert entries[draw].data["kinds"] == []  # the draw asks for no card: its dealer's acts do
+        burn, first = entries[draw + 1], entries[draw + 2]
+        assert (burn.kind, burn.data["kind"]) == ("card", "burn") and first.kind == "card"
+        # Cut just after the draw: the hand waits for the burn card.
+        cut = TableController(TableSettings(pace_s=0), shoe=VirtualShoe(seed=5), journal=MemoryJournal())
+        cut.recover(entries[:draw + 1])
+        assert cut.hand is not None and cut.stage.value == "serving"
+        assert cut.hand.dealer_due() == "burn" and cut._owed() == "burn"
+        # Cut after the burn card: the burn is taken, the service waits for its cards.
+        cut = TableController(TableSettings(pace_s=0), shoe=VirtualShoe(seed=5), journal=MemoryJournal())
+        cut.recover(entries[:draw + 2])
+        assert cut.hand is not None
+        assert [a["act"] for a in cut.hand.record()["actions"]][-2:] == ["draw", "burn"]
+        assert cut.hand.dealer_due() == "serve" and cut._owed() == "deal" and cut.stage.value == "serving"
+        with pytest.raises(NotAllowedError):  # nobody acts while the shoe serves
+            await cut.act(1, "check")
 
     asyncio.run(run())

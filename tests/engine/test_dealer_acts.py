@@ -62,12 +62,13 @@ def test_the_burn_and_the_service_follow_the_draw_as_the_shoe_delivers() -> None
     assert hand.draw(1, thrown) == [ActTaken(act="draw", seat=1, cards=tuple(thrown))]
     assert len(hand.hole_cards(1)) == 3  # thrown, not yet served
     assert hand.legal_actions() == LegalActions(phase=Phase.BURNING, seat=None, acts=("burn",))
-    assert hand.shoe_cards_for_dealer() == ("burn", "deal", "deal")
+    assert hand.shoe_cards_for_dealer() == ("burn",)  # the burn waits for its card only
     assert hand.can_burn() and not hand.can_serve() and not hand.can_draw(2, [])
     hand.deliver(CODES[15:16])
-    assert hand.shoe_cards_for_dealer() == ("deal", "deal")
+    assert hand.shoe_cards_for_dealer() == ()
     assert hand.burn() == [ActTaken(act="burn"), Burned(card=CODES[15])]
     assert hand.legal_actions() == LegalActions(phase=Phase.SERVING, seat=None, acts=("serve",))
+    assert hand.shoe_cards_for_dealer() == ("deal", "deal")
     hand.deliver(CODES[16:17])
     assert hand.shoe_cards_for_dealer() == ("deal",)  # the service waits for its second card
     hand.deliver(CODES[17:18])
