@@ -123,7 +123,8 @@ class DeckCheckEntry(Entry):
 
 
 class CardEntry(Entry):
-    """One card the shoe delivered for an act (a burn, a card of the draw...)."""
+    """One card the shoe delivered: for the dealer's act due (the burn, a card served in the draw) or for a report's
+    remedy."""
 
     KIND: ClassVar[str] = "card"
     OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"from_shoe_log"})
@@ -147,7 +148,10 @@ class ActEntry(Entry):
     KIND: ClassVar[str] = "act"
     OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"forget", "at_ms"})
     action: dict[str, Any]
-    kinds: tuple[StrictStr, ...]  # the cards the act waits for from the shoe, in order
+    # The cards the act waits for from the shoe before it is applied, in order: a report's remedy only (a draw is
+    # applied at once and the dealer's burn and service then ask for theirs; a journal written before that lists
+    # a draw's cards here, and its draw is applied when they have come, to the same hand).
+    kinds: tuple[StrictStr, ...]
     forget: StrictInt | None = None  # a draw entered as a count: this seat's cards are forgotten
     at_ms: StrictInt | None = None  # when an irregularity was reported (its alert keeps that time)
 

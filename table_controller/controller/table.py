@@ -10,8 +10,10 @@ irregularity reports, camera cross-check alerts and floor rulings.
 
 A hand: the shoe shuffles and verifies the deck (52 cards, none missing, none twice; a failure halts the
 table with a security alert), then deals five cards to each player one at a time, each journaled as it
-comes; the engine's hand is built from them. An act that takes cards (a draw, with the burn) is verified by
-the engine first, which says what the shoe must deal for it, so only a legal act makes the shoe deal. A device
+comes; the engine's hand is built from them and takes the dealer's deal. Every act is verified by the engine
+before it is journaled, so only a legal act makes the shoe deal: a draw is applied at once, and the shoe then
+delivers the cards of the dealer's burn and service, each fed to the engine as it comes; a report whose remedy
+takes cards waits for the ones the engine names. A device
 fault pauses the hand with a prompt for the dealer: retry, or void the hand (every chip back where it was when
 the hand began). Between hands the controller checks that chips are conserved: stacks + carried pot = chips
 bought in - chips taken away + chips moved by floor rulings.

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from table_controller.controller.demo import seat_players
+from table_controller.controller.demo import play_hands, seat_players
 from table_controller.controller.devices import VirtualShoe
 from table_controller.controller.durable import DurableJournal
 from table_controller.controller.errors import NotAllowedError
-from table_controller.controller.journal_port import MemoryJournal
+from table_controller.controller.journal_port import MemoryJournal, PortEntry
 from table_controller.controller.players import SimPlayers
 from table_controller.controller.table import TableController
 from table_controller.journal import Journal
@@ -176,5 +176,46 @@ def test_the_shoes_cards_feed_the_dealers_burn_and_service_as_they_come() -> Non
         assert cut.hand.dealer_due() == "serve" and cut._owed() == "deal" and cut.stage.value == "serving"
         with pytest.raises(NotAllowedError):  # nobody acts while the shoe serves
             await cut.act(1, "check")
+
+    asyncio.run(run())
+
+
+def test_a_journal_that_lists_a_draws_cards_with_the_draw_recovers_to_the_same_table() -> None:
+    """Journals written before the burn and the service were the dealer's acts list a draw's cards in its act entry
+    (the draw waited for them): replayed, the draw is applied once they have come, and the table stands where the
+    same journal written today leaves it."""
+
+    async def run() -> None:
+        journal = MemoryJournal()
+        table = TableController(TableSettings(pace_s=0), shoe=VirtualShoe(seed=9), journal=journal)
+        await seat_players(table, 4)
+        await play_hands(table, SimPlayers(table, rng=random.Random(9)), hands=3)
+        await table.start_hand()
+        players = SimPlayers(table, rng=random.Random(9))
+        while table.hand is not None and table.hand.hand.interval != "final":  # a hand live past its draw
+            await players.step()
+        entries = journal.entries()
+        older: list[PortEntry] = []
+        draws = 0
+        for k, entry in enumerate(entries):
+            data = entry.data
+            if entry.kind == "act" and data["action"].get("act") == "draw":
+                cards = []
+                for later in entries[k + 1:]:
+                    if later.kind != "card":
+                        break
+                    cards.append(later.data["kind"])
+                data = {**data, "kinds": cards}
+                draws += bool(cards)
+            older.append(PortEntry(seq=entry.seq, kind=entry.kind, data=data, hand=entry.hand))
+        assert draws >= 3
+        today = TableController(TableSettings(pace_s=0), shoe=VirtualShoe(seed=9), journal=MemoryJournal())
+        today.recover(entries)
+        before = TableController(TableSettings(pace_s=0), shoe=VirtualShoe(seed=9), journal=MemoryJournal())
+        before.recover(older)
+        assert _state(before) == _state(today) == _state(table)
+        if table.hand is not None:
+            assert before.hand is not None and today.hand is not None
+            assert before.hand.record() == today.hand.record() == table.hand.record()
 
     asyncio.run(run())
