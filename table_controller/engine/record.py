@@ -291,13 +291,17 @@ def parse_record(data: Any) -> HandRecord:
 
 
 def start_hand(record: HandRecord) -> Hand:
+    """The record's hand before its first act (a version 1 record's hand dealt: its deal was a step of the start)."""
     try:
-        return Hand(config_from_model(record.game),
+        hand = Hand(config_from_model(record.game),
                     [SeatSpec(seat=s.seat, name=s.name, stack=s.stack) for s in record.seats],
                     record.button, deck=record.deck, carried_pot=record.carried_pot,
                     passed_deals=record.passed_deals, ante_for_all=record.ante_for_all)
     except ConfigError as exc:
         raise InvalidRecordError([str(exc)]) from None
+    if record.format == FORMAT_V1:
+        hand.dealer_acts()
+    return hand
 
 
 def _seat(a: ActionModel) -> int:
@@ -343,21 +347,23 @@ def verify_action(hand: Hand, action: ActionModel) -> None:
     getattr(hand, "verify_" + name)(*args(action))
 
 
+def apply_recorded(hand: Hand, record: HandRecord, action: ActionModel) -> None:
+    """Play one act of this record: in a version 1 record, with the dealer's acts it makes due (the burn and the
+    service after a draw, the rest of a service after a reshuffle), which were steps of the act then; a refusal of
+    one is the act's."""
+    apply_action(hand, action)
+    if record.format == FORMAT_V1:
+        hand.dealer_acts()
+
+
 def play(record: HandRecord) -> Hand:
-    """Play every act of the record, then show the hands still in at a showdown the record leaves open. A version 1
-    record has the dealer's acts taken as they fall due; a refusal of one is the refusal of the act before it
-    (the step of the start or of the draw that it was)."""
+    """Play every act of the record, then show the hands still in at a showdown the record leaves open."""
     hand = start_hand(record)
-    v1 = record.format == FORMAT_V1
-    if v1:
-        hand.dealer_acts()  # the deal
     for index, action in enumerate(record.actions):
         if hand.is_over:
             raise ReplayError(index, IllegalActionError("hand_over", "the hand is already over"))
         try:
-            apply_action(hand, action)
-            if v1:
-                hand.dealer_acts()
+            apply_recorded(hand, record, action)
         except IllegalActionError as exc:
             raise ReplayError(index, exc) from None
     while hand.phase is Phase.SHOWDOWN and hand.to_act is not None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from table_controller.engine.acts import INPUTS
 from table_controller.engine.books import cite
 from table_controller.engine.errors import EngineError
-from table_controller.engine.record import HandRecord, TableEventModel, apply_action, parse_record, start_hand
+from table_controller.engine.events import Event
+from table_controller.engine.record import HandRecord, TableEventModel, apply_recorded, parse_record, start_hand
 
 _FORCED = {"ante": "antes", "dealer_ante": "antes for everyone (dealer)",
            "ante_for_all": "antes for everyone (false-opener penalty)", "blind": "posts the blind",
@@ -99,18 +101,23 @@ def _table_line(t: TableEventModel) -> str:
     return f"[{when}{what}{by}{seat}] {cite(t.text)}"
 
 
+def _outcomes(events: list[Event]) -> int:
+    """How many of these events a result lists (the acts entered and the shoe's deliveries are inputs)."""
+    return sum(1 for e in events if not isinstance(e, INPUTS))
+
+
 def _table_events_by_event(rec: HandRecord) -> dict[int, list[TableEventModel]]:
     """The record's table events, keyed by the index of the game event they came before: one that happened
     after k acts comes after the events of those k acts (found by playing the acts one by one)."""
     if not rec.table_events:
         return {}
-    ends: list[int] = []  # ends[k]: how many events the hand had after k acts
+    ends: list[int] = []  # ends[k]: how many of the result's events (the inputs left out) the hand had after k acts
     try:
         hand = start_hand(rec)
-        ends.append(len(hand.events))
+        ends.append(_outcomes(hand.events))
         for action in rec.actions:
-            apply_action(hand, action)
-            ends.append(len(hand.events))
+            apply_recorded(hand, rec, action)
+            ends.append(_outcomes(hand.events))
     except EngineError:
         pass  # a record that does not replay whole: what is left goes after the last event
     placed: dict[int, list[TableEventModel]] = {}

@@ -17,6 +17,7 @@ from table_controller.engine.events import Burned, CardsDealt, DrawServed
 from table_controller.engine.hand import Hand, LegalActions, SeatSpec
 from table_controller.engine.machine import Phase
 from table_controller.engine.record import InvalidRecordError, ReplayError, parse_record, play, replay
+from table_controller.engine.text import to_text
 
 CODES = [card_str(c) for c in FULL_DECK]
 CONFIG = GameConfig(form=GameForm.FIVE_CARD_DRAW, betting=Betting.FIXED_LIMIT,
@@ -135,3 +136,23 @@ def test_the_same_hand_in_both_versions_plays_to_the_same_result() -> None:
         new = play(parse_record(json.loads(path.read_text(encoding="utf-8")))).to_record()
         assert new["format"] == "cardtable.hand/2"
         assert replay(new) == old, path.name
+
+
+@pytest.mark.parametrize("version", ["cardtable.hand/1", "cardtable.hand/2"])
+def test_a_table_event_sits_after_the_acts_before_it_in_the_text_history(version: str) -> None:
+    """A halt noted after k acts comes after the events of those k acts, in either version (the acts entered are
+    not lines of the history): after seat 1's draw, which in version 1 burnt and served too, and in version 2 is
+    followed by the dealer's burn and service (the line of the draw is written with its service)."""
+    data = json.loads((RECORDS / "003_the_draw_burn_before_the_draw.json").read_text(encoding="utf-8"))
+    if version == "cardtable.hand/2":
+        data = play(parse_record(data)).to_record()
+    after = 5 if version == "cardtable.hand/2" else 4  # after seat 1's draw: the deal is the first act of hand/2
+    assert data["actions"][after - 1]["act"] == "draw" and data["actions"][after - 1]["seat"] == 1
+    data["table_events"] = [{"kind": "halt", "after_action": after, "text": "the floor looks at the stub"}]
+    lines = to_text(data, replay(data)).splitlines()
+    halt = next(k for k, line in enumerate(lines) if "the floor looks at the stub" in line)
+    if version == "cardtable.hand/1":
+        assert "Ann (seat 1) draws 1" in lines[halt - 1], lines[halt - 3:halt + 2]
+    else:
+        assert lines[halt + 1] == "The dealer burns a card", lines[halt - 3:halt + 3]
+        assert lines[halt + 2].startswith("Ann (seat 1) draws 1")

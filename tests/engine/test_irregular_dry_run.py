@@ -33,6 +33,7 @@ from table_controller.engine.record import (
     ActionModel,
     HandRecord,
     apply_action,
+    apply_recorded,
     config_from_model,
     parse_record,
     start_hand,
@@ -144,12 +145,10 @@ def _scripted(path: Path) -> tuple[Hand, Hand, int]:
     report's dry run must refuse it too); with how many reports took cards from the shoe."""
     record = parse_record(json.loads(path.read_text(encoding="utf-8")))
     whole = start_hand(record)
-    whole.dealer_acts()
     played = list(record.actions)
     for k, action in enumerate(record.actions):
         try:
-            apply_action(whole, action)
-            whole.dealer_acts()
+            apply_recorded(whole, record, action)
         except IllegalActionError:
             played = played[:k + 1] if action.act in REPORTS else played[:k]
             break
