@@ -248,34 +248,51 @@ def calibrated_split(rec: Recognizer, folder: Path, group: str,
 
 def calibrated_deck(rec: Recognizer, folder: Path, seeds: Sequence[int],
                     say: Callable[[str], object]) -> tuple[Score, Score]:
-    """`calibrate-deck` for a deck design as a card room runs it: each card rendered alone on the felt (anywhere,
-    any rotation) as its photo, the photos it refuses left out; then the deck's rendered scenes scored without
-    and with the profile."""
+    """`calibrate-deck` for a deck design as a card room runs it: each card rendered alone on the felt (anywhere
+    in the frame, any rotation) as its photo, shot again (up to `RESHOOTS` times, elsewhere on the table) when
+    `calibrate-deck` refuses it; then the deck's rendered scenes scored without and with the profile."""
     import tempfile
 
+    from vision.deck import calibrate_deck
+
+    faces = load_face_set(folder)
+    with tempfile.TemporaryDirectory() as tmp:
+        accepted, shots = calibration_photos(faces, Path(tmp), zlib.crc32(folder.name.encode()), rec)
+        profile = calibrate_deck(accepted, name=folder.name, reader=rec.reader)
+    say(f"calibrate-deck from {len(accepted)} rendered {folder.name} photos, one per card ({shots} shots)")
+    return rendered(rec, faces, seeds), rendered(Recognizer(profile, reader=rec.reader), faces, seeds)
+
+
+RESHOOTS = 3
+
+
+def calibration_photos(faces: object, tmp: Path, seed: int, rec: Recognizer) -> tuple[list[Path], int]:
+    """One photo per card that `calibrate-deck` accepts (a card it refuses every time is left out), each card
+    lying wholly in the frame, and how many photos were taken."""
     import cv2
 
     from vision.cards import ALL_CARDS
     from vision.deck import calibrate_deck
     from vision.errors import VisionInputError
 
-    faces = load_face_set(folder)
-    rng = np.random.default_rng(zlib.crc32(folder.name.encode()))
-    accepted = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for i, card in enumerate(ALL_CARDS):
-            alone = TableScene(cards=(PlacedCard(card=card, x=float(rng.uniform(150, 650)),
-                                                 y=float(rng.uniform(150, 450)), angle=float(rng.uniform(-180, 180))),))
-            path = Path(tmp) / f"{card}.png"
-            cv2.imwrite(str(path), render_with_truth(alone, 300 + i, RenderOptions(faces=faces)).image)
+    rng = np.random.default_rng(seed)
+    accepted, shots = [], 0
+    for i, card in enumerate(ALL_CARDS):
+        for shot in range(RESHOOTS):
+            # the 800 x 450 mm table view: a card's centre this far from its edges leaves all of the card in view
+            alone = TableScene(cards=(PlacedCard(card=card, x=float(rng.uniform(100, 700)),
+                                                 y=float(rng.uniform(100, 350)), angle=float(rng.uniform(-180, 180))),))
+            path = tmp / f"{card}.png"
+            cv2.imwrite(str(path), render_with_truth(alone, 300 + i + 1000 * shot,
+                                                     RenderOptions(faces=faces)).image)  # type: ignore[arg-type]
+            shots += 1
             try:
                 calibrate_deck([path], reader=rec.reader)
             except VisionInputError:
                 continue
             accepted.append(path)
-        profile = calibrate_deck(accepted, name=folder.name, reader=rec.reader)
-    say(f"calibrate-deck from {len(accepted)} rendered {folder.name} photos, one per card")
-    return rendered(rec, faces, seeds), rendered(Recognizer(profile, reader=rec.reader), faces, seeds)
+            break
+    return accepted, shots
 
 
 def _card_codes() -> set[str]:
