@@ -3,18 +3,15 @@
 A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's index corners, averaged per
 card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `queen_of_spades.png`) or per
 rank (photos labelled by whole-card box and rank, `--labels`; a rank's prototype stands for its four cards).
-At table time `DeckProfile.sharpen` adds to the network's log-probability of each card its corner's cosine
-similarity to that card's prototype, times `Settings.prototype_scale`, and shares out among the cards the
-probability the network gave to "some card". A card the photos did not show is given the mean similarity of
-the corner to the prototypes, so the profile favours no card over one it never saw. Only the network's first
-choice may gain (at most `Settings.profile_gain` times), and only where the prototypes tell it from the
-network's second choice, every other card can only lose: a corner like the deck's own 7c that the network
-hesitated over reads surer as 7c. The prototypes also veto: a corner whose first choice is a card the
-profile learnt, but whose nearest prototype stands for another card or is nearer than the second-nearest by
-less than `Settings.veto_margin`, is an index of no card in particular (unknown), however sure the network
-was; unvetoed, the first choice keeps at least the network's probability. "Not an index" is the network's
-alone, so a back stays a back. A profile made with `default=False` (`--no-default`) names only the cards (or
-ranks) it learnt.
+At table time `DeckProfile.sharpen` reads the corners with the deck's own evidence, as a nearest-prototype
+classifier over the network's embedding: where a corner is as like its nearest prototype as the deck's own
+corners are (`Settings.profile_similarity`), clearly nearer it than any other (`Settings.profile_margin`), and
+the network does not lean towards a card the profile never saw (`Settings.profile_unseen`), the probability
+the network gave to "some card" goes to that prototype's card, whatever the network ranked first. Elsewhere
+the network's reading stands, vetoed (unknown) where the corner is like the prototypes but its first choice,
+a card the profile learnt, is not clearly the nearest. A corner unlike every prototype is no evidence either
+way. "Not an index" is the network's alone, so a back stays a back. A profile made with `default=False`
+(`--no-default`) names only the cards (or ranks) it learnt.
 
 A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
 (a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of

@@ -39,8 +39,8 @@ class Settings:
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back
     # calibrate ----------------------------------------------------------------------------------------------
-    profile_similarity: float = 0.8  # a deck profile's nearest prototype decides a corner's card when the corner is
-    # at least this like it (cosine similarity of the reader's embeddings),
+    profile_similarity: float = 0.85  # a deck profile's nearest prototype decides a corner's card when the corner
+    # is at least this like it (cosine similarity of the reader's embeddings),
     profile_margin: float = 0.03  # ... nearer it than any other prototype by at least this,
     profile_unseen: float = 0.1  # ... and the network gives the cards the profile never saw less than this
     # (set on the training groups' calibration splits)
