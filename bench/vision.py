@@ -12,6 +12,7 @@ Run: `python -m bench.vision [--quick] [--lodo]` (its rows are also `cardtable b
   its profile;
 - the frame time: p50 / p95 ms (wall clock and CPU) of a 1280 x 720 frame of 10 cards, the p95 of one real
   photograph, and ms per image of every data set;
+- `--calibration`: only the `calibrate-deck` rows;
 - `--lodo`: for each deck design, a small reader trained without it (the crops of one cached set, that
   deck's filtered out), scored on that deck's rendered scenes, with its top-1 accuracy on that deck's
   validation crops beside (the honest figure for a deck never seen; the built-in model has seen every design).
@@ -228,7 +229,9 @@ def calibrated_split(rec: Recognizer, folder: Path, group: str,
     from vision.errors import VisionInputError
 
     rows = [r for r in csv.DictReader((folder / "labels.csv").open(encoding="utf-8")) if r["group"] == group]
+    # calibrate-deck learns the card a photo's name gives: a photo whose name and label disagree is not taken
     card_of = {r["filename"]: r["card"] for r in rows if r["card"] in _card_codes()}
+    card_of = {n: c for n, c in card_of.items() if _named(n) == c}
     chosen: dict[str, Path] = {}
     for name in sorted(card_of, key=lambda n: zlib.crc32(n.encode())):
         if card_of[name] in chosen:
@@ -248,34 +251,62 @@ def calibrated_split(rec: Recognizer, folder: Path, group: str,
 
 def calibrated_deck(rec: Recognizer, folder: Path, seeds: Sequence[int],
                     say: Callable[[str], object]) -> tuple[Score, Score]:
-    """`calibrate-deck` for a deck design as a card room runs it: each card rendered alone on the felt (anywhere,
-    any rotation) as its photo, the photos it refuses left out; then the deck's rendered scenes scored without
-    and with the profile."""
+    """`calibrate-deck` for a deck design as a card room runs it: each card rendered alone on the felt (anywhere
+    in the frame, any rotation) as its photo, shot again (up to `RESHOOTS` times, elsewhere on the table) when
+    `calibrate-deck` refuses it; then the deck's rendered scenes scored without and with the profile."""
     import tempfile
 
+    from vision.deck import calibrate_deck
+
+    faces = load_face_set(folder)
+    with tempfile.TemporaryDirectory() as tmp:
+        accepted, shots = calibration_photos(faces, Path(tmp), zlib.crc32(folder.name.encode()), rec)
+        profile = calibrate_deck(accepted, name=folder.name, reader=rec.reader)
+    say(f"calibrate-deck from {len(accepted)} rendered {folder.name} photos, one per card ({shots} shots)")
+    return rendered(rec, faces, seeds), rendered(Recognizer(profile, reader=rec.reader), faces, seeds)
+
+
+RESHOOTS = 3
+
+
+def calibration_photos(faces: object, tmp: Path, seed: int, rec: Recognizer) -> tuple[list[Path], int]:
+    """One photo per card that `calibrate-deck` accepts (a card it refuses every time is left out), each card
+    lying wholly in the frame, and how many photos were taken."""
     import cv2
 
     from vision.cards import ALL_CARDS
     from vision.deck import calibrate_deck
     from vision.errors import VisionInputError
 
-    faces = load_face_set(folder)
-    rng = np.random.default_rng(zlib.crc32(folder.name.encode()))
-    accepted = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for i, card in enumerate(ALL_CARDS):
-            alone = TableScene(cards=(PlacedCard(card=card, x=float(rng.uniform(150, 650)),
-                                                 y=float(rng.uniform(150, 450)), angle=float(rng.uniform(-180, 180))),))
-            path = Path(tmp) / f"{card}.png"
-            cv2.imwrite(str(path), render_with_truth(alone, 300 + i, RenderOptions(faces=faces)).image)
+    rng = np.random.default_rng(seed)
+    accepted, shots = [], 0
+    for i, card in enumerate(ALL_CARDS):
+        for shot in range(RESHOOTS):
+            # the 800 x 450 mm table view: a card's centre this far from its edges leaves all of the card in view
+            alone = TableScene(cards=(PlacedCard(card=card, x=float(rng.uniform(100, 700)),
+                                                 y=float(rng.uniform(100, 350)), angle=float(rng.uniform(-180, 180))),))
+            path = tmp / f"{card}.png"
+            cv2.imwrite(str(path), render_with_truth(alone, 300 + i + 1000 * shot,
+                                                     RenderOptions(faces=faces)).image)  # type: ignore[arg-type]
+            shots += 1
             try:
                 calibrate_deck([path], reader=rec.reader)
             except VisionInputError:
                 continue
             accepted.append(path)
-        profile = calibrate_deck(accepted, name=folder.name, reader=rec.reader)
-    say(f"calibrate-deck from {len(accepted)} rendered {folder.name} photos, one per card")
-    return rendered(rec, faces, seeds), rendered(Recognizer(profile, reader=rec.reader), faces, seeds)
+            break
+    return accepted, shots
+
+
+def _named(file_name: str) -> str | None:
+    """The card a photo's file name gives (None: its name gives none)."""
+    from vision.cards import card_from_file_name
+    from vision.errors import VisionInputError
+
+    try:
+        return card_from_file_name(file_name)
+    except VisionInputError:
+        return None
 
 
 def _card_codes() -> set[str]:
@@ -414,33 +445,9 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
         rows.append(BenchRow(area=AREA, metric="one photograph (real-photos-dev), p95", system=GOAL, value=150,
                              unit="ms"))
         rows += _rows("real-photos-dev (never trained on), rank", score)
-        if not quick:
-            from vision.deck import calibrate_ranks
-
-            cal = calibrate_ranks({str(real / n): labels[n] for n in names if calibration_half(n)}, name="half")
-            scored = [n for n in names if not calibration_half(n)]
-            before = real_ranks(rec, real, scored, labels)
-            after = real_ranks(Recognizer(cal.profile), real, scored, labels)
-            say(f"real-photos-dev scored half, no profile: {before.line()}")
-            say(f"real-photos-dev scored half, --labels profile of the other half: {after.line()}")
-            rows += _rows("real-photos-dev half, no profile", before)
-            rows += _rows("real-photos-dev half, --labels profile from the other half", after)
+    if not quick:
+        rows += _calibration_rows(rec, seeds, say)
     ccml = DATASETS / "cardcounterml-photos"
-    if ccml.is_dir() and not quick:
-        before, after = calibrated_split(rec, ccml, "webcam_a", say)
-        say(f"webcam_a photos not calibrated from, no profile: {before.line()}")
-        say(f"webcam_a photos not calibrated from, calibrate-deck profile: {after.line()}")
-        note = "a training group of the reader: compare the two rows, not with the held-out sets"
-        rows += _rows("cardcounterml webcam_a, no profile", before, note)
-        rows += _rows("cardcounterml webcam_a, calibrate-deck profile from one other photo per card", after, note)
-    weakest = [f for f in deck_folders() if f.name == "minimum"]
-    if weakest and not quick:
-        before, after = calibrated_deck(rec, weakest[0], seeds, say)
-        say(f"rendered {weakest[0].name}, no profile: {before.line()}; calibrate-deck profile: {after.line()}")
-        note = f"{len(seeds)} scenes; a deck seen in training: compare the two rows"
-        rows += _rows(f"rendered, deck {weakest[0].name}, no profile", before, note)
-        rows += _rows(f"rendered, deck {weakest[0].name}, calibrate-deck profile from one rendered photo per card",
-                      after, note)
     if ccml.is_dir():
         from vision.train import TEST_GROUPS
 
@@ -448,6 +455,44 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
             score = held_out_photos(rec, ccml, (group,))
             say(f"cardcounterml {group}: {score.line()}")
             rows += _rows(f"cardcounterml {group} (held out), card", score)
+    return rows
+
+
+def _calibration_rows(rec: Recognizer, seeds: Sequence[int], say: Callable[[str], object]) -> list[BenchRow]:
+    """The data sets scored without and with a deck profile: real-photos-dev's scored half (`--labels` from the
+    other half), the webcam_a photos not calibrated from, the weakest rendered deck design."""
+    rows: list[BenchRow] = []
+    real = DATASETS / "real-photos-dev"
+    if real.is_dir():
+        from vision.deck import calibrate_ranks
+
+        labels = _labels_fixed(real)
+        names = sorted(labels)
+        cal = calibrate_ranks({str(real / n): labels[n] for n in names if calibration_half(n)}, name="half",
+                              reader=rec.reader)
+        scored = [n for n in names if not calibration_half(n)]
+        before = real_ranks(rec, real, scored, labels)
+        after = real_ranks(Recognizer(cal.profile, reader=rec.reader), real, scored, labels)
+        say(f"real-photos-dev scored half, no profile: {before.line()}")
+        say(f"real-photos-dev scored half, --labels profile of the other half: {after.line()}")
+        rows += _rows("real-photos-dev half, no profile", before)
+        rows += _rows("real-photos-dev half, --labels profile from the other half", after)
+    ccml = DATASETS / "cardcounterml-photos"
+    if ccml.is_dir():
+        before, after = calibrated_split(rec, ccml, "webcam_a", say)
+        say(f"webcam_a photos not calibrated from, no profile: {before.line()}")
+        say(f"webcam_a photos not calibrated from, calibrate-deck profile: {after.line()}")
+        note = "a training group of the reader: compare the two rows, not with the held-out sets"
+        rows += _rows("cardcounterml webcam_a, no profile", before, note)
+        rows += _rows("cardcounterml webcam_a, calibrate-deck profile from one other photo per card", after, note)
+    weakest = [f for f in deck_folders() if f.name == "minimum"]
+    if weakest:
+        before, after = calibrated_deck(rec, weakest[0], seeds, say)
+        say(f"rendered {weakest[0].name}, no profile: {before.line()}; calibrate-deck profile: {after.line()}")
+        note = f"{len(seeds)} scenes; a deck seen in training: compare the two rows"
+        rows += _rows(f"rendered, deck {weakest[0].name}, no profile", before, note)
+        rows += _rows(f"rendered, deck {weakest[0].name}, calibrate-deck profile from one rendered photo per card",
+                      after, note)
     return rows
 
 
@@ -461,7 +506,12 @@ def main(argv: list[str] | None = None, out: Callable[[str], object] = print) ->
     p.add_argument("--lodo-budget", nargs=2, type=int, metavar=("CROPS", "EPOCHS"),
                    help="each leave-one-deck-out reader's training crops and epochs (default: 12000 3 with "
                         "--quick, else 20000 3)")
+    p.add_argument("--calibration", action="store_true",
+                   help="only the calibrate-deck rows: each data set scored without and with a deck profile")
     args = p.parse_args(argv)
+    if args.calibration:
+        out(to_markdown(_calibration_rows(Recognizer(), range(10), lambda text: sys.stderr.write(text + "\n"))))
+        return 0
     out(to_markdown(run(args.quick, lodo_mode=args.lodo or bool(args.lodo_deck), lodo_decks=args.lodo_deck,
                         main_rows=not args.skip_main,
                         lodo_budget=tuple(args.lodo_budget) if args.lodo_budget else None)))

@@ -3,18 +3,15 @@
 A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's index corners, averaged per
 card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `queen_of_spades.png`) or per
 rank (photos labelled by whole-card box and rank, `--labels`; a rank's prototype stands for its four cards).
-At table time `DeckProfile.sharpen` adds to the network's log-probability of each card its corner's cosine
-similarity to that card's prototype, times `Settings.prototype_scale`, and shares out among the cards the
-probability the network gave to "some card". A card the photos did not show is given the mean similarity of
-the corner to the prototypes, so the profile favours no card over one it never saw. Only the network's first
-choice may gain (at most `Settings.profile_gain` times), and only where the prototypes tell it from the
-network's second choice, every other card can only lose: a corner like the deck's own 7c that the network
-hesitated over reads surer as 7c. The prototypes also veto: a corner whose first choice is a card the
-profile learnt, but whose nearest prototype stands for another card or is nearer than the second-nearest by
-less than `Settings.veto_margin`, is an index of no card in particular (unknown), however sure the network
-was; unvetoed, the first choice keeps at least the network's probability. "Not an index" is the network's
-alone, so a back stays a back. A profile made with `default=False` (`--no-default`) names only the cards (or
-ranks) it learnt.
+At table time `DeckProfile.sharpen` reads the corners with the deck's own evidence, as a nearest-prototype
+classifier over the network's embedding: where a corner is as like its nearest prototype as the deck's own
+corners are (`Settings.profile_similarity`), clearly nearer it than any other (`Settings.profile_margin`), and
+the network does not lean towards a card the profile never saw (`Settings.profile_unseen`), the probability
+the network gave to "some card" goes to that prototype's card, whatever the network ranked first. Elsewhere
+the network's reading stands, vetoed (unknown) where the corner is like the prototypes but its first choice,
+a card the profile learnt, is not clearly the nearest. A corner unlike every prototype is no evidence either
+way. "Not an index" is the network's alone, so a back stays a back. A profile made with `default=False`
+(`--no-default`) names only the cards (or ranks) it learnt.
 
 A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
 (a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
@@ -63,6 +60,14 @@ def _cards_of(key: str) -> list[int]:
     return [ALL_CARDS.index(key)] if len(key) == 2 else [i for i, c in enumerate(ALL_CARDS) if c[0] == key]
 
 
+def _members(keys: Sequence[str]) -> npt.NDArray[np.bool_]:
+    """Prototype x card: the cards each profile key stands for."""
+    member = np.zeros((len(keys), len(ALL_CARDS)), bool)
+    for j, key in enumerate(keys):
+        member[j, _cards_of(key)] = True
+    return member
+
+
 @dataclass(frozen=True)
 class DeckProfile:
     name: str
@@ -82,64 +87,46 @@ class DeckProfile:
             raise VisionInputError(f"deck profile {self.name!r} was made with another model: calibrate the deck again")
 
     def sharpen(self, r: Readings, s: Settings = SETTINGS) -> Readings:
-        """The readings with the prototypes' similarities added: the card shares change, "not an index" does not."""
+        """The readings as this deck's prototypes decide them; "not an index" stays the network's.
+
+        The prototypes decide a corner that is like its nearest prototype and clearly nearer it than any other
+        (`nearest`), unless the network gives the cards the profile never saw `profile_unseen` or more (a
+        profile cannot rule out a card it has no prototype of): the card share then goes to that prototype's card
+        (a rank prototype's four cards keep the network's proportions among them), whatever the network ranked
+        first. Otherwise the network's reading stands, unless the corner is like the prototypes and the
+        network's first choice is a card the profile learnt whose prototype is not clearly the nearest (another
+        is nearer, or nearly as near): the deck's own corners do not bear it out, so the corner is an index of
+        no card in particular (unknown)."""
         if len(r.probs) == 0:
             return r
-        keys = self.keys
-        sims = r.embeddings @ np.stack([self.prototypes[k] for k in keys]).T  # N x K
-        # a card no prototype stands for: the corner's mean similarity to the deck's prototypes
-        card_sim = np.repeat(sims.mean(axis=1, keepdims=True), len(ALL_CARDS), axis=1)
-        learnt = np.zeros(len(ALL_CARDS), bool)
-        for j, key in enumerate(keys):
-            cols = _cards_of(key)
-            card_sim[:, cols] = sims[:, j:j + 1]
-            learnt[cols] = True
-        cards = np.maximum(r.probs[:, :NONE], 1e-12)
-        z = np.log(cards / cards.sum(axis=1, keepdims=True)) + s.prototype_scale * card_sim
-        if not self.default:
-            z[:, ~learnt] = -np.inf
-        shares = np.exp(z - z.max(axis=1, keepdims=True))
-        shares /= shares.sum(axis=1, keepdims=True)
-        some_card = r.probs[:, :NONE].sum(axis=1, keepdims=True)
-        # The prototypes settle what the network hesitated over, they do not overturn it: only its first choice
-        # may gain (at most `profile_gain` times its probability), and only where the prototypes tell it from
-        # the network's second choice: that card was learnt too and the corner is nearer the first's prototype
-        # by `profile_margin` (a profile that never saw the card the network hesitated towards cannot settle
-        # it), and the corner is as like the first's prototype as the deck's own corners are
-        # (`profile_similarity`: a window merely resembling an index is no evidence). Every other card can
-        # only lose.
+        member = _members(self.keys)
+        learnt = np.asarray(member.any(axis=0))
         network = r.probs[:, :NONE]
-        order = np.argsort(network, axis=1)
-        first, second = order[:, -1], order[:, -2]
-        rows = np.arange(len(network))
-        settled = learnt[second] & (card_sim[rows, first] - card_sim[rows, second] >= s.profile_margin) & \
-            (card_sim[rows, first] >= s.profile_similarity)
-        gain = np.ones_like(network)
-        gain[rows, first] = np.where(settled, s.profile_gain, 1.0)
-        cards = np.minimum(shares * some_card, gain * network)
-        # the first choice keeps the network's probability where the prototypes do not veto it (and may name it)
-        kept = network[rows, first] * (self.default | learnt[first])
-        cards[rows, first] = np.maximum(cards[rows, first], kept)
-        # ... and they veto it: the profile is evidence of this deck's own indices, so a corner of a card it
-        # learnt whose nearest prototype stands for another card, or that lies nearly as near to a second
-        # prototype, is an index of no card in particular (unknown), never a name the deck's own corners contradict.
-        veto = self._vetoed(sims, first, s)
-        cards[veto] = np.minimum(cards[veto], some_card[veto] / len(ALL_CARDS))
+        some_card = network.sum(axis=1, keepdims=True)
+        nearest, like, clear = self.nearest(r, s)
+        decisive = like & clear & (network[:, ~learnt].sum(axis=1) < s.profile_unseen)
+        first = network.argmax(axis=1)
+        contradicted = like & learnt[first] & ~(member[nearest, first] & clear) & ~decisive
+        cards = np.where(learnt, network, network * self.default)
+        # decisive: the card share to the nearest prototype's cards, in the network's proportions among them
+        # (a card's own prototype takes it all)
+        mine = np.where(member[nearest], np.maximum(network, 1e-9), 0.0)
+        cards = np.where(decisive[:, None], some_card * mine / mine.sum(axis=1, keepdims=True), cards)
+        cards[contradicted] = np.minimum(cards[contradicted], some_card[contradicted] / len(ALL_CARDS))
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
 
-    def _vetoed(self, sims: FloatArray, first: npt.NDArray[np.intp], s: Settings) -> npt.NDArray[np.bool_]:
-        """The corners whose network's first choice is a card the profile learnt, but whose nearest prototype
-        stands for another card (or rank), or is nearer than the second-nearest by less than `veto_margin`."""
-        keys = self.keys
-        member = np.zeros((len(keys), len(ALL_CARDS)), bool)  # prototype x the cards it stands for
-        for j, key in enumerate(keys):
-            member[j, _cards_of(key)] = True
+    def nearest(self, r: Readings, s: Settings = SETTINGS) \
+            -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Each corner's nearest prototype (an index into `keys`), whether the corner is like it (at least
+        `profile_similarity`, as the deck's own calibration corners are like their prototypes: a corner less like
+        every prototype is no evidence either way), and whether it is clearly the nearest (nearer than any other
+        by `profile_margin`)."""
+        sims = r.embeddings @ np.stack([self.prototypes[k] for k in self.keys]).T  # N x K
         order = np.argsort(sims, axis=1)
         nearest = order[:, -1]
         rows = np.arange(len(sims))
-        margin = sims[rows, nearest] - sims[rows, order[:, -2]] if len(keys) > 1 else np.full(len(sims), np.inf)
-        learnt = np.asarray(member.any(axis=0))[first]
-        return learnt & (~member[nearest, first] | (margin < s.veto_margin))
+        margin = sims[rows, nearest] - sims[rows, order[:, -2]] if len(self.keys) > 1 else np.full(len(sims), np.inf)
+        return nearest, sims[rows, nearest] >= s.profile_similarity, margin >= s.profile_margin
 
     def to_json(self) -> dict[str, Any]:
         return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "name": self.name, "model": self.model_sha256,
@@ -213,9 +200,11 @@ def _views(card: Image) -> list[Image]:
 
 
 def _shows_an_index(r: Readings) -> bool:
-    """Half the views or more read as an index of some card, however unsure of which: calibration is for
-    the decks the network hesitates over (a one-index design shows "not an index" in half its views)."""
-    return int((r.probs[:, NONE] < 0.5).sum()) >= 0.5 * len(r.probs)
+    """One of the card's two corners reads as an index of some card, however unsure of which, in half its
+    views or more (`_views` alternates the corners): calibration is for the decks the network hesitates over,
+    and a one-index design shows "not an index" at its other corner."""
+    index = r.probs[:, NONE] < 0.5
+    return max(int(index[0::2].sum()), int(index[1::2].sum())) >= 0.5 * (len(index) // 2)
 
 
 def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings = SETTINGS,
@@ -223,7 +212,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
     """The readings of the index corners of the one card in a calibration photo: of the outlines found, those
     whose corners read as indices are cards (two of them: an error naming the photo); with none, the whole photo
     is the card (a scan, or a card filling the photo); failing that, the card is found by its index (a card held
-    up or lying on a light table), as at table time: the surest index window reading the `expect`ed card (the
+    up, lying on a line of the table), as at table time: the surest index window reading the `expect`ed card (the
     photo's name), or else the surest of all, with the windows near it."""
     h, w = image.shape[:2]
     whole = order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
@@ -243,8 +232,10 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
     quads = [corner_frame(c.point, c.along_short, c.along_long, cw) for c in found.corners for cw in c.widths]
     if quads:
         r = reader.read([corner_crop_at(image, q) for q in quads])
+        # the photo's name is the evidence here: a window whose first choice is the named card counts at any
+        # majority (calibration is for the decks the network hesitates over), any other only at `index_bar`
         sure = [(c == expect, p, i) for i, (c, p) in enumerate(r.best(i) for i in range(len(quads)))
-                if c and p >= s.index_bar]
+                if c and (p >= s.index_bar or (c == expect and p >= 0.5))]
         if sure:
             best = quads[max(sure)[2]]
             near = [quads[i] for _, _, i in sure

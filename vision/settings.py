@@ -39,14 +39,11 @@ class Settings:
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back
     # calibrate ----------------------------------------------------------------------------------------------
-    prototype_scale: float = 10.0  # weight of a corner's cosine similarity to a deck profile's prototypes, added to
-    # the network's card log-probabilities (set on the training groups' calibration splits)
-    profile_gain: float = 3.0  # ... and the most the network's first choice may grow by it (times the network's),
-    profile_similarity: float = 0.85  # ... when the corner's cosine similarity to its prototype is at least this
-    profile_margin: float = 0.05  # ... and when it is nearer the first choice's prototype than the second
-    # choice's by at least this (set on the training groups' calibration splits)
-    veto_margin: float = 0.05  # a corner whose nearest prototype is nearer than the second by less than this
-    # (cosine similarity) is not named with the profile
+    profile_similarity: float = 0.85  # a deck profile's nearest prototype decides a corner's card when the corner
+    # is at least this like it (cosine similarity of the reader's embeddings),
+    profile_margin: float = 0.03  # ... nearer it than any other prototype by at least this,
+    profile_unseen: float = 0.1  # ... and the network gives the cards the profile never saw less than this
+    # (set on the training groups' calibration splits)
 
 
 SETTINGS = Settings()
