@@ -16,7 +16,7 @@ that deck's own prototypes; then each card is named here:
 - a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index"); a
   window read as some card's index below its bar is a `Mark`: a card lies there, though which is not sure;
 - one detection per card (`vision.resolve`): the readings are hypotheses, kept surest first, each card once, no
-  two read from the same glyphs, none whose index lies under a kept card; each outline extrapolated from an
+  two read from the same glyphs, none whose index lies on a card seen whole; each outline extrapolated from an
   index is cut where another card's index (read or marked) shows it lies on top.
 An unnamed outline is face down when little of it is open paper (a back's pattern), else face up and unknown.
 """

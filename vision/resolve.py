@@ -9,9 +9,8 @@ on them), a reading is kept unless
 - its card was kept already (two readings of one card: the surer stands for both);
 - its window frames the glyphs a kept reading was read from (a window straddling two cards of a fan reads a
   neighbour's rank or suit: the surer reading explains it);
-- its index lies under a kept card: inside the outline of a card seen whole (both its index corners read it, so
-  nothing lies on top of it), or inside a kept card's outline while that card's index lies inside its own (each
-  would lie on top of the other: the surer stands).
+- its index lies inside the outline of a kept card seen whole (both its index corners read it, so nothing lies
+  on top of it: a pip or a picture's frame read as an index).
 
 Then each kept card not seen whole is cut where other cards lie on top of it: to the largest rectangle, in the
 card's own coordinates from its index corner, that overlaps no kept card's index window and no `Mark` (a window
@@ -82,18 +81,11 @@ def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
         if any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
                for b, w in zip(x.boxes, x.windows, strict=True) if _meet(b, kb)):
             continue
-        if any(_under(x, k) for k in kept):
+        if any(k.whole and any(_holds(k.quad, c) for c in x.centres) for k in kept):
             continue
         kept.append(x)
     named = [_cut(x, [w for k in kept if k is not x for w in k.windows], marks) for x in kept]
     return named + _uncovered(named, unnamed)
-
-
-def _under(x: Reading, k: Reading) -> bool:
-    """Whether the index of reading `x` lies under the kept card `k`."""
-    if not any(_holds(k.quad, c) for c in x.centres):
-        return False
-    return k.whole or any(_holds(x.quad, c) for c in k.centres)
 
 
 def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Detection:
