@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hardware_sim.camera import fanned_scene, render_with_truth
+from hardware_sim.camera import FaceSet, RenderOptions, fanned_scene, render_with_truth
 from vision.pipeline import Detection, Recognizer
 from vision.resolve import Mark, Reading, one_per_card
 
@@ -79,3 +79,30 @@ def test_readings_of_one_card_merge_and_an_index_under_a_whole_card_is_dropped()
     apart = _reading("2c", _box(500, 100), 0.9)
     found = one_per_card([whole, twice, inside, apart], [])
     assert sorted((d.card, d.corners[0]) for d in found) == [("2c", (500.0, 100.0)), ("As", (100.0, 100.0))]
+
+
+class _TruthRecognizer:
+    """Names every face-up card of the frames it knows at its true outline (and `twice` of them a second time)."""
+
+    def __init__(self, faces: FaceSet, seeds: range, twice: int = 0) -> None:
+        self.frames = [render_with_truth(fanned_scene(s, face_down=0.15), s, RenderOptions(faces=faces)) for s in seeds]
+        self.twice = twice
+
+    def identify(self, image: np.ndarray) -> list[Detection]:
+        frame = next(f for f in self.frames if np.array_equal(f.image, image))
+        found = [Detection(card=t.card, face="up", confidence=0.99, corners=t.corners) for t in frame.truth
+                 if t.face_up]
+        return found + found[:self.twice]
+
+
+def test_the_fan_benchmark_scores_each_card_at_its_uncovered_index_and_names_given_twice_as_wrong() -> None:
+    from bench.vision import fanned
+    from hardware_sim.camera import procedural_faces
+
+    faces = procedural_faces(1)
+    exact = _TruthRecognizer(faces, range(2))
+    score, twice = fanned(exact, faces, range(2))  # type: ignore[arg-type]
+    shown = sum(1 for f in exact.frames for t in f.truth if t.face_up and t.indices)
+    assert (score.right, score.wrong, score.unknown, score.missed, twice) == (shown, 0, 0, 0, 0)
+    score, twice = fanned(_TruthRecognizer(faces, range(2), twice=1), faces, range(2))  # type: ignore[arg-type]
+    assert (score.right, score.wrong, twice) == (shown, 2, 2)
