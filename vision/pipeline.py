@@ -209,7 +209,7 @@ class Recognizer:
         proposals = _proposals(found.corners, s)
         # the frame's grey levels once for all the proposals' windows (a photograph can have a hundred of them)
         grey = gray(image)
-        readings_of = self.read(crops + [corner_crop_at(grey, q) for q, _ in proposals])
+        batch = self.read(crops + [corner_crop_at(grey, q) for q, _ in proposals])
         readings: list[Reading] = []  # the cards named
         unnamed: list[Detection] = []  # unknown and face-down cards
         at = 0
@@ -218,7 +218,7 @@ class Recognizer:
         for i, qs in enumerate(ways):
             best: _Outline | None = None
             for q, card in zip(qs, cards[i], strict=True):
-                x = self._name_outline(image, q, card, readings_of, (at, at + 1))
+                x = self._name_outline(image, q, card, batch, (at, at + 1))
                 at += 2
                 if best is None or (x is not None and (x.named, x.det.confidence) > (best.named, best.det.confidence)):
                     best = x
@@ -231,7 +231,7 @@ class Recognizer:
                 unnamed.append(best.found)
             if best.named or best.det.face == "down":
                 read.append(i)
-        named, marks = _read_proposals(proposals, readings_of, at, s)
+        named, marks = _read_proposals(proposals, batch, at, s)
         readings += named
         # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
         # the outlines, and inside an outline named by neither corner (a row or a fan of overlapping cards outlined
