@@ -4,6 +4,8 @@ Run: `python -m bench.vision [--quick] [--lodo]` (its rows are also `cardtable b
 
 - rendered scenes of every deck design in ../shared/datasets and of the simulator's own deck: 1280 x 720 frames
   of 8 cards lying apart on felt or wood, a fifth of them face down (backs: a back named is counted apart);
+- rendered fans and piles (`fanned_scene`) of a few of those decks and two black decks, scored at the uncovered
+  index corners as the photographs are;
 - `real-photos-dev`: real photographs never trained on, scored by rank (its labels have no suit);
 - the cardcounterml groups held out of training (`vision.train.TEST_GROUPS`: a black deck, webcam frames of
   fanned and overlapping cards), scored by card at its labelled corner indices;
@@ -35,9 +37,11 @@ import numpy as np
 
 from bench._report import OURS, BenchRow, to_markdown
 from hardware_sim.camera import (
+    FaceSet,
     PlacedCard,
     RenderOptions,
     TableScene,
+    fanned_scene,
     load_face_set,
     procedural_faces,
     random_scene,
@@ -132,6 +136,45 @@ def rendered(rec: Recognizer, faces: object, seeds: Sequence[int]) -> Score:
                 score.wrong += 1
         score.wrong += sum(1 for i, d in enumerate(dets) if i not in used and d.card is not None)
     return score
+
+
+def fanned(rec: Recognizer, faces: object, seeds: Sequence[int]) -> tuple[Score, int]:
+    """Rendered hands fanned in seat zones and a pile in the pot, scored as the photographs are, at the index
+    corners: each face-up card with an uncovered index right when a detection naming it holds that index, wrong
+    when one naming another card does, unknown when an unnamed one does. A name of a card not face up on the
+    table, and every name given twice, counts as wrong too. Also returns how many names were given twice."""
+    score = Score()
+    twice = 0
+    for seed in seeds:
+        frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=faces))  # type: ignore[arg-type]
+        dets, ms = _timed(rec, frame.image)
+        score.images += 1
+        score.ms += ms
+        for truth in frame.truth:
+            if not truth.face_up or not truth.indices:
+                continue  # a back named gives a card not face up on the table, counted below
+            on = [d for d in dets if any(_inside(d, *i) for i in truth.indices)]
+            if any(d.card == truth.card for d in on):
+                score.right += 1
+            elif any(d.card is not None for d in on):
+                score.wrong += 1
+            elif on:
+                score.unknown += 1
+            else:
+                score.missed += 1
+        up = {t.card for t in frame.truth if t.face_up}
+        names = [d.card for d in dets if d.card is not None]
+        score.wrong += sum(1 for c in names if c not in up)
+        twice += len(names) - len(set(names))
+    score.wrong += twice
+    return score, twice
+
+
+def fan_face_sets(sets: Sequence[tuple[str, FaceSet]]) -> list[FaceSet]:
+    """The face sets the fans are rendered with: the simulator's deck, every third deck design, and two of them
+    printed as a black deck (gold ink on dark cards)."""
+    chosen = [faces for _, faces in sets][::3]
+    return chosen + [f.black() for f in chosen[:2]]
 
 
 # Real photographs ------------------------------------------------------------------------------------------
@@ -433,6 +476,14 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
         if not quick:
             rows += _rows(f"rendered, {label}", score, "deck seen in training")
     rows += _rows("rendered, every deck", total, "decks seen in training; --lodo for unseen decks")
+    fans, twice = Score(), 0
+    for faces in fan_face_sets(sets):
+        score, named_twice = fanned(rec, faces, seeds)
+        fans.add(score)
+        twice += named_twice
+    say(f"rendered fans and piles: {fans.line()}; {twice} cards named twice")
+    rows += _rows("rendered fans and piles, card at its uncovered indices", fans,
+                  f"{len(fan_face_sets(sets))} face sets, 2 of them black decks; {twice} names given twice")
     real = DATASETS / "real-photos-dev"
     if real.is_dir():
         labels = _labels_fixed(real)

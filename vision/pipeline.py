@@ -11,11 +11,13 @@ that deck's own prototypes; then each card is named here:
   sure. Two corners agreeing add no confidence: a card's two corners show the same point-symmetric image (a
   back's pattern as much as a face's index), so they are one piece of evidence read twice;
 - the index windows of the glyphs off the named cards and backs are read next: off every outline, and inside
-  an outline that is named by neither corner but whose corners read cards (several overlapping cards) or that
-  is no card (a line around cards);
-- a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index");
-- one detection per card (`_one_per_card`): surest first, each card code once, and no two cards read from
-  the same glyphs.
+  an outline that is named by neither corner (several overlapping cards outlined as one) or that is no card (a
+  line around cards);
+- a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index"); a
+  window read as some card's index below its bar is a `Mark`: a card lies there, though which is not sure;
+- one detection per card (`vision.resolve`): the readings are hypotheses, kept surest first, each card once, no
+  two read from the same glyphs, none whose index lies on a card seen whole; each outline extrapolated from an
+  index is cut where another card's index (read or marked) shows it lies on top.
 An unnamed outline is face down when little of it is open paper (a back's pattern), else face up and unknown.
 """
 
@@ -25,7 +27,6 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cached_property
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
@@ -47,11 +48,10 @@ from vision.rectify import (
     corner_crops,
     corner_frame,
     gray,
-    quad_area,
-    quad_iou,
     side_lengths,
     warp_card,
 )
+from vision.resolve import Mark, Reading, one_per_card
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
@@ -209,60 +209,62 @@ class Recognizer:
         proposals = _proposals(found.corners, s)
         # the frame's grey levels once for all the proposals' windows (a photograph can have a hundred of them)
         grey = gray(image)
-        readings = self.read(crops + [corner_crop_at(grey, q) for q, _ in proposals])
-        seen: list[_Seen] = []
+        batch = self.read(crops + [corner_crop_at(grey, q) for q, _ in proposals])
+        readings: list[Reading] = []  # the cards named
+        unnamed: list[Detection] = []  # unknown and face-down cards
         at = 0
-        one_card: set[int] = set()  # outlines that hold one card: named, a back or a blank
         lines: set[int] = set()  # outlines that are no card: lines on the table
-        seen_of: dict[int, _Seen] = {}
+        read: list[int] = []  # outlines read: named, or a back
         for i, qs in enumerate(ways):
-            best: _Seen | None = None
+            best: _Outline | None = None
             for q, card in zip(qs, cards[i], strict=True):
-                x = self._name_outline(image, q, card, readings, (at, at + 1))
+                x = self._name_outline(image, q, card, batch, (at, at + 1))
                 at += 2
-                if best is None or (x is not None and (
-                        (x.det.card is not None) > (best.det.card is not None) or (
-                        (x.det.card is not None) == (best.det.card is not None)
-                        and x.det.confidence > best.det.confidence))):
+                if best is None or (x is not None and (x.named, x.det.confidence) > (best.named, best.det.confidence)):
                     best = x
             if best is None:
                 lines.add(i)
+                continue
+            if isinstance(best.found, Reading):
+                readings.append(best.found)
             else:
-                seen.append(best)
-                seen_of[i] = best
-                if not best.mixed:
-                    one_card.add(i)
-        seen += _named_proposals(proposals, readings, at)
+                unnamed.append(best.found)
+            if best.named or best.det.face == "down":
+                read.append(i)
+        named, marks = _read_proposals(proposals, batch, at, s)
+        readings += named
         # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
-        # the outlines, and inside an outline named by neither corner but whose corners read cards (a row or a fan
-        # of overlapping cards outlined as one) or that is no card at all (a line on the table with cards inside
+        # the outlines, and inside an outline named by neither corner (a row or a fan of overlapping cards outlined
+        # as one, whose corners are no card's) or that is no card at all (a line on the table with cards inside
         # it); in a card's outline only along its sides (an index lies at a card's edge, further in its pips).
-        read = [i for i in sorted(one_card) if seen_of[i].det.card is not None or seen_of[i].det.face == "down"]
         indices = index_corners(image, found, s, skip=read)
         inner = [c for c in indices if c.within in lines or (
-            c.within >= 0 and c.within not in one_card and _at_edge(quads[c.within], c, s))]
+            c.within >= 0 and c.within not in read and _at_edge(quads[c.within], c, s))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         if by_index:
-            seen += _named_proposals(by_index, self.read([corner_crop_at(grey, q) for q, _ in by_index]), 0)
+            named, more = _read_proposals(by_index, self.read([corner_crop_at(grey, q) for q, _ in by_index]), 0, s)
+            readings += named
+            marks += more
         for pile in found.piles:
             # a pile none of whose cards was read: one detection, face down unless it is open paper
-            if any(cv2.pointPolygonTest(pile.reshape(-1, 1, 2), x.det.center, False) >= 0 for x in seen):
+            if any(cv2.pointPolygonTest(pile.reshape(-1, 1, 2), d.center, False) >= 0
+                   for d in [*(x.det for x in readings), *unnamed]):
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
-            seen.append(_Seen(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)), (),
-                              outline=True))
-        return _one_per_card(seen)
+            unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)))
+        return one_per_card(readings, unnamed, marks)
 
     def _name_outline(self, image: Image, quad: npt.NDArray[np.float32], card: Image, r: Readings,
-                      at: tuple[int, int]) -> _Seen | None:
-        """The outline's detection, with the index windows its name was read from (both when they agree)."""
+                      at: tuple[int, int]) -> _Outline | None:
+        """The outline's detection: a reading, with the index windows its name was read from (both when they
+        agree), or an unnamed detection; None for no card."""
         s = self.settings
         a, b = at
         corners = _corners_of(quad)
         windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
         (ca, pa), (cb, pb) = r.best(a), r.best(b)
         conf = max(pa if ca else 0.0, pb if cb else 0.0)
-        for c, p, other, window in ((ca, pa, b, windows[0]), (cb, pb, a, windows[1])):
+        for c, p, other, corner in ((ca, pa, b, 0), (cb, pb, a, 1)):
             if c is None or p < s.name_bar:
                 continue
             others = r.probs[other, :NONE].copy()
@@ -270,7 +272,8 @@ class Recognizer:
             if float(others.max()) < s.other_card:
                 agree = ca == cb  # both windows hold this card's glyphs (one detection per card needs both)
                 det = Detection(card=c, face="up", confidence=min(1.0, max(pa, pb) if agree else p), corners=corners)
-                return _Seen(det, windows if agree else (window,), outline=True, mixed=False)
+                used = (windows[corner], windows[1 - corner]) if agree else (windows[corner],)
+                return _Outline(Reading(det, used, corner=2 * corner, whole=agree))
         read_any = (ca is not None and pa >= 0.5) or (cb is not None and pb >= 0.5)
         short, long_ = side_lengths(quad)
         if not read_any and (long_ > s.max_unread_aspect * short or not stands_out(image, quad, s)):
@@ -278,13 +281,27 @@ class Recognizer:
         if not read_any and open_paper(card) < s.face_down_paper:
             det = Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
                             corners=corners)
-            return _Seen(det, (), outline=True, mixed=False)
+            return _Outline(det)
         ranks = r.probs[[a, b], :NONE].reshape(2, 4, len(RANKS)).sum(axis=1)  # corner x rank
         best = ranks.max(axis=0)
         k = int(best.argmax())
         rank = RANKS[k] if float(best[k]) >= s.rank_bar else None
-        return _Seen(Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank), (),
-                     outline=True, mixed=read_any)
+        return _Outline(Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank))
+
+
+@dataclass(frozen=True)
+class _Outline:
+    """What an outline found is: a card named (a reading) or not (a detection, unknown or face down)."""
+
+    found: Reading | Detection
+
+    @property
+    def det(self) -> Detection:
+        return self.found.det if isinstance(self.found, Reading) else self.found
+
+    @property
+    def named(self) -> bool:
+        return isinstance(self.found, Reading)
 
 
 def _proposals(corners: list[Corner], s: Settings) -> list[tuple[npt.NDArray[np.float32], float]]:
@@ -300,94 +317,23 @@ def _at_edge(quad: npt.NDArray[np.float32], c: Corner, s: Settings) -> bool:
     return min(x, 1 - x) < s.index_edge[0] or min(y, 1 - y) < s.index_edge[1]
 
 
-def _named_proposals(proposals: list[tuple[npt.NDArray[np.float32], float]], r: Readings, base: int) -> list[_Seen]:
-    """The proposals whose window reads a card at its bar (a back, a pip or the felt reads "not an index")."""
-    out = []
+def _read_proposals(proposals: list[tuple[npt.NDArray[np.float32], float]], r: Readings, base: int,
+                    s: Settings) -> tuple[list[Reading], list[Mark]]:
+    """The proposals whose window reads a card at its bar (a back, a pip or the felt reads "not an index"), and the
+    windows of the others read as some card's index at `mark_bar` or more (a card lies there, read or not)."""
+    named: list[Reading] = []
+    marks: list[Mark] = []
     for j, (quad, bar) in enumerate(proposals):
         name, p = r.best(base + j)
         if name is not None and p >= bar:
             det = Detection(card=name, face="up", confidence=min(1.0, p), corners=_corners_of(quad))
-            out.append(_Seen(det, (_window(quad),), outline=False))
-    return out
-
-
-@dataclass(frozen=True)
-class _Seen:
-    """A detection and the index windows (frame quads) its name was read from."""
-
-    det: Detection
-    windows: tuple[npt.NDArray[np.float32], ...]
-    outline: bool  # the card's own outline was found (not a corner or index proposal)
-    mixed: bool = False  # an unnamed outline whose corners read cards: it may hold several
-
-    @cached_property
-    def boxes(self) -> tuple[tuple[float, ...], ...]:
-        """Each window's bounding box (x0, y0, x1, y1)."""
-        return tuple((*map(float, w.min(axis=0)), *map(float, w.max(axis=0))) for w in self.windows)
+            named.append(Reading(det, (_window(quad),)))
+        elif 1.0 - float(r.probs[base + j, NONE]) >= s.mark_bar:
+            marks.append(Mark(_window(quad), ALL_CARDS[int(r.probs[base + j, :NONE].argmax())]))
+    return named, marks
 
 
 def _window(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """The index window at the first corner of a card quad, in the frame."""
     u, v = (quad[1] - quad[0]) * CORNER_W, (quad[3] - quad[0]) * CORNER_H
     return np.array([quad[0], quad[0] + u, quad[0] + u + v, quad[0] + v], np.float32)
-
-
-def _same_index(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
-    """Two index windows framing the same glyphs: they overlap by a third of the smaller, or one holds the
-    other's centre."""
-    inter = cv2.intersectConvexConvex(a, b)[0]
-    if inter > 0.33 * min(quad_area(a), quad_area(b)):
-        return True
-    return any(cv2.pointPolygonTest(x.reshape(-1, 1, 2), tuple(map(float, y.mean(axis=0))), False) >= 0
-               for x, y in ((a, b), (b, a)))
-
-
-def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    """Whether two bounding boxes (x0, y0, x1, y1) meet."""
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
-
-
-def _one_per_card(seen: list[_Seen]) -> list[Detection]:
-    """One detection per card. Named detections are taken surest first; one is dropped when its card code was
-    taken already, or when its index window frames the glyphs a surer named card was read from (a window
-    straddling two cards of a fan reads a neighbour's rank or suit: the surer reading explains it), or when a
-    card proposed from a corner lies on a taken outline whose two index corners agree on another card. Unnamed
-    outlines are then dropped where they overlap a kept card, hold a smaller detection's centre (a zone drawn
-    around cards) or lie on a larger named card (a pip or a picture's frame)."""
-    named = sorted((x for x in seen if x.det.card is not None), key=lambda x: -x.det.confidence)
-    kept: list[_Seen] = []
-    for x in named:
-        if any(k.det.card == x.det.card for k in kept):
-            continue
-        if any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
-               for b, w in zip(x.boxes, x.windows, strict=True) if _meet(b, kb)):
-            continue
-        if not x.outline and any(k.outline and len(k.windows) == 2 and _holds(k.det, x.windows[0].mean(axis=0))
-                                 for k in kept):
-            continue
-        kept.append(x)
-    unnamed = [x.det for x in seen if x.det.card is None]
-    unnamed.sort(key=lambda d: -d.confidence)
-    dets = [k.det for k in kept]
-    areas = [quad_area(_quad_of(d)) for d in dets]
-    out = list(dets)
-    for d in unnamed:
-        q = _quad_of(d)
-        a = quad_area(q)
-        if any(quad_iou(q, _quad_of(o)) > 0.3 for o in out):
-            continue
-        if any(areas[j] < 0.7 * a and _holds(d, o.center) for j, o in enumerate(dets)):
-            continue
-        if any(areas[j] > 2 * a and _holds(o, d.center) for j, o in enumerate(dets)):
-            continue
-        out.append(d)
-    return out
-
-
-def _quad_of(d: Detection) -> npt.NDArray[np.float32]:
-    return np.array(d.corners, np.float32)
-
-
-def _holds(d: Detection, point: object) -> bool:
-    x, y = (float(v) for v in point)  # type: ignore[attr-defined]
-    return bool(cv2.pointPolygonTest(_quad_of(d).reshape(-1, 1, 2), (x, y), False) >= 0)

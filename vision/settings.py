@@ -35,6 +35,7 @@ class Settings:
     index_bar: float = 0.95  # ... when the corner was proposed from an index's glyphs (the same)
     other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named
     rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure
+    mark_bar: float = 0.5  # an index window read as some card this surely (not named) still shows a card on top there
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back

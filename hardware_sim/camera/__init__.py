@@ -1,9 +1,10 @@
 """The simulated table camera: renders table scenes from a table state and serves them like a camera.
 
-Public API: `TableScene`, `PlacedCard`, `TableLayout` (the state), `render(scene, seed)` and
-`render_with_truth(...)` (one frame), `SimCamera` (the device, advanced by `process(dt)`),
-`RenderOptions`, the face sets (`procedural_faces`, `load_face_set`), and `SimSource` / `open_source` (the
-camera as a vision frame source, and any source opened by its spec, "sim" included).
+Public API: `TableScene`, `PlacedCard`, `TableLayout` (the state), the test scenes (`random_scene`: cards lying
+apart or overlapping; `fanned_scene`: fanned hands and a pile), `render(scene, seed)` and `render_with_truth(...)`
+(one frame), `SimCamera` (the device, advanced by `process(dt)`), `RenderOptions`, the face sets
+(`procedural_faces`, `load_face_set`), and `SimSource` / `open_source` (the camera as a vision frame source, and
+any source opened by its spec, "sim" included).
 """
 
 from hardware_sim.camera.art import FaceSet, load_face_set, procedural_faces
@@ -17,11 +18,11 @@ from hardware_sim.camera.render import (
     render,
     render_with_truth,
 )
-from hardware_sim.camera.scene import CARD_MM, PlacedCard, TableLayout, TableScene, random_scene
+from hardware_sim.camera.scene import CARD_MM, PlacedCard, TableLayout, TableScene, fanned_scene, random_scene
 from hardware_sim.camera.source import SimSource, open_source
 
 __all__ = [
     "CARD_MM", "CardTruth", "FaceSet", "PlacedCard", "RenderOptions", "RenderedFrame", "ScriptStep", "SimCamera",
-    "SimSource", "TableLayout", "TableScene", "calibration_for", "camera_homography", "demo_script", "load_face_set",
-    "open_source", "procedural_faces", "random_scene", "render", "render_with_truth",
+    "SimSource", "TableLayout", "TableScene", "calibration_for", "camera_homography", "demo_script", "fanned_scene",
+    "load_face_set", "open_source", "procedural_faces", "random_scene", "render", "render_with_truth",
 ]

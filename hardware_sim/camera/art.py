@@ -104,6 +104,16 @@ class FaceSet:
     def face(self, card: str) -> Image:
         return self.faces[card]
 
+    def black(self) -> FaceSet:
+        """The same faces printed as a black deck: the paper near black, the ink gold."""
+
+        def one(face: Image) -> Image:
+            paper = face.astype(np.float32).mean(axis=2, keepdims=True) / 255
+            out = np.array([28, 26, 24], np.float32) * paper + np.array([80, 190, 230], np.float32) * (1 - paper)
+            return np.asarray(np.clip(out, 0, 255), np.uint8)
+
+        return FaceSet({k: one(v) for k, v in self.faces.items()}, self.back, self.name + "-black")
+
 
 _CACHE: dict[tuple[str, int], FaceSet] = {}
 _BACK_COLORS = ((140, 40, 30), (35, 35, 160), (50, 110, 40))

@@ -41,7 +41,9 @@ class CardTruth:
     face_up: bool
     corners: tuple[tuple[float, float], ...]  # ordered like vision.rectify.order_quad
     visible: float  # fraction of the card's area not covered by cards on top or hands
-    index_visible: bool  # at least one corner index is at least 95% uncovered
+    index_visible: bool  # at least one corner index is at least 95% uncovered (by cards on top or hands)
+    # the centre (image pixels) of each corner index at least 95% uncovered: top-left first, then bottom-right
+    indices: tuple[tuple[float, float], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,10 +179,11 @@ def render_with_truth(scene: TableScene, seed: int, options: RenderOptions | Non
     for i, card in enumerate(scene.cards):
         corners = _project(hm @ _card_matrix(card), art_corners)
         visible = float((owner == i).sum()) / areas[i] if areas[i] else 0.0
-        idx_vis = any(_uncovered(owner, q, i) >= 0.95 for q in index_quads[i])
+        shown = [q for q in index_quads[i] if _uncovered(owner, q, i) >= 0.95]
         truth.append(CardTruth(card=card.card, face_up=card.face_up,
                                corners=tuple((float(x), float(y)) for x, y in order_quad(corners)),
-                               visible=round(visible, 4), index_visible=idx_vis))
+                               visible=round(visible, 4), index_visible=bool(shown),
+                               indices=tuple((float(x), float(y)) for x, y in (q.mean(axis=0) for q in shown))))
     return RenderedFrame(image=img, truth=tuple(truth), calibration=calibration_for(scene, seed, opts))
 
 
@@ -190,6 +193,10 @@ def render(scene: TableScene, seed: int, options: RenderOptions | None = None, *
 
 
 def _uncovered(owner: npt.NDArray[np.int16], quad: npt.NDArray[np.float32], i: int) -> float:
+    """The share of card `i`'s region `quad` that no later card nor a hand covers, measured a little inside the
+    quad (its outermost pixels are the card's anti-aliased edge and rounded corner)."""
+    centre = quad.mean(axis=0)
+    quad = centre + (quad - centre) * 0.85
     h, w = owner.shape
     x0, y0 = np.floor(quad.min(axis=0)).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1

@@ -138,3 +138,64 @@ def random_scene(seed: int, *, cards: int = 8, face_down: float = 0.2, overlap: 
                                  face_up=bool(rng.uniform() >= face_down)))
     chosen: Surface = surface if surface is not None else ("wood" if rng.uniform() < 0.5 else "felt")
     return TableScene(cards=tuple(placed), layout=lay, surface=chosen, hands=hands)
+
+
+def fanned_scene(seed: int, *, seats: int = 3, pile: int = 4, face_down: float = 0.0, surface: Surface | None = None,
+                 layout: TableLayout | None = None) -> TableScene:
+    """Hands fanned in seat zones and an overlapping pile in the pot (a test and benchmark scene of cards covering
+    one another).
+
+    Each of `seats` seats (picked by the seed) holds 2 to 5 cards, held as a hand fans them: turned about a point
+    below the cards (4-14 degrees apart), or slid along a row (14-30 mm apart), the whole hand turned towards its
+    seat; each card lies over the one before, covering its right side, so mostly its top-left index is seen.
+    The pot holds `pile` cards thrown in, 18-45 mm apart at any angle. `face_down`: share of face-down cards.
+    """
+    import numpy as np
+
+    rng = np.random.default_rng([seed, 11])
+    lay = layout or TableLayout()
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    order = iter(int(k) for k in rng.permutation(len(deck)))
+    placed: list[PlacedCard] = []
+
+    def place(x: float, y: float, angle: float) -> None:
+        placed.append(PlacedCard(card=deck[next(order)], x=x, y=y, angle=angle,
+                                 face_up=bool(rng.uniform() >= face_down)))
+
+    seat_zones = [z for z in lay.zones if z.kind == "seat"]
+    for k in rng.permutation(len(seat_zones))[:seats]:
+        zone = seat_zones[int(k)]
+        xs, ys = [p[0] for p in zone.polygon], [p[1] for p in zone.polygon]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        # a hand faces its seat: the near rail's seats see their cards upright, the far rail's turned round
+        facing = 0.0 if cy > lay.height_mm / 2 else 180.0
+        turn = facing + float(rng.uniform(-15, 15))
+        n = int(rng.integers(2, 6))
+        rad = np.deg2rad(turn)
+        # table axes of the hand: `right` along the fan, `down` towards the holder (angle counter-clockwise, y down)
+        right = np.array([np.cos(rad), -np.sin(rad)])
+        down = np.array([np.sin(rad), np.cos(rad)])
+        if rng.uniform() < 0.5:
+            step = float(rng.uniform(4, 14))
+            radius = float(rng.uniform(60, 110))  # from the pivot to a card's centre
+            pivot = np.array([cx, cy]) + down * radius * 0.9
+            for i in range(n):
+                a = step * (i - (n - 1) / 2)
+                t = np.deg2rad(a)
+                at = pivot - radius * (np.cos(t) * down - np.sin(t) * right)
+                place(float(at[0]), float(at[1]), turn - a)
+        else:
+            step = float(rng.uniform(14, 30))
+            tilt = float(rng.uniform(-3, 3))
+            for i in range(n):
+                at = np.array([cx, cy]) + right * step * (i - (n - 1) / 2)
+                place(float(at[0]), float(at[1]), turn + tilt * (i - (n - 1) / 2))
+    if pile:
+        zone = lay.zone("pot")
+        xs, ys = [p[0] for p in zone.polygon], [p[1] for p in zone.polygon]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        for _ in range(pile):
+            r, a = float(rng.uniform(0, 40)), float(rng.uniform(0, 2 * np.pi))
+            place(cx + r * np.cos(a), cy + r * np.sin(a) * 0.6, float(rng.uniform(-180, 180)))
+    chosen: Surface = surface if surface is not None else ("wood" if rng.uniform() < 0.5 else "felt")
+    return TableScene(cards=tuple(placed), layout=lay, surface=chosen)

@@ -63,15 +63,3 @@ def tally_scenes(recognizer: Recognizer, seeds: range, options: RenderOptions, *
             assert all(d.rank is None for d in detections), seed
         match(frame, detections, tally)
     return tally
-
-
-def black_deck(faces: Any) -> Any:
-    """The face set with dark cards and light (gold) ink, as a black deck: paper to near black, ink to gold."""
-    from hardware_sim.camera.art import FaceSet
-
-    def one(face: np.ndarray) -> np.ndarray:
-        paper = face.astype(np.float32).mean(axis=2, keepdims=True) / 255
-        out = np.array([28, 26, 24], np.float32) * paper + np.array([80, 190, 230], np.float32) * (1 - paper)
-        return np.asarray(np.clip(out, 0, 255), np.uint8)
-
-    return FaceSet({k: one(v) for k, v in faces.faces.items()}, faces.back, faces.name + "-black")

@@ -15,7 +15,7 @@ from hardware_sim.camera import (
     random_scene,
     render_with_truth,
 )
-from tests.vision.helpers import Tally, black_deck, match
+from tests.vision.helpers import Tally, match
 from vision.pipeline import Recognizer
 
 
@@ -70,7 +70,7 @@ def _fanned(seed: int) -> TableScene:
 def test_fanned_cards_are_named_once_each_and_never_wrongly(recognizer: Recognizer, black: bool) -> None:
     named = 0
     for seed in range(6):
-        options = RenderOptions(glare=0.0, faces=black_deck(procedural_faces(seed)) if black else None)
+        options = RenderOptions(glare=0.0, faces=procedural_faces(seed).black() if black else None)
         frame = render_with_truth(_fanned(seed), 400 + seed, options)
         cards = [d.card for d in recognizer.identify(frame.image) if d.card is not None]
         assert len(cards) == len(set(cards)), cards

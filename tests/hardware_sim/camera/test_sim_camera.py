@@ -73,3 +73,23 @@ def test_writes_a_video_that_opens_as_a_source(tmp_path: Path) -> None:
     with open_source(str(path)) as src:
         got = [src.read() for _ in range(5)]
     assert [g is None for g in got] == [False] * 4 + [True]
+
+
+def test_fanned_scene_overlaps_cards_and_truth_names_their_uncovered_indices() -> None:
+    from hardware_sim.camera import fanned_scene
+
+    scene = fanned_scene(5, seats=3, pile=4)
+    assert fanned_scene(5, seats=3, pile=4) == scene
+    frame = render_with_truth(scene, 5)
+    covered = [t for t in frame.truth if t.visible < 0.9]
+    assert len(covered) >= len(frame.truth) // 3  # a fan and a pile: cards lie over one another
+    for t in frame.truth:
+        assert t.index_visible == bool(t.indices) and len(t.indices) <= 2
+        quad = np.array(t.corners, np.float32).reshape(-1, 1, 2)
+        for x, y in t.indices:  # each uncovered index lies on its own card, near a corner
+            assert cv2.pointPolygonTest(quad, (x, y), True) > 0
+            assert min(np.hypot(*(np.array(t.corners) - (x, y)).T)) < 0.5 * np.hypot(*np.ptp(np.array(t.corners), 0))
+    top = frame.truth[-1]  # the pile's last card lies on top: both its indices show
+    assert len(top.indices) == 2
+    # a card whose whole area shows has both indices uncovered
+    assert all(len(t.indices) == 2 for t in frame.truth if t.visible > 0.99)

@@ -1,0 +1,108 @@
+"""Fanned hands and piles: one detection per card, and no card named by its neighbour's outline."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hardware_sim.camera import FaceSet, RenderOptions, fanned_scene, render_with_truth
+from vision.pipeline import Detection, Recognizer
+from vision.resolve import Mark, Reading, one_per_card
+
+
+def _holds(d: Detection, point: tuple[float, float]) -> bool:
+    import cv2
+
+    return cv2.pointPolygonTest(np.array(d.corners, np.float32).reshape(-1, 1, 2), point, False) >= 0
+
+
+def test_each_card_of_a_fan_is_named_once_at_its_own_index() -> None:
+    """Two seats' fanned hands: every face-up card whose index shows is named by exactly one detection, which holds
+    that index, and no detection naming another card holds it (an outline extrapolated under a neighbour used to
+    give the neighbour's index its name, or leave it inside an unnamed outline of several cards)."""
+    recognizer = Recognizer()
+    for seed, least_right in ((34, 9), (38, 7)):
+        frame = render_with_truth(fanned_scene(seed, seats=2, pile=0), seed)
+        found = recognizer.identify(frame.image)
+        assert all(isinstance(d, Detection) and set(d.to_json()) == {"card", "rank", "face", "confidence", "corners"}
+                   and len(d.corners) == 4 for d in found)
+        names = [d.card for d in found if d.card is not None]
+        assert len(names) == len(set(names)), (seed, names)
+        up = {t.card for t in frame.truth if t.face_up}
+        assert set(names) <= up, (seed, names)
+        right = 0
+        for t in frame.truth:
+            if not t.face_up or not t.indices:
+                continue
+            on = [d for d in found if d.card is not None and any(_holds(d, i) for i in t.indices)]
+            assert all(d.card == t.card for d in on), (seed, t.card, [d.card for d in on])
+            right += bool(on)
+        assert right >= least_right, seed
+
+
+def _reading(card: str, quad: list[tuple[float, float]], p: float, *, whole: bool = False) -> Reading:
+    """A card read at the index window of the first corner of `quad` (30% of its width, 34% of its height)."""
+    q = np.array(quad, np.float32)
+    u, v = (q[1] - q[0]) * 0.3, (q[3] - q[0]) * 0.34
+    window = np.array([q[0], q[0] + u, q[0] + u + v, q[0] + v], np.float32)
+    det = Detection(card=card, face="up", confidence=p, corners=tuple((float(x), float(y)) for x, y in q))
+    return Reading(det, (window,), whole=whole)
+
+
+def _box(x: float, y: float, w: float = 100.0, h: float = 140.0) -> list[tuple[float, float]]:
+    return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+
+
+def test_a_card_under_a_fanned_neighbour_is_cut_where_the_neighbour_lies() -> None:
+    under = _reading("7c", _box(100, 100), 0.99)
+    above = _reading("Kd", _box(140, 105), 0.97)  # its index lies on the 7c's outline: it lies on top there
+    found = {d.card: d for d in one_per_card([under, above], [])}
+    assert found["Kd"].corners == above.det.corners
+    xs = [x for x, _ in found["7c"].corners]
+    assert min(xs) == 100 and max(xs) <= 140.5  # the 7c ends where the Kd begins
+    assert not _holds(found["7c"], (150, 125))  # the Kd's index is the Kd's alone
+
+
+def test_an_index_read_unsurely_still_shows_a_card_on_top() -> None:
+    under = _reading("7c", _box(100, 100), 0.99)
+    mark = Mark(np.array(_box(150, 100, 30, 48), np.float32), "Kd")
+    own = Mark(np.array(_box(170, 192, 30, 48), np.float32), "7c")  # the 7c's own other corner, read unsurely
+    cut, = one_per_card([under], [], [mark, own])
+    assert max(x for x, _ in cut.corners) <= 150.5
+    kept, = one_per_card([under], [], [own])
+    assert kept.corners == under.det.corners
+
+
+def test_readings_of_one_card_merge_and_an_index_under_a_whole_card_is_dropped() -> None:
+    whole = _reading("As", _box(100, 100), 0.95, whole=True)
+    twice = _reading("As", _box(300, 100), 0.93)
+    inside = _reading("9h", _box(150, 160), 0.99)  # a pip pair on the ace read as an index
+    apart = _reading("2c", _box(500, 100), 0.9)
+    found = one_per_card([whole, twice, inside, apart], [])
+    assert sorted((d.card, d.corners[0]) for d in found) == [("2c", (500.0, 100.0)), ("As", (100.0, 100.0))]
+
+
+class _TruthRecognizer:
+    """Names every face-up card of the frames it knows at its true outline (and `twice` of them a second time)."""
+
+    def __init__(self, faces: FaceSet, seeds: range, twice: int = 0) -> None:
+        self.frames = [render_with_truth(fanned_scene(s, face_down=0.15), s, RenderOptions(faces=faces)) for s in seeds]
+        self.twice = twice
+
+    def identify(self, image: np.ndarray) -> list[Detection]:
+        frame = next(f for f in self.frames if np.array_equal(f.image, image))
+        found = [Detection(card=t.card, face="up", confidence=0.99, corners=t.corners) for t in frame.truth
+                 if t.face_up]
+        return found + found[:self.twice]
+
+
+def test_the_fan_benchmark_scores_each_card_at_its_uncovered_index_and_names_given_twice_as_wrong() -> None:
+    from bench.vision import fanned
+    from hardware_sim.camera import procedural_faces
+
+    faces = procedural_faces(1)
+    exact = _TruthRecognizer(faces, range(2))
+    score, twice = fanned(exact, faces, range(2))  # type: ignore[arg-type]
+    shown = sum(1 for f in exact.frames for t in f.truth if t.face_up and t.indices)
+    assert (score.right, score.wrong, score.unknown, score.missed, twice) == (shown, 0, 0, 0, 0)
+    score, twice = fanned(_TruthRecognizer(faces, range(2), twice=1), faces, range(2))  # type: ignore[arg-type]
+    assert (score.right, score.wrong, twice) == (shown, 2, 2)

@@ -1,0 +1,167 @@
+"""Resolve: a frame's readings become one detection per card (`one_per_card`).
+
+Every card name read in a frame is a hypothesis, a `Reading`: card X, read from the index window here, its card's
+outline there (the outline found in the frame, or extrapolated from the window along the card's sides). In a fan
+or a pile the hypotheses overlap, and the windows tell which card lies on top: an index that is seen lies on top
+of every card whose outline holds it. Taken surest first (the cards seen whole before the others: nothing lies
+on them), a reading is kept unless
+
+- its card was kept already (two readings of one card: the surer stands for both);
+- its window frames the glyphs a kept reading was read from (a window straddling two cards of a fan reads a
+  neighbour's rank or suit: the surer reading explains it);
+- its index lies inside the outline of a kept card seen whole (both its index corners read it, so nothing lies
+  on top of it: a pip or a picture's frame read as an index).
+
+Then each kept card not seen whole is cut where other cards lie on top of it: to the largest rectangle, in the
+card's own coordinates from its index corner, that overlaps no kept card's index window and no `Mark` (a window
+read as the index of some card, though of no card surely: a card lies on top there all the same, unless it may be
+this card's own other index). So an outline extrapolated from an index under a fanned neighbour ends where the
+neighbour begins.
+
+Unnamed detections (unknown, face down, a pile) are then dropped where they overlap a kept detection (IoU above
+0.3), hold a smaller detection's centre (a zone drawn around cards) or lie on a named card more than twice their
+size (a pip, a picture's frame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.rectify import CORNER_H, CORNER_W, FloatArray, card_coords, order_quad, quad_area, quad_iou
+
+if TYPE_CHECKING:  # the recognizer's output type; `vision.pipeline` calls this module
+    from vision.pipeline import Detection
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A named detection and the index windows (frame quads) its name was read from: the first at the corner
+    `corner` (0 or 2) of its outline `det.corners`. `whole`: an outline found whose two index corners read it."""
+
+    det: Detection
+    windows: tuple[FloatArray, ...]
+    corner: int = 0
+    whole: bool = False
+
+    @cached_property
+    def quad(self) -> FloatArray:
+        return np.array(self.det.corners, np.float32)
+
+    @cached_property
+    def boxes(self) -> tuple[tuple[float, ...], ...]:
+        """Each window's bounding box (x0, y0, x1, y1)."""
+        return tuple((*map(float, w.min(axis=0)), *map(float, w.max(axis=0))) for w in self.windows)
+
+    @cached_property
+    def centres(self) -> tuple[tuple[float, float], ...]:
+        return tuple((float(c[0]), float(c[1])) for c in (w.mean(axis=0) for w in self.windows))
+
+
+@dataclass(frozen=True)
+class Mark:
+    """An index window read as some card's index, though of no card surely: `card` is the likeliest."""
+
+    window: FloatArray
+    card: str
+
+
+def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
+                 marks: Sequence[Mark] = ()) -> list[Detection]:
+    """The kept readings, each cut where other cards lie on top of it, then the unnamed detections not covered."""
+    kept: list[Reading] = []
+    for x in sorted(readings, key=lambda r: (not r.whole, -r.det.confidence)):
+        if any(k.det.card == x.det.card for k in kept):
+            continue
+        if any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
+               for b, w in zip(x.boxes, x.windows, strict=True) if _meet(b, kb)):
+            continue
+        if any(k.whole and any(_holds(k.quad, c) for c in x.centres) for k in kept):
+            continue
+        kept.append(x)
+    named = [_cut(x, [w for k in kept if k is not x for w in k.windows], marks) for x in kept]
+    return named + _uncovered(named, unnamed)
+
+
+def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Detection:
+    """The detection of `x`, its outline cut to the largest rectangle from its index corner (in the card's own
+    coordinates) that overlaps none of the windows `above` and `marks`. A mark that may be the card's own index
+    is no cover: one likeliest this card, framing the glyphs it was read from, or in its opposite index corner."""
+    if x.whole:
+        return x.det
+    quad = np.roll(x.quad, -x.corner, axis=0)
+    own = x.windows[0]
+    others = [m.window for m in marks if m.card != x.det.card and not _same_index(m.window, own)]
+    if others:
+        u, v = card_coords(quad, np.array([w.mean(axis=0) for w in others])).T
+        others = [w for w, opposite in zip(others, (u > 1 - CORNER_W) & (v > 1 - CORNER_H), strict=True)
+                  if not opposite]
+    starts: list[tuple[float, float]] = []  # where each window on the card begins, across and along it
+    for w in [*above, *others]:
+        inter = cv2.intersectConvexConvex(quad, w)[1]
+        if inter is None or not _holds(quad, w.mean(axis=0)):
+            continue  # an index beside this card
+        u, v = card_coords(quad, inter.reshape(-1, 2)).min(axis=0)
+        starts.append((float(u), float(v)))
+    if not starts:
+        return x.det
+    # a rectangle [0, U] x [0, V] misses the window beginning at (u, v) when U <= u or V <= v
+    best = (0.0, 1.0, 1.0)
+    for end in sorted({1.0, *(u for u, _ in starts)}):
+        across = max(end, CORNER_W)
+        along = max(CORNER_H, min([1.0, *(v for u, v in starts if u < across)]))
+        if across * along > best[0]:
+            best = (across * along, across, along)
+    _, across, along = best
+    if across >= 1.0 and along >= 1.0:
+        return x.det
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    m = cv2.getPerspectiveTransform(unit, quad)
+    rect = np.array([[0, 0], [across, 0], [across, along], [0, along]], np.float32).reshape(-1, 1, 2)
+    cut = order_quad(cv2.perspectiveTransform(rect, m).reshape(4, 2))
+    return replace(x.det, corners=tuple((float(px), float(py)) for px, py in cut))
+
+
+def _uncovered(named: list[Detection], unnamed: Sequence[Detection]) -> list[Detection]:
+    """The unnamed detections, surest first, that overlap no kept one, hold no smaller one's centre and lie on no
+    named card more than twice their size."""
+    areas = [quad_area(_quad_of(d)) for d in named]
+    out: list[Detection] = []
+    for d in sorted(unnamed, key=lambda d: -d.confidence):
+        q = _quad_of(d)
+        a = quad_area(q)
+        if any(quad_iou(q, _quad_of(o)) > 0.3 for o in [*named, *out]):
+            continue
+        if any(areas[j] < 0.7 * a and _holds(q, o.center) for j, o in enumerate(named)):
+            continue
+        if any(areas[j] > 2 * a and _holds(_quad_of(o), d.center) for j, o in enumerate(named)):
+            continue
+        out.append(d)
+    return out
+
+
+def _same_index(a: FloatArray, b: FloatArray) -> bool:
+    """Two index windows framing the same glyphs: they overlap by a third of the smaller, or one holds the
+    other's centre."""
+    inter = cv2.intersectConvexConvex(a, b)[0]
+    if inter > 0.33 * min(quad_area(a), quad_area(b)):
+        return True
+    return _holds(a, b.mean(axis=0)) or _holds(b, a.mean(axis=0))
+
+
+def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two bounding boxes (x0, y0, x1, y1) meet."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _quad_of(d: Detection) -> FloatArray:
+    return np.array(d.corners, np.float32)
+
+
+def _holds(quad: FloatArray, point: Sequence[float] | FloatArray) -> bool:
+    return bool(cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0)
