@@ -3,7 +3,8 @@
 Run: `python -m bench.vision [--quick] [--lodo]` (its rows are also `cardtable bench`'s vision area).
 
 - rendered scenes of every deck design in ../shared/datasets and of the simulator's own deck: 1280 x 720 frames
-  of 8 cards lying apart on felt or wood, a fifth of them face down (backs: a back named is counted apart);
+  of 8 cards lying apart on felt or wood, a fifth of them face down (backs: a back named is counted apart), and
+  the same on a light desk;
 - rendered fans and piles (`fanned_scene`) of a few of those decks and two black decks, scored at the uncovered
   index corners as the photographs are;
 - `real-photos-dev`: real photographs never trained on, scored by rank (its labels have no suit);
@@ -47,6 +48,7 @@ from hardware_sim.camera import (
     random_scene,
     render_with_truth,
 )
+from hardware_sim.camera.scene import Surface
 from vision.images import load_image
 from vision.labels import LabelledCard, read_labels
 from vision.pipeline import Detection, Recognizer
@@ -105,10 +107,11 @@ def deck_folders() -> list[Path]:
     return folders(DATASETS) if DATASETS.is_dir() else []
 
 
-def rendered(rec: Recognizer, faces: object, seeds: Sequence[int]) -> Score:
+def rendered(rec: Recognizer, faces: object, seeds: Sequence[int], surface: Surface | None = None) -> Score:
+    """Scenes of 8 cards, a fifth face down, on the `surface` (None: felt or wood, by the seed)."""
     score = Score()
     for seed in seeds:
-        scene = random_scene(seed, cards=8, face_down=0.2)
+        scene = random_scene(seed, cards=8, face_down=0.2, surface=surface)
         frame = render_with_truth(scene, seed, RenderOptions(faces=faces))  # type: ignore[arg-type]
         dets, ms = _timed(rec, frame.image)
         score.images += 1
@@ -484,6 +487,12 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
     say(f"rendered fans and piles: {fans.line()}; {twice} cards named twice")
     rows += _rows("rendered fans and piles, card at its uncovered indices", fans,
                   f"{len(fan_face_sets(sets))} face sets, 2 of them black decks; {twice} names given twice")
+    if not quick:
+        desk = Score()
+        for _, faces in sets:
+            desk.add(rendered(rec, faces, range(3), "desk"))
+        say(f"rendered on a light desk: {desk.line()}")
+        rows += _rows("rendered, every deck, light desk", desk, "3 scenes a deck; decks seen in training")
     real = DATASETS / "real-photos-dev"
     if real.is_dir():
         labels = _labels_fixed(real)

@@ -1,15 +1,17 @@
 """Detect: where the cards are in a frame, as outlines (one card alone) and corners (cards overlapping).
 
-Cards are the lightest, least coloured things on a table, and their edges are sharp: two masks are made of
-the frame scaled to `Settings.detect_width`, card-like paper (lightness minus saturation above its Otsu level)
-and closed edges (Canny, dilated), and each blob of either is looked at:
+Cards are the lightest, least coloured things on a table, and their edges are sharp: masks are made of the
+frame scaled to `Settings.detect_width`, card-like paper (lightness minus saturation above its Otsu level), closed
+edges (Canny, dilated), what is far in colour from the table top, and paper lighter than its surroundings (a card
+on a light table or desk, which the Otsu level puts with the desk), and each blob of them is looked at:
 
 - a blob that fills a quadrilateral of a card's proportions is one card: an `Outline` (face up or down);
 - any other blob big enough to hold cards is cards overlapping (a fanned hand, a pile): each convex, near
   right-angled vertex of its outline is a `Corner` where a card may start, its sides along the two edges
   that meet there. The reader decides which of them are index corners; the rest read "not an index".
 
-Outlines of both masks that cover the same card are merged (the paper mask's kept).
+Outlines of several masks that cover the same card are merged (the larger kept); the lighter-than-around mask's
+count only where no other mask outlines that card.
 
 Cards are also found by their corner index (`index_corners`): glyphs of dark ink on light paper and of light ink
 on a dark card, paired as a rank over its suit, each pair an index window (a `Corner` with `by_index`), tagged
@@ -127,9 +129,10 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
     return Ground(paper.astype(np.uint8) * 255, dark.astype(np.uint8) * 255, scale, margin)
 
 
-def _masks(small: Image, saturation: Image, value: Image) -> list[Image]:
+def _masks(small: Image, saturation: Image, value: Image, s: Settings) -> list[Image]:
     """Card-like paper; the frame's edges (rings: a back, a dark or black card, any outline); what is far in
-    colour from the table top. `saturation` and `value` are the frame's HSV channels."""
+    colour from the table top; paper lighter than what is around it. `saturation` and `value` are the frame's
+    HSV channels."""
     white = cv2.subtract(value, saturation)
     white = cv2.GaussianBlur(white, (5, 5), 0)
     _, paper = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -137,17 +140,27 @@ def _masks(small: Image, saturation: Image, value: Image) -> list[Image]:
     paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, kernel)
     # bridge a card's paper where its index or picture runs close to the edge
     paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    # On a light table or desk the frame's Otsu level puts the cards with the desk (it splits off the backs),
+    # and a card's edges run into its index, so the ring of edges holds less than the card: its paper is found
+    # as lighter than its surroundings instead (unsmoothed: opening and closing it merge a card with the glare
+    # and the desk around it).
+    block = max(15, (min(small.shape[:2]) // s.lighter_block) | 1)
+    lighter = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block,
+                                    -s.lighter_by)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     edges = cv2.Canny(gray, 15, 45)
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    table = medians_u8(np.asarray(lab[::4, ::4], np.uint8).reshape(-1, 3).T)
+    # the table top is most of the frame: a sparse grid of it gives its median colour
+    table = medians_u8(np.asarray(lab[::8, ::8], np.uint8).reshape(-1, 3).T)
     off = cv2.absdiff(lab, np.array([*table, 0.0], np.float64))  # a scalar: the table's colour
-    distance = cv2.transform(off, np.ones((1, 3), np.float32))
-    far = np.asarray((distance > 45).astype(np.uint8) * 255, np.uint8)
+    lightness, green_red, blue_yellow = cv2.split(off)
+    distance = cv2.add(cv2.add(lightness, green_red), blue_yellow)  # the L1 distance, saturated at 255
+    _, far = cv2.threshold(distance, 45, 255, cv2.THRESH_BINARY)
     apart = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
-    return [np.asarray(paper, np.uint8), np.asarray(edges, np.uint8), np.asarray(apart, np.uint8)]
+    return [np.asarray(paper, np.uint8), np.asarray(edges, np.uint8), np.asarray(apart, np.uint8),
+            np.asarray(lighter, np.uint8)]
 
 
 def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
@@ -235,10 +248,12 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     blobs: list[tuple[int, npt.NDArray[np.int32]]] = []
     # value: the highest colour channel
     _, saturation, value = (np.asarray(c, np.uint8) for c in cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)))
-    masks = _masks(small, saturation, value)
+    masks = _masks(small, saturation, value, s)
+    lighter: list[FloatArray] = []
     for k, mask in enumerate(masks):
-        # paper: each blob's outline; edges: every contour, holes too (the inside of a ring of edges)
-        contours, _ = cv2.findContours(mask, cv2.RETR_LIST,
+        # every contour, holes too (the inside of a ring of edges); of paper lighter than its surroundings, the
+        # blobs' outlines (its holes are a card's pips and index)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL if k == 3 else cv2.RETR_LIST,
                                        cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             c = np.asarray(contour, np.int32)
@@ -247,10 +262,16 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 continue
             quad = _one_card(c, s)
             if quad is not None:
-                quads.append(quad)
-            elif k != 1:  # paper or not-the-table: cards overlapping (edges alone are too many things)
+                (lighter if k == 3 else quads).append(quad)
+            elif k in (0, 2):  # paper or not-the-table: cards overlapping (edges alone are too many things; paper
+                # lighter than its surroundings is, in a cluttered room, as many patches of wall and light)
                 blobs.append((k, c))
+    # Where another mask outlines a card too, its outline is kept: on felt the lighter-than-around mask takes in
+    # the card's blurred rim (the mean it is compared with is the felt's), the paper mask does not; and a part of
+    # a card it outlines (a picture's frame) is no card. Only an outline larger than any it lies in (a card
+    # whose ring of edges ran into its index) is taken from it.
     quads = _one_per_card(quads)
+    quads = _one_per_card(quads + [q for q in _one_per_card(lighter) if not any(_lies_in(q, o, s) for o in quads)])
     if len(quads) >= 3:  # cards in one frame are alike in size: a far bigger "card" is a part of the table
         typical = float(np.median([quad_area(q) for q in quads]))
         quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
@@ -300,6 +321,13 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             break
     found = Found(outlines, corners, piles, _ground(small, value, masks[2], scale, s))
     return Found(outlines, corners + index_corners(image, found, s), piles, found.ground) if indices else found
+
+
+def _lies_in(q: FloatArray, o: FloatArray, s: Settings) -> bool:
+    """Whether outline `q` lies in outline `o` (most of it) and is not much larger than `o`: the same card, or
+    a part of it."""
+    area = quad_area(q)
+    return quad_area(o) >= s.same_outline * area and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * area
 
 
 def _one_per_card(quads: list[FloatArray]) -> list[FloatArray]:

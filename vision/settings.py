@@ -18,6 +18,9 @@ class Settings:
     min_aspect: float = 1.0  # long / short side of one card's outline (photos stretched to a square included)
     squarish: float = 1.3  # an outline less elongated than this is read both ways round
     max_aspect: float = 1.95
+    lighter_block: int = 3  # paper lighter than its surroundings: the mean over a square of the frame's short side
+    lighter_by: float = 12.0  # divided by `lighter_block`, exceeded by this much (V - S), is a card's paper
+    same_outline: float = 0.85  # ... unless it lies in an outline of another mask at least this share of its area
     min_fill: float = 0.86  # one card's blob fills this much of its fitted quadrilateral
     corner_angle: tuple[float, float] = (55.0, 125.0)  # a card's corner on a blob's outline, degrees
     strip_width: float = 0.85  # an outline narrower than this share of the frame's typical card is a strip

@@ -80,7 +80,16 @@ def calibration_for(scene: TableScene, seed: int, options: RenderOptions | None 
     return TableCalibration(image_size=(opts.width, opts.height), homography=rows, zones=scene.layout.zones)
 
 
+def _desk(rng: np.random.Generator, w: int, h: int) -> Image:
+    """A light grey or off-white desk top, a little grainy: a card's paper is barely lighter than it."""
+    base = np.array(rng.choice([[215, 220, 225], [200, 205, 200], [230, 232, 235]]), np.float32)
+    shade = 1.0 + 0.02 * rng.normal(0, 1, (h, w)).astype(np.float32)
+    return np.asarray(np.clip(base[None, None, :] * shade[:, :, None], 0, 255), dtype=np.uint8)
+
+
 def _surface(scene: TableScene, rng: np.random.Generator, w: int, h: int) -> Image:
+    if scene.surface == "desk":
+        return _desk(rng, w, h)
     small = rng.normal(0, 1, (h // 40 + 2, w // 40 + 2)).astype(np.float32)
     low = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
     fine = rng.normal(0, 1, (h, w)).astype(np.float32)

@@ -10,7 +10,7 @@ from vision.calibration import Zone
 from vision.cards import is_card
 
 CARD_MM = (63.0, 88.0)  # poker size
-Surface = Literal["felt", "wood"]
+Surface = Literal["felt", "wood", "desk"]  # desk: a light office desk (cards barely lighter than it)
 
 
 def _rect(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
