@@ -378,6 +378,22 @@ def frame_times(rec: Recognizer, n: int) -> dict[str, float]:
             "CPU p50": float(np.percentile(cpu, 50)), "CPU p95": float(np.percentile(cpu, 95))}
 
 
+def reader_ms(rec: Recognizer, batches: int = 40) -> float:
+    """Median CPU ms per crop of the index reader on batches of 25 crops (about a frame's), as the pipeline
+    calls it: the crops' normalisation and the network's forward."""
+    from vision.rectify import CROP_H, CROP_W
+
+    rng = np.random.default_rng(0)
+    crops = [rng.integers(0, 256, (CROP_H, CROP_W), dtype=np.uint8) for _ in range(25)]
+    rec.reader.read(crops)
+    per_crop = []
+    for _ in range(batches):
+        c0 = time.process_time()
+        rec.reader.read(crops)
+        per_crop.append((time.process_time() - c0) * 1000.0 / len(crops))
+    return float(np.median(per_crop))
+
+
 def photo_p95(rec: Recognizer, paths: Sequence[Path]) -> float:
     """p95 wall-clock ms of one photograph (as `vision identify` reads it)."""
     return float(np.percentile([_timed(rec, load_image(p))[1] for p in paths], 95))
@@ -466,6 +482,10 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
         rows.append(BenchRow(area=AREA, metric=f"1280x720 frame, 10 cards, {name}", system=f"{OURS}: ms",
                              value=round(ms, 1), unit="ms"))
     rows.append(BenchRow(area=AREA, metric="1280x720 frame, 10 cards, p95", system=GOAL, value=30, unit="ms"))
+    per_crop = reader_ms(rec, 10 if quick else 40)
+    say(f"index reader: {per_crop:.3f} CPU ms per crop in batches of 25")
+    rows.append(BenchRow(area=AREA, metric="index reader, CPU ms per crop (batches of 25)", system=f"{OURS}: ms",
+                         value=round(per_crop, 3), unit="ms"))
     seeds = range(3) if quick else range(10)
     total = Score()
     sets = [("simulator's own deck", procedural_faces(0))]

@@ -92,3 +92,11 @@ def test_two_workers_work_on_two_items_at_once() -> None:
         assert list(rec.in_order(meet, range(6))) == [0, 10, 20, 30, 40, 50]
     with Recognizer(workers=1) as alone:
         assert list(alone.in_order(lambda i: i + 1, range(3))) == [1, 2, 3]
+
+
+def test_the_bench_times_the_reader_per_crop() -> None:
+    from bench.vision import reader_ms
+    from vision.pipeline import Recognizer
+
+    ms = reader_ms(Recognizer(), batches=3)
+    assert 0.0 < ms < 5.0  # one crop of a batch of 25 (about 0.4 ms here; the batch takes about 10)
