@@ -270,8 +270,9 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     # the card's blurred rim (the mean it is compared with is the felt's), the paper mask does not; and a part of
     # a card it outlines (a picture's frame) is no card. Only an outline larger than any it lies in (a card
     # whose ring of edges ran into its index) is taken from it.
-    quads = _one_per_card(quads)
-    quads = _one_per_card(quads + [q for q in _one_per_card(lighter) if not any(_lies_in(q, o, s) for o in quads)])
+    quads = _one_quad_per_card(quads)
+    lighter = [q for q in _one_quad_per_card(lighter) if not any(_lies_in(q, o, s) for o in quads)]
+    quads = _one_quad_per_card(quads + lighter)
     if len(quads) >= 3:  # cards in one frame are alike in size: a far bigger "card" is a part of the table
         typical = float(np.median([quad_area(q) for q in quads]))
         quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
@@ -330,7 +331,7 @@ def _lies_in(q: FloatArray, o: FloatArray, s: Settings) -> bool:
     return quad_area(o) >= s.same_outline * area and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * area
 
 
-def _one_per_card(quads: list[FloatArray]) -> list[FloatArray]:
+def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
     """One quad per card: of quads covering the same card the larger is kept, and a quad lying inside a
     much larger one is a card on something card-shaped but far too big to be a card (a zone's outline drawn
     on the felt): the larger goes. A smaller one inside a card (its picture's frame) goes."""
