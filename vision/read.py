@@ -1,23 +1,24 @@
-"""Read: the trained index reader, run by OpenCV's dnn module (no torch at table time).
+"""Read: the trained index reader, run by ONNX Runtime on the CPU (no torch at table time).
 
 `IndexReader.read(crops)` gives, for each `CROP_W` x `CROP_H` index window (`vision.rectify`), the calibrated
 probabilities of the 52 cards and of "not an index", and the network's embedding of it (what a deck profile's
 prototypes are made of, `vision.deck`). The model file is `vision/model/index-reader.onnx` beside its
 metadata (`.json`: format, classes, crop size, softmax temperature, the SHA-256 of the model); a model whose
-metadata is missing, of another format or whose bytes do not match is refused with a `VisionInputError`.
+metadata is missing, of another format or whose bytes do not match is refused with a `VisionInputError`. The
+network is built from the very bytes that were checked, and runs on one thread: a frame's batch of crops is too
+small to share, and the cameras' worker threads (`Recognizer(workers=2)`) already use the second core.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 import numpy.typing as npt
+import onnxruntime as ort
 
 from vision.cards import ALL_CARDS
 from vision.errors import VisionInputError
@@ -66,22 +67,23 @@ class IndexReader:
             raise VisionInputError(f"{self.path}: model file does not match its metadata (corrupt or replaced)")
         if list(meta.get("classes", [])) != list(CLASSES) or list(meta.get("crop", [])) != [CROP_W, CROP_H]:
             raise VisionInputError(f"{meta_path}: model classes or crop size differ from this version's")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
         try:
-            self._net = cv2.dnn.readNetFromONNX(str(self.path))
-        except cv2.error as exc:
-            raise VisionInputError(f"{self.path}: OpenCV cannot load this model") from exc
+            self._net = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # ONNX Runtime's load errors share no base class but Exception
+            raise VisionInputError(f"{self.path}: ONNX Runtime cannot load this model") from exc
+        self._input = self._net.get_inputs()[0].name
         self.temperature = float(meta["temperature"])
         self.meta = meta
-        self._lock = threading.Lock()  # one network, shared by threads (cameras read in worker threads)
         self.read([np.full((CROP_H, CROP_W), 200, np.uint8)])  # set the network up outside any frame's time
 
     def read(self, crops: list[Image]) -> Readings:
         if not crops:
             return Readings(np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32))
-        blob = to_blob(crops)
-        with self._lock:
-            self._net.setInput(blob)
-            logits, emb = self._net.forward(["logits", "embedding"])
+        # a session runs concurrent calls safely (cameras read in worker threads)
+        logits, emb = self._net.run(["logits", "embedding"], {self._input: to_blob(crops)})
         emb = np.asarray(emb, np.float32).reshape(len(crops), -1)
         emb /= np.linalg.norm(emb, axis=1, keepdims=True) + 1e-6
         return Readings(softmax(np.asarray(logits, np.float32) / self.temperature), emb)

@@ -2,7 +2,7 @@
 
 Makes the training crops (`vision.trainset`, cached under ~/.cache/cardtable), trains a small CNN on two
 cores, sets its softmax temperature on the validation split, and writes the ONNX model and its metadata
-(`vision/model/index-reader.onnx` and `.json`) which `vision.read` runs with OpenCV's dnn module.
+(`vision/model/index-reader.onnx` and `.json`) which `vision.read` runs with ONNX Runtime.
 The split is fixed here and written in docs/vision-model.md: the photographs of the `phone_b_blackdeck` and
 `webcam_b` groups and all of real-photos-dev are never trained on (test), one phone_a photo in five is the
 validation split, and `--exclude` leaves deck designs out (the leave-one-deck-out benchmark).

@@ -1,13 +1,13 @@
-"""The trained index reader: the committed model loads and runs in OpenCV's dnn module, reads the corners of
+"""The trained index reader: the committed model loads and runs in ONNX Runtime, reads the corners of
 rendered cards, never names a back's corner, and a missing, corrupt or foreign model file is refused."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -25,11 +25,11 @@ def test_model_is_small_and_described() -> None:
     assert 0.2 < meta["temperature"] < 5
 
 
-def test_model_runs_in_opencv_dnn() -> None:
-    net = cv2.dnn.readNetFromONNX(str(DEFAULT_MODEL))
-    net.setInput(np.zeros((3, 1, CROP_H, CROP_W), np.float32))
-    logits, emb = net.forward(["logits", "embedding"])
-    assert logits.shape == (3, 53) and emb.shape[0] == 3
+def test_a_batch_gives_probabilities_and_unit_embeddings() -> None:
+    crops = [np.full((CROP_H, CROP_W), level, np.uint8) for level in (0, 128, 255)]
+    r = default_reader().read(crops)
+    assert r.probs.shape == (3, 53) and np.allclose(r.probs.sum(axis=1), 1.0, atol=1e-5)
+    assert r.embeddings.shape[0] == 3 and np.allclose(np.linalg.norm(r.embeddings, axis=1), 1.0, atol=1e-4)
 
 
 def _upright(img: np.ndarray) -> np.ndarray:
@@ -74,6 +74,11 @@ def test_bad_model_files_are_refused(tmp_path: Path) -> None:
     data[len(data) // 2] ^= 0xFF
     model.write_bytes(bytes(data))
     with pytest.raises(VisionInputError, match="does not match its metadata"):
+        IndexReader(model)
+    garbage = b"no network at all"  # described truly by its metadata, yet no model
+    model.write_bytes(garbage)
+    model.with_suffix(".json").write_text(json.dumps({**meta, "sha256": hashlib.sha256(garbage).hexdigest()}))
+    with pytest.raises(VisionInputError, match=r"m\.onnx: ONNX Runtime cannot load this model"):
         IndexReader(model)
 
 
