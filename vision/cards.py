@@ -11,9 +11,6 @@ SUITS = "cdhs"
 RED_SUITS = "dh"
 ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 
-# How a rank is printed in a standard corner index ("T" is printed "10").
-RANK_GLYPHS: dict[str, str] = {r: r for r in RANKS} | {"T": "10"}
-
 _FILE_CODE = re.compile(r"^(10|[2-9TJQKAtjqka])([cdhsCDHS])(?![a-zA-Z0-9])")
 _FILE_WORDS = re.compile(r"^(10|[2-9]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace)[_ -]of[_ -]"
                          r"(club|diamond|heart|spade)s?(?![a-zA-Z])", re.IGNORECASE)
@@ -23,10 +20,6 @@ _RANK_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "
 
 def is_card(code: str) -> bool:
     return len(code) == 2 and code[0] in RANKS and code[1] in SUITS
-
-
-def is_red(code_or_suit: str) -> bool:
-    return code_or_suit[-1] in RED_SUITS
 
 
 def card_from_file_name(name: str) -> str:

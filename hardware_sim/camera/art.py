@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import RANKS, SUITS, is_red
-from vision.glyphs import RANK_FONTS, draw_rank, draw_suit
+from hardware_sim.camera.glyphs import RANK_FONTS, draw_rank, draw_suit
+from vision.cards import RANKS, RED_SUITS, SUITS
 
 Image = npt.NDArray[np.uint8]
 
@@ -52,7 +52,7 @@ def card_body_mask(width: int = ART_W, height: int = ART_H) -> Image:
 def draw_face(card: str, font: int = cv2.FONT_HERSHEY_DUPLEX) -> Image:
     """A procedurally drawn standard face: corner indices at top-left and bottom-right, pips or a picture."""
     rank, suit = card[0], card[1]
-    color = RED if is_red(suit) else BLACK
+    color = RED if suit in RED_SUITS else BLACK
     img = np.full((ART_H, ART_W, 3), PAPER, np.uint8)
     half = np.full((ART_H, ART_W, 3), PAPER, np.uint8)
     # Index drawn once, then copied turned 180 degrees into the opposite corner.

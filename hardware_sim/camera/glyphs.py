@@ -1,8 +1,8 @@
-"""Procedural glyphs: the four suit shapes and the rank characters of a standard corner index.
+"""Procedural glyphs of the simulated camera's card faces: the four suit shapes and the rank characters of a
+standard corner index.
 
-Suit shapes are built from circles and polygons in a unit box; ranks use OpenCV's Hershey fonts.
-The simulated camera draws its card faces with these (and the index reader is trained on them too);
-nothing here is copied artwork.
+Suit shapes are built from circles and polygons in a unit box; ranks use OpenCV's Hershey fonts (the index
+reader is trained on these faces too); nothing here is copied artwork.
 """
 
 from __future__ import annotations
@@ -11,11 +11,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import RANK_GLYPHS
+from vision.cards import RANKS
 
 Image = npt.NDArray[np.uint8]
 Color = tuple[int, int, int]
 
+# How a rank is printed in a standard corner index ("T" is printed "10").
+RANK_GLYPHS: dict[str, str] = {r: r for r in RANKS} | {"T": "10"}
 # Hershey faces close to the upright sans and serif faces printed on card indices.
 RANK_FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -102,29 +104,3 @@ def _blend_mask(img: Image, mask: Image, left: int, top: int, color: Color) -> N
     region = img[y0:y1, x0:x1].astype(np.float32)
     col = np.array(color, np.float32)[None, None, :]
     img[y0:y1, x0:x1] = (region * (1 - m) + col * m).astype(np.uint8)
-
-
-def suit_mask(suit: str, size: int = 96, *, stretch: float = 1.0) -> Image:
-    """A white-on-black mask of a suit shape, cropped to its ink (for templates)."""
-    canvas = np.zeros((size * 2, size * 2, 3), np.uint8)
-    draw_suit(canvas, suit, (size, size), size, (255, 255, 255))
-    mask = crop_to_ink(canvas[:, :, 0])
-    if stretch != 1.0:
-        mask = np.asarray(cv2.resize(mask, (max(2, round(mask.shape[1] * stretch)), mask.shape[0]),
-                                     interpolation=cv2.INTER_AREA), np.uint8)
-    return mask
-
-
-def rank_mask(rank: str, font: int, thickness_ratio: float, size: int = 96) -> Image:
-    """A white-on-black mask of a rank index, cropped to its ink (for templates)."""
-    canvas = np.zeros((size * 2, size * 3, 3), np.uint8)
-    draw_rank(canvas, rank, size * 1.5, size * 0.5, size, color=(255, 255, 255), font=font,
-              thickness_ratio=thickness_ratio)
-    return crop_to_ink(canvas[:, :, 0])
-
-
-def crop_to_ink(mask: Image) -> Image:
-    ys, xs = np.nonzero(mask > 127)
-    if len(xs) == 0:
-        return np.zeros((2, 2), np.uint8)
-    return np.ascontiguousarray(mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1])
