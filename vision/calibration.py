@@ -35,6 +35,11 @@ class Zone:
         if len(self.polygon) < 3:
             raise VisionInputError(f"zone {self.name!r}: polygon needs at least 3 points")
 
+    @classmethod
+    def from_json(cls, z: Any) -> Zone:
+        return cls(name=str(z["name"]), kind=z["kind"], seat=None if z.get("seat") is None else int(z["seat"]),
+                   polygon=tuple(point_of(p) for p in z["polygon"]))
+
     def contains(self, x: float, y: float) -> bool:
         poly = np.array(self.polygon, dtype=np.float32).reshape(-1, 1, 2)
         return float(cv2.pointPolygonTest(poly, (float(x), float(y)), False)) >= 0
@@ -68,14 +73,10 @@ class TableCalibration:
         return cls(image_size=image_size, homography=_rows(m), zones=tuple(zones))
 
     def to_table(self, x: float, y: float) -> Point:
-        h = np.array(self.homography, dtype=np.float64)
-        v = h @ np.array([x, y, 1.0])
-        return float(v[0] / v[2]), float(v[1] / v[2])
+        return project(self.homography, (x, y))
 
     def to_image(self, x: float, y: float) -> Point:
-        h = np.linalg.inv(np.array(self.homography, dtype=np.float64))
-        v = h @ np.array([x, y, 1.0])
-        return float(v[0] / v[2]), float(v[1] / v[2])
+        return project(np.linalg.inv(np.array(self.homography, dtype=np.float64)), (x, y))
 
     def zone_at(self, x: float, y: float) -> Zone | None:
         """The zone under image point (x, y), if any."""
@@ -117,11 +118,7 @@ class TableCalibration:
         try:
             if data.get("format") != FORMAT or data.get("version") != VERSION:
                 raise VisionInputError(f"not a {FORMAT} version {VERSION} document")
-            zones = tuple(
-                Zone(name=str(z["name"]), kind=z["kind"], seat=None if z.get("seat") is None else int(z["seat"]),
-                     polygon=tuple((float(p[0]), float(p[1])) for p in z["polygon"]))
-                for z in data["zones"]
-            )
+            zones = tuple(Zone.from_json(z) for z in data["zones"])
             w, h = data["image_size"]
             hom = tuple(tuple(float(v) for v in row) for row in data["homography"])
             return cls(image_size=(int(w), int(h)), homography=hom, zones=zones)  # type: ignore[arg-type]
@@ -143,6 +140,21 @@ def read_json_file(path: str | Path, what: str) -> Any:
         raise VisionInputError(f"{path}: no such {what}") from exc
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise VisionInputError(f"{path}: unreadable {what} ({type(exc).__name__})") from exc
+
+
+def project(h: Any, point: Point) -> Point:
+    """`point` mapped by the 3 x 3 homography `h`."""
+    v = np.asarray(h, dtype=np.float64) @ np.array([point[0], point[1], 1.0])
+    return float(v[0] / v[2]), float(v[1] / v[2])
+
+
+def point_of(value: Any) -> Point:
+    """An (x, y) pair of finite numbers from a JSON document; anything else is a ValueError."""
+    x, y = value
+    point = (float(x), float(y))
+    if not all(np.isfinite(point)):
+        raise ValueError(f"not a finite point: {value!r}")
+    return point
 
 
 def _rows(m: Any) -> tuple[tuple[float, float, float], ...]:

@@ -14,8 +14,9 @@ ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 _FILE_CODE = re.compile(r"^(10|[2-9TJQKAtjqka])([cdhsCDHS])(?![a-zA-Z0-9])")
 _FILE_WORDS = re.compile(r"^(10|[2-9]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace)[_ -]of[_ -]"
                          r"(club|diamond|heart|spade)s?(?![a-zA-Z])", re.IGNORECASE)
-_RANK_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-               "nine": "9", "ten": "T", "10": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+# A rank as a word or as printed ("10"), as file names and labels give it.
+RANK_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+              "nine": "9", "ten": "T", "10": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
 
 def is_card(code: str) -> bool:
@@ -29,7 +30,7 @@ def card_from_file_name(name: str) -> str:
     words = _FILE_WORDS.match(stem)
     if words is not None:
         rank = words.group(1).lower()
-        return _RANK_WORDS.get(rank, rank) + words.group(2)[0].lower()
+        return RANK_WORDS.get(rank, rank) + words.group(2)[0].lower()
     match = _FILE_CODE.match(stem)
     if match is None:
         raise VisionInputError(f"{name}: file name must start with a card code such as Qs or Th (got {stem!r})")

@@ -13,11 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.cards import RANKS
+from vision.cards import RANK_WORDS, RANKS
 from vision.errors import VisionInputError
-
-_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-          "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A", "10": "T"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,10 +23,9 @@ class LabelledCard:
     box: tuple[float, float, float, float]  # xmin, ymin, xmax, ymax in image pixels
 
 
-
 def rank_from_label(label: str) -> str:
     key = label.strip().lower()
-    rank = _WORDS.get(key, key.upper())
+    rank = RANK_WORDS.get(key, key.upper())
     if len(rank) != 1 or rank not in RANKS:
         raise VisionInputError(f"not a rank label: {label!r}")
     return rank
@@ -98,5 +94,3 @@ def _read_voc(path: Path) -> dict[str, list[LabelledCard]]:
                                   box=_box([box.findtext(k) or "" for k in ("xmin", "ymin", "xmax", "ymax")],
                                            str(path))))
     return {Path(name).name: cards}
-
-

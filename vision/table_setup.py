@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.calibration import Point, TableCalibration, Zone, read_json_file
+from vision.calibration import Point, TableCalibration, Zone, point_of, project, read_json_file
 from vision.errors import VisionInputError
 
 FORMAT = "cardtable-table-marks"
@@ -49,12 +49,9 @@ class MarkSheet:
             if data.get("format") != FORMAT or data.get("version") != VERSION:
                 raise VisionInputError(f"not a {FORMAT} version {VERSION} document")
             marks = tuple(
-                Mark(name=str(m.get("name", f"mark {k + 1}")), image=_point(m["image"]), table=_point(m["table"]))
+                Mark(name=str(m.get("name", f"mark {k + 1}")), image=point_of(m["image"]), table=point_of(m["table"]))
                 for k, m in enumerate(data["marks"]))
-            zones = tuple(
-                Zone(name=str(z["name"]), kind=z["kind"], seat=None if z.get("seat") is None else int(z["seat"]),
-                     polygon=tuple(_point(p) for p in z["polygon"]))
-                for z in data["zones"])
+            zones = tuple(Zone.from_json(z) for z in data["zones"])
             size = data.get("image_size")
             image_size = None if size is None else (int(size[0]), int(size[1]))
         except VisionInputError:
@@ -125,7 +122,7 @@ def fit_table(sheet: MarkSheet, *, image_size: tuple[int, int] | None = None,
         # Judge each mark against the consensus of the others, not against a least-squares fit that one bad
         # mark has already pulled towards itself (which can make a good mark look the worst).
         consensus = _consensus(sheet.marks, max_error_mm)
-        errors = {m.name: _distance(_apply(consensus, m.image), m.table) for m in sheet.marks}
+        errors = {m.name: _distance(project(consensus, m.image), m.table) for m in sheet.marks}
         bad = max(sheet.marks, key=lambda m: errors[m.name])
         if errors[bad.name] > max_error_mm:
             raise VisionInputError(
@@ -180,19 +177,6 @@ def _consensus(marks: Sequence[Mark], tolerance_mm: float) -> npt.NDArray[np.flo
     if chosen is None:
         raise VisionInputError("no four marks span the table: spread them out")
     return chosen
-
-
-def _apply(h: npt.NDArray[np.float64], point: Point) -> Point:
-    v = h @ np.array([point[0], point[1], 1.0])
-    return float(v[0] / v[2]), float(v[1] / v[2])
-
-
-def _point(value: Any) -> Point:
-    x, y = value
-    point = (float(x), float(y))
-    if not all(np.isfinite(point)):
-        raise ValueError(f"not a finite point: {value!r}")
-    return point
 
 
 def _distance(a: Sequence[float], b: Sequence[float]) -> float:

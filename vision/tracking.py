@@ -22,7 +22,7 @@ from vision.pipeline import Detection
 
 
 @dataclass(frozen=True, kw_only=True)
-class CardExposed:
+class _CardEvent:
     zone: str
     seat: int | None
     card: str
@@ -34,15 +34,13 @@ class CardExposed:
 
 
 @dataclass(frozen=True, kw_only=True)
-class CardRemoved:
-    zone: str
-    seat: int | None
-    card: str
-    t: float
+class CardExposed(_CardEvent):
+    """A card came to be present face up in a zone."""
 
-    def __post_init__(self) -> None:
-        if not is_card(self.card):
-            raise ValueError(f"not a card code: {self.card!r}")
+
+@dataclass(frozen=True, kw_only=True)
+class CardRemoved(_CardEvent):
+    """A card present in a zone is no longer seen there."""
 
 
 @dataclass(frozen=True, kw_only=True)
