@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionInputError
+from vision.images import read_json_file
 
 FORMAT = "cardtable-table-calibration"
 VERSION = 1
@@ -130,16 +131,6 @@ class TableCalibration:
     @classmethod
     def load(cls, path: str | Path) -> TableCalibration:
         return cls.from_json(read_json_file(path, "calibration file"))
-
-
-def read_json_file(path: str | Path, what: str) -> Any:
-    """The JSON document in `path`; a missing or unreadable file is the caller's `VisionInputError`."""
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise VisionInputError(f"{path}: no such {what}") from exc
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise VisionInputError(f"{path}: unreadable {what} ({type(exc).__name__})") from exc
 
 
 def project(h: Any, point: Point) -> Point:

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from vision.cards import ALL_CARDS, RANKS, card_from_file_name
 from vision.detect import Found, find_cards
 from vision.errors import VisionInputError
-from vision.images import load_image
+from vision.images import load_image, read_json_file
 from vision.labels import LabelledCard
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
@@ -55,17 +55,10 @@ PROFILE_FORMAT = "cardtable-deck-profile"
 PROFILE_VERSION = 4
 
 
-def _cards_of(key: str) -> list[int]:
-    """The card columns a profile key stands for: one card, or the four of a rank."""
-    return [ALL_CARDS.index(key)] if len(key) == 2 else [i for i, c in enumerate(ALL_CARDS) if c[0] == key]
-
-
 def _members(keys: Sequence[str]) -> npt.NDArray[np.bool_]:
-    """Prototype x card: the cards each profile key stands for."""
-    member = np.zeros((len(keys), len(ALL_CARDS)), bool)
-    for j, key in enumerate(keys):
-        member[j, _cards_of(key)] = True
-    return member
+    """Prototype x card: the cards each profile key stands for (one card, or the four of a rank)."""
+    member = [[card == key or card[0] == key for card in ALL_CARDS] for key in keys]
+    return np.array(member, dtype=bool).reshape(len(keys), len(ALL_CARDS))
 
 
 @dataclass(frozen=True)
@@ -148,12 +141,7 @@ class DeckProfile:
 
     @classmethod
     def load(cls, path: str | Path) -> DeckProfile:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise VisionInputError(f"{path}: no such profile file") from exc
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise VisionInputError(f"{path}: unreadable profile ({type(exc).__name__})") from exc
+        data = read_json_file(path, "profile file")
         if not isinstance(data, dict) or data.get("format") != PROFILE_FORMAT:
             raise VisionInputError(f"{path}: not a {PROFILE_FORMAT} file")
         if data.get("version") != PROFILE_VERSION:

@@ -1,8 +1,11 @@
-"""Reading image files for recognition: anything unreadable becomes a typed error, never a crash."""
+"""Reading the files vision is given (images, JSON documents): anything unreadable becomes a typed error, never a
+crash."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -45,3 +48,13 @@ def load_image(path: str | Path, *, paper_background: bool = False) -> Image:
     if img.shape[0] < 32 or img.shape[1] < 32:
         raise VisionInputError(f"{path}: image too small ({img.shape[1]}x{img.shape[0]})")
     return np.ascontiguousarray(img, dtype=np.uint8)
+
+
+def read_json_file(path: str | Path, what: str) -> Any:
+    """The JSON document in `path`; a missing or unreadable file is the caller's `VisionInputError`."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise VisionInputError(f"{path}: no such {what}") from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise VisionInputError(f"{path}: unreadable {what} ({type(exc).__name__})") from exc

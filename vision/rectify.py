@@ -50,20 +50,13 @@ def order_quad(quad: npt.ArrayLike) -> FloatArray:
     return np.ascontiguousarray(pts, dtype=np.float32)
 
 
-def canonical_corners(width: int = CARD_W, height: int = CARD_H) -> FloatArray:
-    return np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], dtype=np.float32)
-
-
 def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int = CARD_H) -> Image:
-    """The card under `quad` (ordered by `order_quad`) as an upright `width` x `height` image."""
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical_corners(width, height))
-    out = cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_AREA if _shrinks(quad, width) else
-                              cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    """The card under `quad` (ordered by `order_quad`) as an upright `width` x `height` image (bilinear: a
+    perspective warp has no area interpolation)."""
+    upright = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), upright)
+    out = cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, dtype=np.uint8)
-
-
-def _shrinks(quad: FloatArray, width: int) -> bool:
-    return float(np.linalg.norm(quad[1] - quad[0])) > 1.5 * width
 
 
 def card_coords(quad: FloatArray, points: npt.ArrayLike) -> FloatArray:

@@ -21,8 +21,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.calibration import Point, TableCalibration, Zone, point_of, project, read_json_file
+from vision.calibration import Point, TableCalibration, Zone, point_of, project
 from vision.errors import VisionInputError
+from vision.images import read_json_file
 
 FORMAT = "cardtable-table-marks"
 VERSION = 1
