@@ -4,6 +4,7 @@ from image pixels to table millimetres. Saved as JSON (see docs/vision.md, "Tabl
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,8 +97,7 @@ class TableCalibration:
             cx, cy = self.to_table(self.image_size[0] / 2, self.image_size[1] / 2)
         w, h = card_mm
         corners = [self.to_image(cx + dx, cy + dy) for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2))]
-        a = float(np.hypot(corners[1][0] - corners[0][0], corners[1][1] - corners[0][1]))
-        b = float(np.hypot(corners[2][0] - corners[1][0], corners[2][1] - corners[1][1]))
+        a, b = math.dist(corners[0], corners[1]), math.dist(corners[1], corners[2])
         return min(a, b), max(a, b)
 
     def seat_zones(self) -> list[Zone]:

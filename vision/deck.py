@@ -168,12 +168,8 @@ def _prototypes(labelled: Sequence[tuple[str, Readings]]) -> dict[str, FloatArra
     by_key: dict[str, list[FloatArray]] = {}
     for key, r in labelled:
         by_key.setdefault(key, []).extend(r.embeddings)
-    protos = {}
-    for key, es in by_key.items():
-        if es:
-            m = np.mean(es, axis=0)
-            protos[key] = (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32)
-    return protos
+    means = {key: np.mean(es, axis=0) for key, es in by_key.items() if es}
+    return {key: (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32) for key, m in means.items()}
 
 
 def _views(card: Image) -> list[Image]:

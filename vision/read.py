@@ -11,6 +11,7 @@ small to share, and the cameras' worker threads (`Recognizer(workers=2)`) alread
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -89,11 +90,7 @@ class IndexReader:
         return Readings(softmax(np.asarray(logits, np.float32) / self.temperature), emb)
 
 
-_DEFAULT: IndexReader | None = None
-
-
+@functools.cache
 def default_reader() -> IndexReader:
-    global _DEFAULT  # noqa: PLW0603 - one loaded network per process
-    if _DEFAULT is None:
-        _DEFAULT = IndexReader()
-    return _DEFAULT
+    """The process's one loaded network, shared by every recognizer that is given none."""
+    return IndexReader()

@@ -12,6 +12,7 @@ too: the camera could not see cards dealt there.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,7 +124,7 @@ def fit_table(sheet: MarkSheet, *, image_size: tuple[int, int] | None = None,
         # Judge each mark against the consensus of the others, not against a least-squares fit that one bad
         # mark has already pulled towards itself (which can make a good mark look the worst).
         consensus = _consensus(sheet.marks, max_error_mm)
-        errors = {m.name: _distance(project(consensus, m.image), m.table) for m in sheet.marks}
+        errors = {m.name: math.dist(project(consensus, m.image), m.table) for m in sheet.marks}
         bad = max(sheet.marks, key=lambda m: errors[m.name])
         if errors[bad.name] > max_error_mm:
             raise VisionInputError(
@@ -131,7 +132,7 @@ def fit_table(sheet: MarkSheet, *, image_size: tuple[int, int] | None = None,
                 f"{max_error_mm:g} mm): check its pixel and table positions")
     calibration = TableCalibration.from_points([m.image for m in sheet.marks], [m.table for m in sheet.marks],
                                                sheet.zones, size)
-    residuals = tuple(Residual(mark=m.name, error_mm=_distance(calibration.to_table(*m.image), m.table))
+    residuals = tuple(Residual(mark=m.name, error_mm=math.dist(calibration.to_table(*m.image), m.table))
                       for m in sheet.marks)
     fit = TableFit(calibration=calibration, residuals=residuals, checked=len(sheet.marks) > 4)
     for zone in sheet.zones:
@@ -178,10 +179,6 @@ def _consensus(marks: Sequence[Mark], tolerance_mm: float) -> npt.NDArray[np.flo
     if chosen is None:
         raise VisionInputError("no four marks span the table: spread them out")
     return chosen
-
-
-def _distance(a: Sequence[float], b: Sequence[float]) -> float:
-    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
 
 
 def _collinear(points: npt.NDArray[np.float64]) -> bool:

@@ -93,9 +93,7 @@ class SeatTracker:
         events: list[VisionEvent] = []
         for name, state in self._zones.items():
             state.history.append(frozenset(seen[name]))
-            counts: Counter[str] = Counter()
-            for frame in state.history:
-                counts.update(frame)
+            counts = Counter(card for frame in state.history for card in frame)
             frames = len(state.history)
             seat = state.zone.seat
             for card in sorted(state.present):
