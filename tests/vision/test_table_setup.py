@@ -142,3 +142,18 @@ def test_docs_mark_sheet_example_fits_the_docs_calibration() -> None:
     assert fit.checked and fit.worst.error_mm < 0.5
     np.testing.assert_allclose(np.array(fit.calibration.homography), np.array(calibration.homography), atol=1e-3)
     assert fit.calibration.zones == calibration.zones
+
+
+def test_a_calibration_file_reads_zones_as_a_mark_sheet_does(tmp_path: Path) -> None:
+    """A table calibration's zones are read as a mark sheet's are: a point that is not two finite numbers is a
+    typed error naming the fault, not a zone that contains nothing."""
+    _, frame = _sheet_from_camera()
+    data = frame.calibration.to_json()
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(data))
+    assert TableCalibration.load(path) == frame.calibration
+    for bad in ([float("nan"), 3.0], [1.0, 2.0, 3.0]):
+        data["zones"][0]["polygon"][0] = bad
+        path.write_text(json.dumps(data))
+        with pytest.raises(VisionInputError, match="broken table calibration: ValueError"):
+            TableCalibration.load(path)
