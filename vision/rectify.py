@@ -69,11 +69,12 @@ def card_coords(quad: FloatArray, points: npt.ArrayLike) -> FloatArray:
 
 
 def quad_area(quad: FloatArray) -> float:
-    return float(abs(cv2.contourArea(quad.astype(np.float32))))
+    # asarray: no copy of a quad that is float32 already (detection measures many quads a frame)
+    return float(abs(cv2.contourArea(np.asarray(quad, np.float32))))
 
 
 def quad_iou(a: FloatArray, b: FloatArray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
     union = quad_area(a) + quad_area(b) - inter
     return float(inter / union) if union > 0 else 0.0
 
