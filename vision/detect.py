@@ -270,9 +270,9 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     # the card's blurred rim (the mean it is compared with is the felt's), the paper mask does not; and a part of
     # a card it outlines (a picture's frame) is no card. Only an outline larger than any it lies in (a card
     # whose ring of edges ran into its index) is taken from it.
-    quads = _one_quad_per_card(quads)
-    lighter = [q for q in _one_quad_per_card(lighter) if not any(_lies_in(q, o, s) for o in quads)]
-    quads = _one_quad_per_card(quads + lighter)
+    quads = _one_quad_per_card(quads, s)
+    lighter = [q for q in _one_quad_per_card(lighter, s) if not any(_lies_in(q, o, s) for o in quads)]
+    quads = _one_quad_per_card(quads + lighter, s)
     if len(quads) >= 3:  # cards in one frame are alike in size: a far bigger "card" is a part of the table
         typical = float(np.median([quad_area(q) for q in quads]))
         quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
@@ -325,16 +325,18 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
 
 
 def _lies_in(q: FloatArray, o: FloatArray, s: Settings) -> bool:
-    """Whether outline `q` lies in outline `o` (most of it) and is not much larger than `o`: the same card, or
-    a part of it."""
+    """Whether outline `q` lies in outline `o` (most of it), is not much larger than `o` and is more than a third
+    of it: the same card, or a part of it (`_one_quad_per_card` keeps both of a smaller one)."""
     area = quad_area(q)
-    return quad_area(o) >= s.same_outline * area and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * area
+    return s.same_outline * area <= quad_area(o) <= 3.0 * area and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * area
 
 
-def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
-    """One quad per card: of quads covering the same card the larger is kept, and a quad lying inside a
-    much larger one is a card on something card-shaped but far too big to be a card (a zone's outline drawn
-    on the felt): the larger goes. A smaller one inside a card (its picture's frame) goes."""
+def _one_quad_per_card(quads: list[FloatArray], s: Settings) -> list[FloatArray]:
+    """One quad per card: of quads covering the same card the larger is kept (a smaller one inside a card, such as
+    its picture's frame, goes), and a quad holding a whole card that is too long to be a card goes. A quad lying
+    inside one more than three times its size is a part of that card (a large pip, the frame round its pips), or a
+    card on something card-shaped but far too big to be one (a zone's outline drawn on the felt, cards outlined as
+    one): both stay, and the frame's typical card size and the reader tell which is the card."""
     kept: list[tuple[FloatArray, float, FloatArray]] = []  # quad, area, bounding box (x0, y0, x1, y1)
     for q in sorted(quads, key=quad_area):
         area = quad_area(q)
@@ -346,9 +348,11 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
             inter = cv2.intersectConvexConvex(q, k)[0]
             if inter > 0.7 * k_area:  # k lies inside q
                 short, long_ = side_lengths(q)
-                if area > 3.0 * k_area or long_ > 1.7 * short:
-                    drop = True  # q is no card: it holds a whole card and is much bigger, or is too long for one
+                if long_ > 1.7 * short:
+                    drop = True  # q is no card: it holds a whole card and is too long for one
                     break
+                if area > 3.0 * k_area:
+                    continue  # both stay: a card and a part of it (a large pip, a frame), or a card on a zone
                 kept[i] = (q, area, box)  # q is the card, k a frame inside it or the same card
                 drop = True
                 break
