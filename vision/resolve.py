@@ -110,11 +110,13 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
         starts.append((float(u), float(v)))
     if not starts:
         return x.det
-    # a rectangle [0, U] x [0, V] misses the window beginning at (u, v) when U <= u or V <= v
+    # A rectangle [0, U] x [0, V] misses the window beginning at (u, v) when U <= u or V <= v. It holds at least
+    # the middle of the card's own index window (its glyphs), not the whole window: a fanned neighbour's index
+    # may begin within the width of that window.
     best = (0.0, 1.0, 1.0)
     for end in sorted({1.0, *(u for u, _ in starts)}):
-        across = max(end, CORNER_W)
-        along = max(CORNER_H, min([1.0, *(v for u, v in starts if u < across)]))
+        across = max(end, CORNER_W / 2)
+        along = max(CORNER_H / 2, min([1.0, *(v for u, v in starts if u < across)]))
         if across * along > best[0]:
             best = (across * along, across, along)
     _, across, along = best
