@@ -270,9 +270,9 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     # the card's blurred rim (the mean it is compared with is the felt's), the paper mask does not; and a part of
     # a card it outlines (a picture's frame) is no card. Only an outline larger than any it lies in (a card
     # whose ring of edges ran into its index) is taken from it.
-    quads = _one_quad_per_card(quads, s)
-    lighter = [q for q in _one_quad_per_card(lighter, s) if not any(_lies_in(q, o, s) for o in quads)]
-    quads = _one_quad_per_card(quads + lighter, s)
+    quads = _one_quad_per_card(quads)
+    lighter = [q for q in _one_quad_per_card(lighter) if not any(_lies_in(q, o, s) for o in quads)]
+    quads = _one_quad_per_card(quads + lighter)
     if len(quads) >= 3:  # cards in one frame are alike in size: a far bigger "card" is a part of the table
         typical = float(np.median([quad_area(q) for q in quads]))
         quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
@@ -325,18 +325,16 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
 
 
 def _lies_in(q: FloatArray, o: FloatArray, s: Settings) -> bool:
-    """Whether outline `q` lies in outline `o` (most of it), is not much larger than `o` and is more than a third
-    of it: the same card, or a part of it (`_one_quad_per_card` keeps both of a smaller one)."""
+    """Whether outline `q` lies in outline `o` (most of it) and is 1/3 to about 1 times its size: the same card,
+    or a part of it (a smaller part stays beside it, as in `_one_quad_per_card`)."""
     area = quad_area(q)
     return s.same_outline * area <= quad_area(o) <= 3.0 * area and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * area
 
 
-def _one_quad_per_card(quads: list[FloatArray], s: Settings) -> list[FloatArray]:
-    """One quad per card: of quads covering the same card the larger is kept (a smaller one inside a card, such as
-    its picture's frame, goes), and a quad holding a whole card that is too long to be a card goes. A quad lying
-    inside one more than three times its size is a part of that card (a large pip, the frame round its pips), or a
-    card on something card-shaped but far too big to be one (a zone's outline drawn on the felt, cards outlined as
-    one): both stay, and the frame's typical card size and the reader tell which is the card."""
+def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
+    """One quad per card: of quads covering the same card the larger is kept (a frame inside a card goes); one
+    holding a whole card and too long for a card goes. A quad inside one over three times its size (a large pip, the
+    frame round the pips; or a card on a zone line) stays beside it: the typical card size and the reader decide."""
     kept: list[tuple[FloatArray, float, FloatArray]] = []  # quad, area, bounding box (x0, y0, x1, y1)
     for q in sorted(quads, key=quad_area):
         area = quad_area(q)

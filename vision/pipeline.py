@@ -231,9 +231,8 @@ class Recognizer:
             else:
                 unnamed.append(best.found)
             # a back holds no outline a third its size: one that does is dark cards outlined as one (a black deck)
-            if best.named or (best.det.face == "down" and not any(
-                    j != i and 3 * quad_area(o) < quad_area(quads[i]) and holds(quads[i], o.mean(axis=0))
-                    for j, o in enumerate(quads))):
+            if best.named or (best.det.face == "down" and not any(3 * quad_area(o) < quad_area(quads[i]) and holds(
+                    quads[i], o.mean(axis=0)) for o in quads)):
                 read.append(i)
         named, marks = _read_proposals(proposals, batch, at, s)
         readings += named

@@ -110,9 +110,8 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
         starts.append((float(u), float(v)))
     if not starts:
         return x.det
-    # A rectangle [0, U] x [0, V] misses the window beginning at (u, v) when U <= u or V <= v. It holds at least
-    # the middle of the card's own index window (its glyphs), not the whole window: a fanned neighbour's index
-    # may begin within the width of that window.
+    # [0, U] x [0, V] misses the window beginning at (u, v) when U <= u or V <= v; it holds the middle of the card's
+    # own index window (its glyphs), not all of it: a fanned neighbour's index may begin within that window's width
     best = (0.0, 1.0, 1.0)
     for end in sorted({1.0, *(u for u, _ in starts)}):
         across = max(end, CORNER_W / 2)
@@ -131,8 +130,7 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
 
 def _uncovered(named: list[Detection], unnamed: Sequence[Detection]) -> list[Detection]:
     """The unnamed detections, largest first, that overlap no kept one, hold no smaller named one's centre (a zone
-    drawn around cards) and lie on no kept detection more than twice their size (a large pip or a picture's frame
-    outlined on its card, named or not)."""
+    around cards) and lie on no kept detection, named or not, over twice their size (a large pip, a picture's frame)."""
     areas = [quad_area(_quad_of(d)) for d in named]
     out: list[Detection] = []
     for d in sorted(unnamed, key=lambda d: -quad_area(_quad_of(d))):
