@@ -325,16 +325,16 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
 
 
 def _lies_in(q: FloatArray, o: FloatArray, s: Settings) -> bool:
-    """Whether outline `q` lies in outline `o` (most of it) and is not much larger than `o`: the same card, or
-    a part of it."""
+    """Whether outline `q` lies in outline `o` (most of it) and is 1/3 to about 1 times its size: the same card,
+    or a part of it (a smaller part stays beside it, as in `_one_quad_per_card`)."""
     area = quad_area(q)
-    return quad_area(o) >= s.same_outline * area and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * area
+    return s.same_outline * area <= quad_area(o) <= 3.0 * area and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * area
 
 
 def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
-    """One quad per card: of quads covering the same card the larger is kept, and a quad lying inside a
-    much larger one is a card on something card-shaped but far too big to be a card (a zone's outline drawn
-    on the felt): the larger goes. A smaller one inside a card (its picture's frame) goes."""
+    """One quad per card: of quads covering the same card the larger is kept (a frame inside a card goes); one
+    holding a whole card and too long for a card goes. A quad inside one over three times its size (a large pip, the
+    frame round the pips; or a card on a zone line) stays beside it: the typical card size and the reader decide."""
     kept: list[tuple[FloatArray, float, FloatArray]] = []  # quad, area, bounding box (x0, y0, x1, y1)
     for q in sorted(quads, key=quad_area):
         area = quad_area(q)
@@ -346,9 +346,11 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
             inter = cv2.intersectConvexConvex(q, k)[0]
             if inter > 0.7 * k_area:  # k lies inside q
                 short, long_ = side_lengths(q)
-                if area > 3.0 * k_area or long_ > 1.7 * short:
-                    drop = True  # q is no card: it holds a whole card and is much bigger, or is too long for one
+                if long_ > 1.7 * short:
+                    drop = True  # q is no card: it holds a whole card and is too long for one
                     break
+                if area > 3.0 * k_area:
+                    continue  # both stay: a card and a part of it (a large pip, a frame), or a card on a zone
                 kept[i] = (q, area, box)  # q is the card, k a frame inside it or the same card
                 drop = True
                 break

@@ -48,10 +48,11 @@ from vision.rectify import (
     corner_crops,
     corner_frame,
     gray,
+    quad_area,
     side_lengths,
     warp_card,
 )
-from vision.resolve import Mark, Reading, one_per_card
+from vision.resolve import Mark, Reading, holds, one_per_card
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
@@ -229,7 +230,9 @@ class Recognizer:
                 readings.append(best.found)
             else:
                 unnamed.append(best.found)
-            if best.named or best.det.face == "down":
+            # a back holds no outline a third its size: one that does is dark cards outlined as one (a black deck)
+            if best.named or (best.det.face == "down" and not any(3 * quad_area(o) < quad_area(quads[i]) and holds(
+                    quads[i], o.mean(axis=0)) for o in quads)):
                 read.append(i)
         named, marks = _read_proposals(proposals, batch, at, s)
         readings += named

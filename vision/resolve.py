@@ -81,7 +81,7 @@ def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
         if any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
                for b, w in zip(x.boxes, x.windows, strict=True) if _meet(b, kb)):
             continue
-        if any(k.whole and any(_holds(k.quad, c) for c in x.centres) for k in kept):
+        if any(k.whole and any(holds(k.quad, c) for c in x.centres) for k in kept):
             continue
         kept.append(x)
     named = [_cut(x, [w for k in kept if k is not x for w in k.windows], marks) for x in kept]
@@ -104,17 +104,18 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
     starts: list[tuple[float, float]] = []  # where each window on the card begins, across and along it
     for w in [*above, *others]:
         inter = cv2.intersectConvexConvex(quad, w)[1]
-        if inter is None or not _holds(quad, w.mean(axis=0)):
+        if inter is None or not holds(quad, w.mean(axis=0)):
             continue  # an index beside this card
         u, v = card_coords(quad, inter.reshape(-1, 2)).min(axis=0)
         starts.append((float(u), float(v)))
     if not starts:
         return x.det
-    # a rectangle [0, U] x [0, V] misses the window beginning at (u, v) when U <= u or V <= v
+    # [0, U] x [0, V] misses the window beginning at (u, v) when U <= u or V <= v; it holds the middle of the card's
+    # own index window (its glyphs), not all of it: a fanned neighbour's index may begin within that window's width
     best = (0.0, 1.0, 1.0)
     for end in sorted({1.0, *(u for u, _ in starts)}):
-        across = max(end, CORNER_W)
-        along = max(CORNER_H, min([1.0, *(v for u, v in starts if u < across)]))
+        across = max(end, CORNER_W / 2)
+        along = max(CORNER_H / 2, min([1.0, *(v for u, v in starts if u < across)]))
         if across * along > best[0]:
             best = (across * along, across, along)
     _, across, along = best
@@ -128,18 +129,18 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
 
 
 def _uncovered(named: list[Detection], unnamed: Sequence[Detection]) -> list[Detection]:
-    """The unnamed detections, surest first, that overlap no kept one, hold no smaller one's centre and lie on no
-    named card more than twice their size."""
+    """The unnamed detections, largest first, that overlap no kept one, hold no smaller named one's centre (a zone
+    around cards) and lie on no kept detection, named or not, over twice their size (a large pip, a picture's frame)."""
     areas = [quad_area(_quad_of(d)) for d in named]
     out: list[Detection] = []
-    for d in sorted(unnamed, key=lambda d: -d.confidence):
+    for d in sorted(unnamed, key=lambda d: -quad_area(_quad_of(d))):
         q = _quad_of(d)
         a = quad_area(q)
         if any(quad_iou(q, _quad_of(o)) > 0.3 for o in [*named, *out]):
             continue
-        if any(areas[j] < 0.7 * a and _holds(q, o.center) for j, o in enumerate(named)):
+        if any(areas[j] < 0.7 * a and holds(q, o.center) for j, o in enumerate(named)):
             continue
-        if any(areas[j] > 2 * a and _holds(_quad_of(o), d.center) for j, o in enumerate(named)):
+        if any(quad_area(_quad_of(o)) > 2 * a and holds(_quad_of(o), d.center) for o in [*named, *out]):
             continue
         out.append(d)
     return out
@@ -151,7 +152,7 @@ def _same_index(a: FloatArray, b: FloatArray) -> bool:
     inter = cv2.intersectConvexConvex(a, b)[0]
     if inter > 0.33 * min(quad_area(a), quad_area(b)):
         return True
-    return _holds(a, b.mean(axis=0)) or _holds(b, a.mean(axis=0))
+    return holds(a, b.mean(axis=0)) or holds(b, a.mean(axis=0))
 
 
 def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -163,5 +164,5 @@ def _quad_of(d: Detection) -> FloatArray:
     return np.array(d.corners, np.float32)
 
 
-def _holds(quad: FloatArray, point: Sequence[float] | FloatArray) -> bool:
+def holds(quad: FloatArray, point: Sequence[float] | FloatArray) -> bool:
     return bool(cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0)

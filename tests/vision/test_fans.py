@@ -72,6 +72,18 @@ def test_an_index_read_unsurely_still_shows_a_card_on_top() -> None:
     assert kept.corners == under.det.corners
 
 
+def test_a_neighbour_whose_index_begins_within_the_cards_index_width_is_cut_off() -> None:
+    """A fanned neighbour's index marked 20 px (a fifth of the card's width) right of the card's own index corner:
+    within the width of the card's index window. The card is cut short of it, not to a strip along its top that
+    still holds the neighbour's index; its own index's middle stays on it."""
+    under = _reading("7c", _box(100, 100), 0.99)
+    mark = Mark(np.array(_box(120, 102, 30, 48), np.float32), "Kd")
+    cut, = one_per_card([under], [], [mark])
+    assert not _holds(cut, (135, 126))
+    assert _holds(cut, (110, 115))
+    assert max(x for x, _ in cut.corners) <= 120.5
+
+
 def test_readings_of_one_card_merge_and_an_index_under_a_whole_card_is_dropped() -> None:
     whole = _reading("As", _box(100, 100), 0.95, whole=True)
     twice = _reading("As", _box(300, 100), 0.93)
