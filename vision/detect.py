@@ -14,7 +14,7 @@ Outlines of several masks that cover the same card are merged (the larger kept);
 count only where no other mask outlines that card.
 
 Cards are also found by their corner index (`index_corners`): glyphs of dark ink on light paper or on a dark card
-(a white one in a dim room) and of light ink on a dark card, each paired with a glyph next to it as a rank over
+(a white one in a dim room) and of light ink on a dark card, each paired with a glyph near it as a rank over
 its suit, each pair an index window (a `Corner` with `by_index`), tagged with the outline whose glyphs they are
 (`within`). Glyphs are looked for only on the `Ground` an index can lie on (light paper; a dark card that is not
 the table), off the cards already read, and at up to
@@ -473,14 +473,14 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
 
 def _pairs(pts: FloatArray, size: FloatArray, within: int, s: Settings) -> list[Corner]:
     """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each taken both ways
-    round, as index windows (at most `max_index_pairs`, the closest pairs first). A rank's suit is the glyph
-    nearest it or next nearest (a pip beside it is further off, and a rank paired with a pip frames no index):
-    a pair is two glyphs of which one is among the other's two nearest."""
+    round, as index windows (at most `max_index_pairs`, the closest pairs first). A rank's suit is among the
+    glyphs nearest it (a pip beside it is further off, and a rank paired with a pip frames no index; in a fan a
+    neighbour's rank may come nearer): a pair is two glyphs of which one is among the other's three nearest."""
     d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
     mean = (size[:, None] + size[None, :]) / 2
     ratio = size[None, :] / size[:, None]
     nearness = np.argsort(np.argsort(d + np.diag(np.full(len(pts), np.inf, np.float32)), axis=1), axis=1)
-    near = (nearness < 2) | (nearness.T < 2)
+    near = (nearness < 3) | (nearness.T < 3)
     ok = near & (d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)
     top, low = np.nonzero(ok)  # both ways round: (a, b) and (b, a), either blob may be the rank
     order = np.argsort((d / mean)[top, low], kind="stable")[:s.max_index_pairs]
