@@ -57,3 +57,15 @@ def test_the_closest_glyph_pairs_are_kept_where_there_are_more_than_the_cap() ->
     frame[280:448, 400:520] = face
     names = _index_names(frame, (415, 305), 25)
     assert any(card == "7c" and p >= SETTINGS.index_bar for card, p in names), names
+
+
+def test_an_index_close_to_the_camera_is_read() -> None:
+    # a card held close to the camera, most of it out of the frame: its rank and suit are each about a sixth of
+    # the frame's height (its pips larger still)
+    frame = np.empty((360, 480, 3), np.uint8)
+    frame[:] = (60, 100, 140)  # a wooden table top
+    face = procedural_faces(0).face("7c")
+    big = cv2.resize(face, (face.shape[1] * 5 // 2, face.shape[0] * 5 // 2), interpolation=cv2.INTER_LINEAR)
+    frame[30:, 40:] = big[:330, :440]
+    names = _index_names(frame, (40 + 25 * 5 / 2, 30 + 45 * 5 / 2), 60)
+    assert any(card == "7c" and p >= SETTINGS.index_bar for card, p in names), names
