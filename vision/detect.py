@@ -13,11 +13,10 @@ on a light table or desk, which the Otsu level puts with the desk), and each blo
 Outlines of several masks that cover the same card are merged (the larger kept); the lighter-than-around mask's
 count only where no other mask outlines that card.
 
-Cards are also found by their corner index (`index_corners`): glyphs of dark ink on light paper or on a dark card
-(a white one in a dim room) and of light ink on a dark card, each paired with a glyph near it as a rank over
-its suit, each pair an index window (a `Corner` with `by_index`), tagged with the outline whose glyphs they are
-(`within`). Glyphs are looked for only on the `Ground` an index can lie on (light paper; a dark card that is not
-the table), off the cards already read, and at up to
+Cards are also found by their corner index (`index_corners`): glyphs of dark ink on light paper and of light ink
+on a dark card, paired as a rank over its suit, each pair an index window (a `Corner` with `by_index`), tagged
+with the outline whose glyphs they are (`within`). Glyphs are looked for only on the `Ground` an index can lie
+on (light paper; a dark card that is not the table), off the cards already read, and at up to
 `Settings.index_width` only in the boxes around that ground: on felt with every card outlined and read, next
 to nothing is left to search.
 """
@@ -64,10 +63,9 @@ class Corner:
 
 @dataclass(frozen=True)
 class Ground:
-    """Where an index may lie, at the outline scale (`scale` of the frame): dark cards, for light ink (a black
-    deck's gold or silver: where the highest channel's local mean is at most `Settings.dark_card`), and, for dark
-    ink, light paper (where the lowest colour channel's local mean is at least `Settings.paper_level`) and the
-    dark cards too: a white card in a dim room is as dark as a black deck's, and its ink darker still."""
+    """Where an index may lie, at the outline scale (`scale` of the frame): light paper, for dark ink (where the
+    lowest colour channel's local mean is at least `Settings.paper_level`), and dark cards, for light ink (a
+    black deck's gold or silver: where the highest channel's local mean is at most `Settings.dark_card`)."""
     paper: Image
     dark: Image
     scale: float
@@ -128,7 +126,7 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
     # a dark card is not the table: a dark table top (felt) is no ground for light ink
     dark = (cv2.blur(highest, (block, block)) <= s.dark_card) & (cv2.erode(highest, near) <= s.dark_card) & \
         (cv2.dilate(off_table, near) > 0)
-    return Ground((paper | dark).astype(np.uint8) * 255, dark.astype(np.uint8) * 255, scale, margin)
+    return Ground(paper.astype(np.uint8) * 255, dark.astype(np.uint8) * 255, scale, margin)
 
 
 def _masks(small: Image, saturation: Image, value: Image, s: Settings) -> list[Image]:
@@ -473,18 +471,13 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
 
 def _pairs(pts: FloatArray, size: FloatArray, within: int, s: Settings) -> list[Corner]:
     """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each taken both ways
-    round, as index windows (at most `max_index_pairs`, the closest pairs first). A rank's suit is among the
-    glyphs nearest it (a pip beside it is further off, and a rank paired with a pip frames no index; in a fan a
-    neighbour's rank may come nearer): a pair is two glyphs of which one is among the other's three nearest."""
+    round, as index windows (at most `max_index_pairs`)."""
     d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
     mean = (size[:, None] + size[None, :]) / 2
     ratio = size[None, :] / size[:, None]
-    nearness = np.argsort(np.argsort(d + np.diag(np.full(len(pts), np.inf, np.float32)), axis=1), axis=1)
-    near = (nearness < 3) | (nearness.T < 3)
-    ok = near & (d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)
+    ok = (d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)
     top, low = np.nonzero(ok)  # both ways round: (a, b) and (b, a), either blob may be the rank
-    order = np.argsort((d / mean)[top, low], kind="stable")[:s.max_index_pairs]
-    top, low = top[order], low[order]
+    top, low = top[:s.max_index_pairs], low[:s.max_index_pairs]
     dist = d[top, low][:, None]
     v = (pts[low] - pts[top]) / np.maximum(dist, 1e-6)
     u = np.stack([v[:, 1], -v[:, 0]], axis=1)  # the card's short side, to the index's right

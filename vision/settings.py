@@ -27,8 +27,7 @@ class Settings:
     max_piles: int = 12  # blobs of overlapping cards reported as one pile each when nothing in them is read
     pile_fill: float = 0.8  # ... when its blob fills this much of its bounding rectangle (cards, not a hand)
     max_corners: int = 64  # corner proposals per frame
-    glyph_size: tuple[float, float] = (6.0, 0.22)  # an index glyph's size: pixels at least, share of the frame's
-    # short side at most (an index close to the camera; a pip larger still)
+    glyph_size: tuple[float, float] = (6.0, 0.12)  # an index glyph's size: pixels at least, share of the frame at most
     index_edge: tuple[float, float] = (0.2, 0.17)  # an index's centre lies this near a card's sides (share of its
     # width, height): glyphs further in on an outline are its pips and picture
     paper_level: int = 90  # dark ink is looked for where the lowest colour channel's local mean is at least this
