@@ -9,7 +9,9 @@ Run: `python -m bench.vision [--quick] [--lodo]` (its rows are also `cardtable b
   index corners as the photographs are;
 - `real-photos-dev`: real photographs never trained on, scored by rank (its labels have no suit);
 - the cardcounterml groups held out of training (`vision.train.TEST_GROUPS`: a black deck, webcam frames of
-  fanned and overlapping cards), scored by card at its labelled corner indices;
+  fanned and overlapping cards), scored by card at its labelled corner indices, and the same for the phone_a
+  photographs of the reader's validation split (never trained on, but its bars were set on them: a figure to
+  compare changes by without looking at the test split);
 - `calibrate-deck` as a card room runs it: the `webcam_a` photographs (a training group) from one photo per
   card, and the weakest rendered deck design from one rendered photo per card, each scored without and with
   its profile;
@@ -529,8 +531,12 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
         rows += _calibration_rows(rec, seeds, say)
     ccml = DATASETS / "cardcounterml-photos"
     if ccml.is_dir():
-        from vision.train import TEST_GROUPS
+        from vision.train import TEST_GROUPS, is_validation_photo
 
+        score = held_out_photos(rec, ccml, ("phone_a",), only=is_validation_photo)
+        say(f"cardcounterml phone_a validation part: {score.line()}")
+        rows += _rows("cardcounterml phone_a validation part, card", score,
+                      "the reader's validation split (its bars were set on it), photographs never trained on")
         for group in TEST_GROUPS:
             score = held_out_photos(rec, ccml, (group,))
             say(f"cardcounterml {group}: {score.line()}")
