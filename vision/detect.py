@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -112,6 +112,19 @@ class Found:
     corners: list[Corner]
     piles: list[FloatArray]  # rectangles around blobs of overlapping cards
     ground: Ground
+    off_table: Image  # at `ground.scale`: far in colour from the table top (cards, hands, chips)
+
+    def off_table_share(self, quad: FloatArray) -> float:
+        """The share of a quad (frame pixels) off the table top, sampled on an 8 x 8 grid across it."""
+        t = (np.arange(8, dtype=np.float32) + 0.5) / 8
+        u, v = np.meshgrid(t, t)
+        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+        m = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32) * self.ground.scale)
+        points = cv2.perspectiveTransform(np.stack([u, v], axis=-1).reshape(-1, 1, 2), m).reshape(-1, 2)
+        h, w = self.off_table.shape
+        x = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
+        y = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
+        return float((self.off_table[y, x] > 0).mean())
 
 
 def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings) -> Ground:
@@ -320,8 +333,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 break
         if len(corners) >= s.max_corners:
             break
-    found = Found(outlines, corners, piles, _ground(small, value, masks[2], scale, s))
-    return Found(outlines, corners + index_corners(image, found, s), piles, found.ground) if indices else found
+    found = Found(outlines, corners, piles, _ground(small, value, masks[2], scale, s), masks[2])
+    return replace(found, corners=corners + index_corners(image, found, s)) if indices else found
 
 
 def _lies_in(q: FloatArray, o: FloatArray, s: Settings) -> bool:

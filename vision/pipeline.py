@@ -14,7 +14,8 @@ that deck's own prototypes; then each card is named here:
   an outline that is named by neither corner (several overlapping cards outlined as one) or that is no card (a
   line around cards);
 - a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index"); a
-  window read as some card's index below its bar is a `Mark`: a card lies there, though which is not sure;
+  window read as some card's index below its bar is a `Mark`: a card lies there, though which is not sure (it is
+  reported unknown, with its rank when the rank is sure, unless a card found covers it);
 - one detection per card (`vision.resolve`): the readings are hypotheses, kept surest first, each card once, no
   two read from the same glyphs, none whose index lies on a card seen whole; each outline extrapolated from an
   index is cut where another card's index (read or marked) shows it lies on top.
@@ -36,7 +37,7 @@ import numpy.typing as npt
 
 from vision.cards import ALL_CARDS, RANKS, is_card
 from vision.deck import DeckProfile
-from vision.detect import Corner, find_cards, index_corners
+from vision.detect import Corner, Found, find_cards, index_corners
 from vision.errors import VisionInputError
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
@@ -234,7 +235,7 @@ class Recognizer:
             if best.named or (best.det.face == "down" and not any(3 * quad_area(o) < quad_area(quads[i]) and holds(
                     quads[i], o.mean(axis=0)) for o in quads)):
                 read.append(i)
-        named, marks = _read_proposals(proposals, batch, at, s)
+        named, marks = _read_proposals(found, proposals, batch, at, s)
         readings += named
         # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
         # the outlines, and inside an outline named by neither corner (a row or a fan of overlapping cards outlined
@@ -245,7 +246,8 @@ class Recognizer:
             c.within >= 0 and c.within not in read and _at_edge(quads[c.within], c, s))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         if by_index:
-            named, more = _read_proposals(by_index, self.read([corner_crop_at(grey, q) for q, _ in by_index]), 0, s)
+            windows = self.read([corner_crop_at(grey, q) for q, _ in by_index])
+            named, more = _read_proposals(found, by_index, windows, 0, s)
             readings += named
             marks += more
         for pile in found.piles:
@@ -285,10 +287,7 @@ class Recognizer:
             det = Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
                             corners=corners)
             return _Outline(det)
-        ranks = r.probs[[a, b], :NONE].reshape(2, 4, len(RANKS)).sum(axis=1)  # corner x rank
-        best = ranks.max(axis=0)
-        k = int(best.argmax())
-        rank = RANKS[k] if float(best[k]) >= s.rank_bar else None
+        rank = _sure_rank(r.probs[[a, b], :NONE], s)
         return _Outline(Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank))
 
 
@@ -307,6 +306,14 @@ class _Outline:
         return isinstance(self.found, Reading)
 
 
+def _sure_rank(card_probs: npt.NDArray[np.float32], s: Settings) -> str | None:
+    """The rank one of these windows (rows of card probabilities) reads at `rank_bar` or more, summed over suits."""
+    ranks = card_probs.reshape(len(card_probs), 4, len(RANKS)).sum(axis=1)  # window x rank
+    best = ranks.max(axis=0)
+    k = int(best.argmax())
+    return RANKS[k] if float(best[k]) >= s.rank_bar else None
+
+
 def _proposals(corners: list[Corner], s: Settings) -> list[tuple[npt.NDArray[np.float32], float]]:
     """The card quad of each corner proposal at each of its widths, and the bar its reading must reach."""
     return [(corner_frame(c.point, c.along_short, c.along_long, width), s.index_bar if c.by_index else s.name_bar)
@@ -320,10 +327,11 @@ def _at_edge(quad: npt.NDArray[np.float32], c: Corner, s: Settings) -> bool:
     return min(x, 1 - x) < s.index_edge[0] or min(y, 1 - y) < s.index_edge[1]
 
 
-def _read_proposals(proposals: list[tuple[npt.NDArray[np.float32], float]], r: Readings, base: int,
+def _read_proposals(found: Found, proposals: list[tuple[npt.NDArray[np.float32], float]], r: Readings, base: int,
                     s: Settings) -> tuple[list[Reading], list[Mark]]:
     """The proposals whose window reads a card at its bar (a back, a pip or the felt reads "not an index"), and the
-    windows of the others read as some card's index at `mark_bar` or more (a card lies there, read or not)."""
+    windows of the others read as some card's index at `mark_bar` or more (a card lies there, read or not; an
+    unknown card when its outline lies mostly off the table top: on cards, not on the felt beside one)."""
     named: list[Reading] = []
     marks: list[Mark] = []
     for j, (quad, bar) in enumerate(proposals):
@@ -332,7 +340,11 @@ def _read_proposals(proposals: list[tuple[npt.NDArray[np.float32], float]], r: R
             det = Detection(card=name, face="up", confidence=min(1.0, p), corners=_corners_of(quad))
             named.append(Reading(det, (_window(quad),)))
         elif 1.0 - float(r.probs[base + j, NONE]) >= s.mark_bar:
-            marks.append(Mark(_window(quad), ALL_CARDS[int(r.probs[base + j, :NONE].argmax())]))
+            cards = r.probs[[base + j], :NONE]
+            unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=_corners_of(quad),
+                                rank=_sure_rank(cards, s))
+            on_cards = found.off_table_share(quad) >= s.mark_card_off_table
+            marks.append(Mark(_window(quad), ALL_CARDS[int(cards.argmax())], unknown if on_cards else None))
     return named, marks
 
 

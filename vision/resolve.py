@@ -20,7 +20,9 @@ neighbour begins.
 
 Unnamed detections (unknown, face down, a pile) are then dropped where they overlap a kept detection (IoU above
 0.3), hold a smaller detection's centre (a zone drawn around cards) or lie on a named card more than twice their
-size (a pip, a picture's frame).
+size (a pip, a picture's frame). Last, each mark's card (an index seen, though not named) is reported unknown the
+same way, unless its window lies on a card seen whole (its pips) or on an unnamed detection kept (a card there
+already).
 """
 
 from __future__ import annotations
@@ -65,15 +67,18 @@ class Reading:
 
 @dataclass(frozen=True)
 class Mark:
-    """An index window read as some card's index, though of no card surely: `card` is the likeliest."""
+    """An index window read as some card's index, though of no card surely: `card` is the likeliest, `det` the
+    unknown card it stands for (its outline extrapolated from the window; None when that holds only table)."""
 
     window: FloatArray
     card: str
+    det: Detection | None = None
 
 
 def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
                  marks: Sequence[Mark] = ()) -> list[Detection]:
-    """The kept readings, each cut where other cards lie on top of it, then the unnamed detections not covered."""
+    """The kept readings, each cut where other cards lie on top of it, then the unnamed detections not covered (the
+    marks' among them: a card is there, unknown)."""
     kept: list[Reading] = []
     for x in sorted(readings, key=lambda r: (not r.whole, -r.det.confidence)):
         if any(k.det.card == x.det.card for k in kept):
@@ -85,7 +90,12 @@ def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
             continue
         kept.append(x)
     named = [_cut(x, [w for k in kept if k is not x for w in k.windows], marks) for x in kept]
-    return named + _uncovered(named, unnamed)
+    out = _uncovered(named, unnamed)
+    # a mark's window on a card seen whole is its pips; on an outline not named (a back, a pile, cards outlined as
+    # one) a card is reported there already
+    seen = [k.quad for k in kept if k.whole] + [_quad_of(d) for d in out]
+    marked = [m.det for m in marks if m.det is not None and not any(holds(q, m.window.mean(axis=0)) for q in seen)]
+    return named + out + _uncovered([*named, *out], marked)
 
 
 def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Detection:

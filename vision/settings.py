@@ -39,6 +39,7 @@ class Settings:
     other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named
     rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure
     mark_bar: float = 0.5  # an index window read as some card this surely (not named) still shows a card on top there
+    mark_card_off_table: float = 0.5  # share of a mark's card outline off the table top for it to be reported unknown
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back

@@ -48,6 +48,14 @@ def _reading(card: str, quad: list[tuple[float, float]], p: float, *, whole: boo
     return Reading(det, (window,), whole=whole)
 
 
+def _mark(card: str, quad: list[tuple[float, float]]) -> tuple[Mark, Detection]:
+    """A window at the first corner of `quad` read as `card`'s index, though not surely, and the unknown card
+    it stands for."""
+    read = _reading(card, quad, 0.6)
+    unknown = Detection(card=None, face="up", confidence=0.6, corners=read.det.corners)
+    return Mark(read.windows[0], card, unknown), unknown
+
+
 def _box(x: float, y: float, w: float = 100.0, h: float = 140.0) -> list[tuple[float, float]]:
     return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
 
@@ -63,11 +71,14 @@ def test_a_card_under_a_fanned_neighbour_is_cut_where_the_neighbour_lies() -> No
 
 
 def test_an_index_read_unsurely_still_shows_a_card_on_top() -> None:
+    """A window read as the Kd's index below the bar: the 7c is cut where it begins, and the card there is reported,
+    unknown. The 7c's own other corner read unsurely cuts nothing and is no second card."""
     under = _reading("7c", _box(100, 100), 0.99)
-    mark = Mark(np.array(_box(150, 100, 30, 48), np.float32), "Kd")
-    own = Mark(np.array(_box(170, 192, 30, 48), np.float32), "7c")  # the 7c's own other corner, read unsurely
-    cut, = one_per_card([under], [], [mark, own])
+    mark, kd = _mark("Kd", _box(150, 100))
+    own, _ = _mark("7c", [(200, 240), (100, 240), (100, 100), (200, 100)])
+    cut, unknown = one_per_card([under], [], [mark, own])
     assert max(x for x, _ in cut.corners) <= 150.5
+    assert unknown == kd
     kept, = one_per_card([under], [], [own])
     assert kept.corners == under.det.corners
 
@@ -77,8 +88,8 @@ def test_a_neighbour_whose_index_begins_within_the_cards_index_width_is_cut_off(
     within the width of the card's index window. The card is cut short of it, not to a strip along its top that
     still holds the neighbour's index; its own index's middle stays on it."""
     under = _reading("7c", _box(100, 100), 0.99)
-    mark = Mark(np.array(_box(120, 102, 30, 48), np.float32), "Kd")
-    cut, = one_per_card([under], [], [mark])
+    mark, _ = _mark("Kd", _box(120, 102))
+    cut, _ = one_per_card([under], [], [mark])
     assert not _holds(cut, (135, 126))
     assert _holds(cut, (110, 115))
     assert max(x for x, _ in cut.corners) <= 120.5
@@ -118,3 +129,23 @@ def test_the_fan_benchmark_scores_each_card_at_its_uncovered_index_and_names_giv
     assert (score.right, score.wrong, score.unknown, score.missed, twice) == (shown, 0, 0, 0, 0)
     score, twice = fanned(_TruthRecognizer(faces, range(2), twice=1), faces, range(2))  # type: ignore[arg-type]
     assert (score.right, score.wrong, twice) == (shown, 2, 2)
+
+
+def test_an_unsure_index_on_a_card_seen_whole_is_its_pips_and_no_card() -> None:
+    whole = _reading("As", _box(100, 100), 0.95, whole=True)
+    pips, _ = _mark("9h", _box(130, 150))  # a pip pair on the ace read as some index, unsurely
+    apart, kd = _mark("Kd", _box(400, 100))
+    assert one_per_card([whole], [], [pips, apart]) == [whole.det, kd]
+    # a mark whose card outline lies on the table (no unknown card) shows a card on top, but is none itself
+    assert one_per_card([], [], [Mark(apart.window, "Kd")]) == []
+
+
+def test_the_share_of_a_quad_off_the_table_top() -> None:
+    from vision.detect import find_cards
+
+    frame = np.full((360, 640, 3), (40, 110, 30), np.uint8)  # felt
+    frame[100:240, 200:300] = 245  # one card
+    found = find_cards(frame, indices=False)
+    assert found.off_table_share(np.array(_box(200, 100), np.float32)) > 0.9
+    assert found.off_table_share(np.array(_box(400, 100), np.float32)) == 0.0
+    assert 0.3 < found.off_table_share(np.array(_box(250, 100), np.float32)) < 0.7
