@@ -5,8 +5,9 @@ probabilities of the 52 cards and of "not an index", and the network's embedding
 prototypes are made of, `vision.deck`). The model file is `vision/model/index-reader.onnx` beside its
 metadata (`.json`: format, classes, crop size, softmax temperature, the SHA-256 of the model); a model whose
 metadata is missing, of another format or whose bytes do not match is refused with a `VisionInputError`. The
-network is built from the very bytes that were checked, and runs on one thread: a frame's batch of crops is too
-small to share, and the cameras' worker threads (`Recognizer(workers=2)`) already use the second core.
+network is built from the very bytes that were checked, and runs on two threads that sleep rather than spin
+when idle: a photograph's hundred windows are read in about four fifths of the time for about the same CPU, and
+a frame's batch costs no more than on one thread.
 """
 
 from __future__ import annotations
@@ -69,8 +70,9 @@ class IndexReader:
         if list(meta.get("classes", [])) != list(CLASSES) or list(meta.get("crop", [])) != [CROP_W, CROP_H]:
             raise VisionInputError(f"{meta_path}: model classes or crop size differ from this version's")
         options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
+        options.intra_op_num_threads = 2
         options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self._net = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # ONNX Runtime's load errors share no base class but Exception
