@@ -15,7 +15,8 @@ that deck's own prototypes; then each card is named here:
   line around cards);
 - a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index"); a
   window read as some card's index below its bar is a `Mark`: a card lies there, though which is not sure (it is
-  reported unknown, with its rank when the rank is sure, unless a card found covers it);
+  reported unknown, with its rank when the rank is sure, unless a card found covers it); a mark on no card named
+  is read again in windows moved and scaled a little about its own, and named where two of them read it surely;
 - one detection per card (`vision.resolve`): the readings are hypotheses, kept surest first, each card once, no
   two read from the same glyphs, none whose index lies on a card seen whole; each outline extrapolated from an
   index is cut where another card's index (read or marked) shows it lies on top.
@@ -257,7 +258,32 @@ class Recognizer:
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
             unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)))
-        return one_per_card(readings, unnamed, marks)
+        dets = one_per_card(readings, unnamed, marks)
+        # the marks on cards, though on no card named or face down, are read again around their windows; a card
+        # named so is one more reading
+        known = [np.array(d.corners, np.float32) for d in dets if d.card is not None or d.face == "down"]
+        refined = self._refine(grey, [m for m in marks if m.det is not None and not any(
+            holds(q, m.window.mean(axis=0)) for q in known)])
+        return one_per_card(readings + refined, unnamed, marks) if refined else dets
+
+    def _refine(self, grey: Image, marks: list[Mark]) -> list[Reading]:
+        """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
+        window only roughly): a card is named where `refine_votes` of them read the mark's own likeliest card
+        at `index_bar`, at the surest of those windows."""
+        s = self.settings
+        shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
+                  (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
+        quads = [_jittered(m.window, *shift) for m in marks for shift in shifts]
+        r = self.read([corner_crop_at(grey, q) for q in quads])
+        out: list[Reading] = []
+        for k, m in enumerate(marks):
+            rows = range(k * len(shifts), (k + 1) * len(shifts))
+            sure = [(p, j) for j in rows for name, p in (r.best(j),) if name == m.card and p >= s.index_bar]
+            if len(sure) >= s.refine_votes:
+                p, j = max(sure)
+                det = Detection(card=m.card, face="up", confidence=min(1.0, p), corners=_corners_of(quads[j]))
+                out.append(Reading(det, (_window(quads[j]),)))
+        return out
 
     def _name_outline(self, image: Image, quad: npt.NDArray[np.float32], card: Image, r: Readings,
                       at: tuple[int, int]) -> _Outline | None:
@@ -346,6 +372,16 @@ def _read_proposals(found: Found, proposals: list[tuple[npt.NDArray[np.float32],
             on_cards = found.off_table_share(quad) >= s.mark_card_off_table
             marks.append(Mark(_window(quad), ALL_CARDS[int(cards.argmax())], unknown if on_cards else None))
     return named, marks
+
+
+def _jittered(window: npt.NDArray[np.float32], across: float, along: float,
+              scale: float) -> npt.NDArray[np.float32]:
+    """The card quad of an index window moved `across` and `along` (in window widths and heights) and scaled
+    about its centre."""
+    centre = window.mean(axis=0)
+    moved = centre + (window - centre) * scale + (window[1] - window[0]) * across + (window[3] - window[0]) * along
+    u, v = (moved[1] - moved[0]) / CORNER_W, (moved[3] - moved[0]) / CORNER_H
+    return np.array([moved[0], moved[0] + u, moved[0] + u + v, moved[0] + v], np.float32)
 
 
 def _window(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -40,6 +40,8 @@ class Settings:
     rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure
     mark_bar: float = 0.5  # an index window read as some card this surely (not named) still shows a card on top there
     mark_card_off_table: float = 0.5  # share of a mark's card outline off the table top for it to be reported unknown
+    refine_jitter: float = 0.12  # a mark's window is read again moved this share of its size each way, and scaled
+    refine_votes: int = 2  # ... and named where this many of those windows read its card at `index_bar`
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back
