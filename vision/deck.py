@@ -1,21 +1,13 @@
 """Calibrate: a deck profile from photographs of that deck, which makes the reader surer of that deck.
 
 A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's index corners, averaged per
-card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `queen_of_spades.png`) or per
-rank (photos labelled by whole-card box and rank, `--labels`; a rank's prototype stands for its four cards).
-At table time `DeckProfile.sharpen` reads the corners with the deck's own evidence, as a nearest-prototype
-classifier over the network's embedding: where a corner is as like its nearest prototype as the deck's own
-corners are (`Settings.profile_similarity`), clearly nearer it than any other (`Settings.profile_margin`), and
-the network does not lean towards a card the profile never saw (`Settings.profile_unseen`), the probability
-the network gave to "some card" goes to that prototype's card, whatever the network ranked first. Elsewhere
-the network's reading stands, vetoed (unknown) where the corner is like the prototypes but its first choice,
-a card the profile learnt, is not clearly the nearest. A corner unlike every prototype is no evidence either
-way. "Not an index" is the network's alone, so a back stays a back. A profile made with `default=False`
-(`--no-default`) names only the cards (or ranks) it learnt.
+card (one photo per card, named by its card) or per rank (photos labelled by whole-card box and rank,
+`--labels`). At table time `DeckProfile.sharpen` lets the prototypes decide the corners they are decisive
+about; "not an index" stays the network's, so a back stays a back (docs/vision.md, "Deck profiles").
 
-A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
-(a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
-the model whose embedding it holds, the prototypes), written atomically.
+A calibration photo shows one card, anywhere in the frame or filling it (a scan); no card, or two, is an error
+naming the photo. The profile is JSON tied to the SHA-256 of the model whose embedding it holds, written
+atomically.
 """
 
 from __future__ import annotations
@@ -41,12 +33,14 @@ from vision.rectify import (
     JITTER,
     FloatArray,
     Image,
+    box_quad,
     corner_crop_at,
     corner_crops,
     corner_frame,
     jittered_windows,
     order_quad,
     quad_area,
+    quad_iou,
     warp_card,
 )
 from vision.settings import SETTINGS, Settings
@@ -176,7 +170,7 @@ def _views(card: Image) -> list[Image]:
     """Both index corners of an upright card, from the outline as found and a little off (as at table time)."""
     h, w = card.shape[:2]
     crops: list[Image] = []
-    base = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    base = box_quad(0, 0, w, h)
     for dx, dy, k in JITTER:
         quad = (base - [w / 2, h / 2]) * k + [w / 2 + dx * w, h / 2 + dy * h]
         crops.extend(corner_crops(warp_card(card, order_quad(quad.astype(np.float32)), w, h)))
@@ -199,7 +193,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
     up, lying on a line of the table), as at table time: the surest index window reading the `expect`ed card (the
     photo's name), or else the surest of all, with the windows near it."""
     h, w = image.shape[:2]
-    whole = order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+    whole = order_quad(box_quad(0, 0, w - 1, h - 1))
     found = find_cards(image, s)
     cards = []
     for quad in sorted((o.quad for o in found.outlines), key=quad_area, reverse=True):
@@ -265,19 +259,13 @@ class RankCalibration:
     missing: str  # ranks without a prototype
 
 
-def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> npt.NDArray[np.float32] | None:
-    x0, y0, x1, y1 = box
-    best, best_iou = None, 0.5
-    for o in found.outlines:
-        qx0, qy0 = o.quad.min(axis=0)
-        qx1, qy1 = o.quad.max(axis=0)
-        iw = max(0.0, min(x1, qx1) - max(x0, qx0))
-        ih = max(0.0, min(y1, qy1) - max(y0, qy0))
-        inter = iw * ih
-        union = (x1 - x0) * (y1 - y0) + (qx1 - qx0) * (qy1 - qy0) - inter
-        if union > 0 and inter / union > best_iou:
-            best, best_iou = o.quad, inter / union
-    return best
+def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> FloatArray | None:
+    """The outline whose bounding box overlaps the labelled `box` most, if by an IoU over 0.5."""
+    labelled = box_quad(*box)
+    ious = [quad_iou(box_quad(*o.quad.min(axis=0), *o.quad.max(axis=0)), labelled) for o in found.outlines]
+    if not ious or max(ious) <= 0.5:
+        return None
+    return found.outlines[int(np.argmax(ious))].quad
 
 
 def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str = "calibrated",
