@@ -100,12 +100,10 @@ class TableCalibration:
         return [z for z in self.zones if z.kind == "seat"]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT, "version": VERSION, "image_size": list(self.image_size),
-            "homography": [list(r) for r in self.homography],
-            "zones": [{"name": z.name, "kind": z.kind, "seat": z.seat, "polygon": [list(p) for p in z.polygon]}
-                      for z in self.zones],
-        }
+        zones = [{"name": z.name, "kind": z.kind, "seat": z.seat, "polygon": [list(p) for p in z.polygon]}
+                 for z in self.zones]
+        return {"format": FORMAT, "version": VERSION, "image_size": list(self.image_size),
+                "homography": [list(r) for r in self.homography], "zones": zones}
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")

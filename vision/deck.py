@@ -76,14 +76,11 @@ class DeckProfile:
     def sharpen(self, r: Readings, s: Settings = SETTINGS) -> Readings:
         """The readings as this deck's prototypes decide them; "not an index" stays the network's.
 
-        The prototypes decide a corner that is like its nearest prototype and clearly nearer it than any other
-        (`nearest`), unless the network gives the cards the profile never saw `profile_unseen` or more (a
-        profile cannot rule out a card it has no prototype of): the card share then goes to that prototype's card
-        (a rank prototype's four cards keep the network's proportions among them), whatever the network ranked
-        first. Otherwise the network's reading stands, unless the corner is like the prototypes and the
-        network's first choice is a card the profile learnt whose prototype is not clearly the nearest (another
-        is nearer, or nearly as near): the deck's own corners do not bear it out, so the corner is an index of
-        no card in particular (unknown)."""
+        Where the nearest prototype is decisive (`nearest`, and the network gives the cards the profile never saw
+        less than `profile_unseen`: a profile cannot rule out a card it has no prototype of), the card share goes
+        to that prototype's card(s), whatever the network ranked first. Elsewhere the network's reading stands,
+        but a corner like the prototypes whose first choice, a card the profile learnt, is not clearly the
+        nearest is unknown: the deck's own corners do not bear it out."""
         if len(r.probs) == 0:
             return r
         member = _members(self.keys)
@@ -105,9 +102,8 @@ class DeckProfile:
     def nearest(self, r: Readings, s: Settings = SETTINGS) \
             -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
         """Each corner's nearest prototype (an index into `keys`), whether the corner is like it (at least
-        `profile_similarity`, as the deck's own calibration corners are like their prototypes: a corner less like
-        every prototype is no evidence either way), and whether it is clearly the nearest (nearer than any other
-        by `profile_margin`)."""
+        `profile_similarity`: a corner less like every prototype is no evidence either way), and whether it is
+        clearly the nearest (nearer than any other by `profile_margin`)."""
         sims = r.embeddings @ np.stack([self.prototypes[k] for k in self.keys]).T  # N x K
         order = np.argsort(sims, axis=1)
         nearest = order[:, -1]
@@ -275,20 +271,17 @@ def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str =
     reader = reader or default_reader()
     if not photos:
         raise VisionInputError("no calibration photographs")
-    labelled: list[tuple[str, Readings]] = []
-    cards = found_n = 0
+    labelled: list[tuple[str, Readings]] = []  # one per labelled card outlined in its photo
     for path, boxes in photos.items():
         image = load_image(path)
         found = find_cards(image)
         for lc in boxes:
-            cards += 1
             quad = _matching_outline(found, lc.box)
-            if quad is None:
-                continue
-            found_n += 1
-            labelled.append((lc.rank, _indices(reader.read(_views(warp_card(image, quad))))))
+            if quad is not None:
+                labelled.append((lc.rank, _indices(reader.read(_views(warp_card(image, quad))))))
     if not any(len(r.probs) for _, r in labelled):
         raise VisionInputError("no labelled card was found in its photograph: nothing to learn")
     profile = _profile(name, reader, labelled, default)
     missing = "".join(r for r in RANKS if r not in profile.keys)
-    return RankCalibration(profile, cards, found_n, sum(len(r.probs) for _, r in labelled), missing)
+    cards = sum(len(boxes) for boxes in photos.values())
+    return RankCalibration(profile, cards, len(labelled), sum(len(r.probs) for _, r in labelled), missing)

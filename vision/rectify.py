@@ -111,10 +111,9 @@ def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatA
     """The card quad (ordered like `order_quad`, starting at `corner`) of a card of `card_width` whose corner
     is at `corner`, its short side running along the unit vector `along_short` and its long side along
     `along_long`."""
-    w = card_width
-    h = card_width * CARD_ASPECT
     c = np.asarray(corner, np.float32)
-    return np.array([c, c + along_short * w, c + along_short * w + along_long * h, c + along_long * h], np.float32)
+    short, long = along_short * card_width, along_long * (card_width * CARD_ASPECT)
+    return np.array([c, c + short, c + short + long, c + long], np.float32)
 
 
 def corner_crop_at(image: Image, quad: FloatArray) -> Image:

@@ -86,10 +86,9 @@ class SeatTracker:
         for name, state in self._zones.items():
             state.history.append(frozenset(seen[name]))
             counts = Counter(card for frame in state.history for card in frame)
-            frames = len(state.history)
             seat = state.zone.seat
             for card in sorted(state.present):
-                if frames >= self.window and counts[card] == 0:
+                if len(state.history) == self.window and counts[card] == 0:
                     state.present.discard(card)
                     events.append(CardRemoved(zone=name, seat=seat, card=card, t=t))
             for card in sorted(counts):
