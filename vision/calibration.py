@@ -50,7 +50,7 @@ class Zone:
 @dataclass(frozen=True, kw_only=True)
 class TableCalibration:
     image_size: tuple[int, int]  # (width, height) of the camera frames it was made for
-    homography: tuple[tuple[float, float, float], ...]  # 3 x 3, image pixels -> table millimetres
+    homography: tuple[tuple[float, ...], ...]  # 3 x 3, image pixels -> table millimetres
     zones: tuple[Zone, ...]
 
     def __post_init__(self) -> None:
@@ -67,12 +67,11 @@ class TableCalibration:
         """Calibrate from 4 or more marks seen at `image_points` whose table positions are `table_points`."""
         if len(image_points) != len(table_points) or len(image_points) < 4:
             raise VisionInputError("need the same number (at least 4) of image and table points")
-        src = np.array(image_points, dtype=np.float64)
-        dst = np.array(table_points, dtype=np.float64)
-        m, _ = cv2.findHomography(src, dst, 0)
+        m, _ = cv2.findHomography(np.array(image_points, np.float64), np.array(table_points, np.float64), 0)
         if m is None:
             raise VisionInputError("the points do not define a homography (are three of them on one line?)")
-        return cls(image_size=image_size, homography=_rows(m), zones=tuple(zones))
+        homography = tuple(tuple(float(v) for v in row) for row in m / m[2, 2])
+        return cls(image_size=image_size, homography=homography, zones=tuple(zones))
 
     def to_table(self, x: float, y: float) -> Point:
         return project(self.homography, (x, y))
@@ -83,10 +82,7 @@ class TableCalibration:
     def zone_at(self, x: float, y: float) -> Zone | None:
         """The zone under image point (x, y), if any."""
         tx, ty = self.to_table(x, y)
-        for zone in self.zones:
-            if zone.contains(tx, ty):
-                return zone
-        return None
+        return next((zone for zone in self.zones if zone.contains(tx, ty)), None)
 
     def card_size_px(self, card_mm: tuple[float, float] = (63.0, 88.0)) -> tuple[float, float]:
         """(short, long) side in pixels of a card lying at the middle of the zones (or of the image)."""
@@ -104,27 +100,23 @@ class TableCalibration:
         return [z for z in self.zones if z.kind == "seat"]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT, "version": VERSION, "image_size": list(self.image_size),
-            "homography": [list(r) for r in self.homography],
-            "zones": [{"name": z.name, "kind": z.kind, "seat": z.seat, "polygon": [list(p) for p in z.polygon]}
-                      for z in self.zones],
-        }
+        zones = [{"name": z.name, "kind": z.kind, "seat": z.seat, "polygon": [list(p) for p in z.polygon]}
+                 for z in self.zones]
+        return {"format": FORMAT, "version": VERSION, "image_size": list(self.image_size),
+                "homography": [list(r) for r in self.homography], "zones": zones}
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
 
     @classmethod
     def from_json(cls, data: Any) -> TableCalibration:
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
+            raise VisionInputError(f"not a {FORMAT} version {VERSION} document")
         try:
-            if data.get("format") != FORMAT or data.get("version") != VERSION:
-                raise VisionInputError(f"not a {FORMAT} version {VERSION} document")
             zones = tuple(Zone.from_json(z) for z in data["zones"])
             w, h = data["image_size"]
             hom = tuple(tuple(float(v) for v in row) for row in data["homography"])
-            return cls(image_size=(int(w), int(h)), homography=hom, zones=zones)  # type: ignore[arg-type]
-        except VisionInputError:
-            raise
+            return cls(image_size=(int(w), int(h)), homography=hom, zones=zones)
         except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise VisionInputError(f"broken table calibration: {type(exc).__name__}: {exc}") from exc
 
@@ -146,9 +138,3 @@ def point_of(value: Any) -> Point:
     if not all(np.isfinite(point)):
         raise ValueError(f"not a finite point: {value!r}")
     return point
-
-
-def _rows(m: Any) -> tuple[tuple[float, float, float], ...]:
-    a = np.asarray(m, dtype=np.float64)
-    a = a / a[2, 2]
-    return tuple((float(r[0]), float(r[1]), float(r[2])) for r in a)

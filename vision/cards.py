@@ -27,13 +27,8 @@ def card_from_file_name(name: str) -> str:
     """The card code a calibration image's file name starts with: `Qs.jpg`, `Th_2.png`, `10h-front.png`,
     `queen_of_spades.png`, `10_of_hearts.jpg`."""
     stem = name.replace("\\", "/").rsplit("/", 1)[-1]
-    words = _FILE_WORDS.match(stem)
-    if words is not None:
-        rank = words.group(1).lower()
-        return RANK_WORDS.get(rank, rank) + words.group(2)[0].lower()
-    match = _FILE_CODE.match(stem)
+    match = _FILE_WORDS.match(stem) or _FILE_CODE.match(stem)
     if match is None:
         raise VisionInputError(f"{name}: file name must start with a card code such as Qs or Th (got {stem!r})")
-    rank = match.group(1).upper()
-    rank = "T" if rank == "10" else rank
-    return rank + match.group(2).lower()
+    rank = match.group(1).lower()
+    return RANK_WORDS.get(rank, rank.upper()) + match.group(2)[0].lower()

@@ -1,21 +1,13 @@
 """Calibrate: a deck profile from photographs of that deck, which makes the reader surer of that deck.
 
 A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's index corners, averaged per
-card (one photo per card, named by its card: `Qs.jpg`, `9c.png`, `10h-1.jpg`, `queen_of_spades.png`) or per
-rank (photos labelled by whole-card box and rank, `--labels`; a rank's prototype stands for its four cards).
-At table time `DeckProfile.sharpen` reads the corners with the deck's own evidence, as a nearest-prototype
-classifier over the network's embedding: where a corner is as like its nearest prototype as the deck's own
-corners are (`Settings.profile_similarity`), clearly nearer it than any other (`Settings.profile_margin`), and
-the network does not lean towards a card the profile never saw (`Settings.profile_unseen`), the probability
-the network gave to "some card" goes to that prototype's card, whatever the network ranked first. Elsewhere
-the network's reading stands, vetoed (unknown) where the corner is like the prototypes but its first choice,
-a card the profile learnt, is not clearly the nearest. A corner unlike every prototype is no evidence either
-way. "Not an index" is the network's alone, so a back stays a back. A profile made with `default=False`
-(`--no-default`) names only the cards (or ranks) it learnt.
+card (one photo per card, named by its card) or per rank (photos labelled by whole-card box and rank,
+`--labels`). At table time `DeckProfile.sharpen` lets the prototypes decide the corners they are decisive
+about; "not an index" stays the network's, so a back stays a back (docs/vision.md, "Deck profiles").
 
-A calibration photo shows one card, anywhere in the frame at the size a table camera gives, or fills the image
-(a scan). No card, or two, is an error naming the photo. The profile is JSON (format, version, the SHA-256 of
-the model whose embedding it holds, the prototypes), written atomically.
+A calibration photo shows one card, anywhere in the frame or filling it (a scan); no card, or two, is an error
+naming the photo. The profile is JSON tied to the SHA-256 of the model whose embedding it holds, written
+atomically.
 """
 
 from __future__ import annotations
@@ -41,12 +33,14 @@ from vision.rectify import (
     JITTER,
     FloatArray,
     Image,
+    box_quad,
     corner_crop_at,
     corner_crops,
     corner_frame,
     jittered_windows,
     order_quad,
     quad_area,
+    quad_iou,
     warp_card,
 )
 from vision.settings import SETTINGS, Settings
@@ -82,14 +76,11 @@ class DeckProfile:
     def sharpen(self, r: Readings, s: Settings = SETTINGS) -> Readings:
         """The readings as this deck's prototypes decide them; "not an index" stays the network's.
 
-        The prototypes decide a corner that is like its nearest prototype and clearly nearer it than any other
-        (`nearest`), unless the network gives the cards the profile never saw `profile_unseen` or more (a
-        profile cannot rule out a card it has no prototype of): the card share then goes to that prototype's card
-        (a rank prototype's four cards keep the network's proportions among them), whatever the network ranked
-        first. Otherwise the network's reading stands, unless the corner is like the prototypes and the
-        network's first choice is a card the profile learnt whose prototype is not clearly the nearest (another
-        is nearer, or nearly as near): the deck's own corners do not bear it out, so the corner is an index of
-        no card in particular (unknown)."""
+        Where the nearest prototype is decisive (`nearest`, and the network gives the cards the profile never saw
+        less than `profile_unseen`: a profile cannot rule out a card it has no prototype of), the card share goes
+        to that prototype's card(s), whatever the network ranked first. Elsewhere the network's reading stands,
+        but a corner like the prototypes whose first choice, a card the profile learnt, is not clearly the
+        nearest is unknown: the deck's own corners do not bear it out."""
         if len(r.probs) == 0:
             return r
         member = _members(self.keys)
@@ -111,9 +102,8 @@ class DeckProfile:
     def nearest(self, r: Readings, s: Settings = SETTINGS) \
             -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
         """Each corner's nearest prototype (an index into `keys`), whether the corner is like it (at least
-        `profile_similarity`, as the deck's own calibration corners are like their prototypes: a corner less like
-        every prototype is no evidence either way), and whether it is clearly the nearest (nearer than any other
-        by `profile_margin`)."""
+        `profile_similarity`: a corner less like every prototype is no evidence either way), and whether it is
+        clearly the nearest (nearer than any other by `profile_margin`)."""
         sims = r.embeddings @ np.stack([self.prototypes[k] for k in self.keys]).T  # N x K
         order = np.argsort(sims, axis=1)
         nearest = order[:, -1]
@@ -176,7 +166,7 @@ def _views(card: Image) -> list[Image]:
     """Both index corners of an upright card, from the outline as found and a little off (as at table time)."""
     h, w = card.shape[:2]
     crops: list[Image] = []
-    base = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    base = box_quad(0, 0, w, h)
     for dx, dy, k in JITTER:
         quad = (base - [w / 2, h / 2]) * k + [w / 2 + dx * w, h / 2 + dy * h]
         crops.extend(corner_crops(warp_card(card, order_quad(quad.astype(np.float32)), w, h)))
@@ -199,7 +189,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
     up, lying on a line of the table), as at table time: the surest index window reading the `expect`ed card (the
     photo's name), or else the surest of all, with the windows near it."""
     h, w = image.shape[:2]
-    whole = order_quad(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+    whole = order_quad(box_quad(0, 0, w - 1, h - 1))
     found = find_cards(image, s)
     cards = []
     for quad in sorted((o.quad for o in found.outlines), key=quad_area, reverse=True):
@@ -265,19 +255,13 @@ class RankCalibration:
     missing: str  # ranks without a prototype
 
 
-def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> npt.NDArray[np.float32] | None:
-    x0, y0, x1, y1 = box
-    best, best_iou = None, 0.5
-    for o in found.outlines:
-        qx0, qy0 = o.quad.min(axis=0)
-        qx1, qy1 = o.quad.max(axis=0)
-        iw = max(0.0, min(x1, qx1) - max(x0, qx0))
-        ih = max(0.0, min(y1, qy1) - max(y0, qy0))
-        inter = iw * ih
-        union = (x1 - x0) * (y1 - y0) + (qx1 - qx0) * (qy1 - qy0) - inter
-        if union > 0 and inter / union > best_iou:
-            best, best_iou = o.quad, inter / union
-    return best
+def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> FloatArray | None:
+    """The outline whose bounding box overlaps the labelled `box` most, if by an IoU over 0.5."""
+    labelled = box_quad(*box)
+    ious = [quad_iou(box_quad(*o.quad.min(axis=0), *o.quad.max(axis=0)), labelled) for o in found.outlines]
+    if not ious or max(ious) <= 0.5:
+        return None
+    return found.outlines[int(np.argmax(ious))].quad
 
 
 def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str = "calibrated",
@@ -287,20 +271,17 @@ def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str =
     reader = reader or default_reader()
     if not photos:
         raise VisionInputError("no calibration photographs")
-    labelled: list[tuple[str, Readings]] = []
-    cards = found_n = 0
+    labelled: list[tuple[str, Readings]] = []  # one per labelled card outlined in its photo
     for path, boxes in photos.items():
         image = load_image(path)
         found = find_cards(image)
         for lc in boxes:
-            cards += 1
             quad = _matching_outline(found, lc.box)
-            if quad is None:
-                continue
-            found_n += 1
-            labelled.append((lc.rank, _indices(reader.read(_views(warp_card(image, quad))))))
+            if quad is not None:
+                labelled.append((lc.rank, _indices(reader.read(_views(warp_card(image, quad))))))
     if not any(len(r.probs) for _, r in labelled):
         raise VisionInputError("no labelled card was found in its photograph: nothing to learn")
     profile = _profile(name, reader, labelled, default)
     missing = "".join(r for r in RANKS if r not in profile.keys)
-    return RankCalibration(profile, cards, found_n, sum(len(r.probs) for _, r in labelled), missing)
+    cards = sum(len(boxes) for boxes in photos.values())
+    return RankCalibration(profile, cards, len(labelled), sum(len(r.probs) for _, r in labelled), missing)

@@ -1,9 +1,4 @@
-"""One error root for the vision package, split by who is at fault.
-
-`VisionInputError`: the caller gave us something unusable (a garbled image, a broken profile or
-calibration file, a bad source name). `VisionDeviceError`: the camera or stream failed us. Both carry
-the CLI exit code (2: bad input or usage).
-"""
+"""One error root for the vision package, split by who is at fault; each carries the CLI exit code (2)."""
 
 from __future__ import annotations
 

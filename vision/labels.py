@@ -1,8 +1,7 @@
 """Labels of photographs by whole-card box and rank (rank-only deck calibration, the real-photo benchmark).
 
-A CSV file with a header naming `filename`, `class`, `xmin`, `ymin`, `xmax`, `ymax` (other columns ignored), or
-Pascal VOC XML (one file per image, or a folder of them). A class is a rank word (`two` .. `ten`, `jack`,
-`queen`, `king`, `ace`) or a rank as printed (`2` .. `10`, `T`, `J`, `Q`, `K`, `A`).
+A CSV file (`filename`, `class`, `xmin`, `ymin`, `xmax`, `ymax`; other columns ignored) or Pascal VOC XML (one
+file per image, or a folder of them); a class is a rank word (`queen`) or a rank as printed (`10`, `Q`).
 """
 
 from __future__ import annotations

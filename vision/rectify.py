@@ -50,11 +50,15 @@ def order_quad(quad: npt.ArrayLike) -> FloatArray:
     return np.ascontiguousarray(pts, dtype=np.float32)
 
 
+def box_quad(x0: float, y0: float, x1: float, y1: float) -> FloatArray:
+    """The axis-aligned box as a quad, clockwise from its top-left corner (as `order_quad` orders an upright card)."""
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
 def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int = CARD_H) -> Image:
     """The card under `quad` (ordered by `order_quad`) as an upright `width` x `height` image (bilinear: a
     perspective warp has no area interpolation)."""
-    upright = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], dtype=np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), upright)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), box_quad(0, 0, width - 1, height - 1))
     out = cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, dtype=np.uint8)
 
@@ -62,8 +66,7 @@ def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int =
 def card_coords(quad: FloatArray, points: npt.ArrayLike) -> FloatArray:
     """Frame points in the coordinates of the card under `quad` (ordered by `order_quad`): 0..1 across its
     short side, 0..1 along its long side."""
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), unit)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), box_quad(0, 0, 1, 1))
     at = cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), m).reshape(-1, 2)
     return np.asarray(at, np.float32)
 
@@ -108,10 +111,9 @@ def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatA
     """The card quad (ordered like `order_quad`, starting at `corner`) of a card of `card_width` whose corner
     is at `corner`, its short side running along the unit vector `along_short` and its long side along
     `along_long`."""
-    w = card_width
-    h = card_width * CARD_ASPECT
     c = np.asarray(corner, np.float32)
-    return np.array([c, c + along_short * w, c + along_short * w + along_long * h, c + along_long * h], np.float32)
+    short, long = along_short * card_width, along_long * (card_width * CARD_ASPECT)
+    return np.array([c, c + short, c + short + long, c + long], np.float32)
 
 
 def corner_crop_at(image: Image, quad: FloatArray) -> Image:

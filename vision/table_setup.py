@@ -1,12 +1,8 @@
 """Making a table calibration from a mark sheet: the procedure of docs/vision.md, "Table calibration".
 
-A technician puts marks on the table at measured positions (millimetres from one corner of the felt), reads
-their pixel positions off one camera frame, and writes both, with the zones, into a mark sheet (JSON). From
-it we fit the homography and check it before anything is saved: with more than four marks the fit is
-over-determined, so a mistyped or misread mark shows as a residual (its table position against where the
-fit puts its pixel) and the sheet is refused, naming that mark. Four marks always fit exactly and prove
-nothing, which is why the procedure asks for six. A zone that falls partly outside the frame is refused
-too: the camera could not see cards dealt there.
+The homography is checked before anything is saved: with more than four marks the fit is over-determined, so
+a mistyped or misread mark lies far from where the others put it and the sheet is refused, naming that mark
+(four marks always fit exactly and prove nothing). A zone partly outside the frame is refused too.
 """
 
 from __future__ import annotations
@@ -47,17 +43,15 @@ class MarkSheet:
 
     @classmethod
     def from_json(cls, data: Any) -> MarkSheet:
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
+            raise VisionInputError(f"not a {FORMAT} version {VERSION} document")
         try:
-            if data.get("format") != FORMAT or data.get("version") != VERSION:
-                raise VisionInputError(f"not a {FORMAT} version {VERSION} document")
             marks = tuple(
                 Mark(name=str(m.get("name", f"mark {k + 1}")), image=point_of(m["image"]), table=point_of(m["table"]))
                 for k, m in enumerate(data["marks"]))
             zones = tuple(Zone.from_json(z) for z in data["zones"])
             size = data.get("image_size")
             image_size = None if size is None else (int(size[0]), int(size[1]))
-        except VisionInputError:
-            raise
         except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise VisionInputError(f"broken mark sheet: {type(exc).__name__}: {exc}") from exc
         if image_size is not None and min(image_size) <= 0:
@@ -134,13 +128,12 @@ def fit_table(sheet: MarkSheet, *, image_size: tuple[int, int] | None = None,
                                                sheet.zones, size)
     residuals = tuple(Residual(mark=m.name, error_mm=math.dist(calibration.to_table(*m.image), m.table))
                       for m in sheet.marks)
-    fit = TableFit(calibration=calibration, residuals=residuals, checked=len(sheet.marks) > 4)
     for zone in sheet.zones:
         for tx, ty in zone.polygon:
             ix, iy = calibration.to_image(tx, ty)
             if not (0 <= ix <= size[0] and 0 <= iy <= size[1]):
                 raise VisionInputError(f"zone {zone.name!r}: its corner ({tx:g}, {ty:g}) mm falls outside the frame")
-    return fit
+    return TableFit(calibration=calibration, residuals=residuals, checked=len(sheet.marks) > 4)
 
 
 def draw_fit(frame: npt.NDArray[np.uint8], fit: TableFit, sheet: MarkSheet) -> npt.NDArray[np.uint8]:

@@ -1,13 +1,8 @@
 """Tracking cards over frames, per zone, by votes: frames of detections in, table events out.
 
 Each frame, every named face-up detection votes for its card in the zone its centre falls in
-(`TableCalibration.zone_at`). A zone remembers the last `window` frames. A card becomes present in a
-zone when it was seen there in at least `votes` of those frames (event `CardExposed`), and stops being
-present when it was missing from all of them (event `CardRemoved`). So an exposure is announced at
-most `window` frames after the card lands, as long as it is read in `votes` of them, a removal exactly
-`window` frames after it was last seen, and a missed or misread frame changes nothing.
-When a seat has `show_count` face-up cards present, it has shown its hand (event `CardsShown`, once
-per distinct set). Unknown and face-down cards never vote.
+(`TableCalibration.zone_at`); votes over the last `window` frames decide presence, so a missed or misread
+frame changes nothing (docs/vision.md, "Tracking"). Unknown and face-down cards never vote.
 """
 
 from __future__ import annotations
@@ -78,9 +73,6 @@ class SeatTracker:
         self.show_count = show_count
         self._zones = {z.name: _ZoneState(z, window) for z in calibration.zones}
 
-    def present(self, zone: str) -> frozenset[str]:
-        return frozenset(self._zones[zone].present)
-
     def update(self, detections: Iterable[Detection], t: float) -> list[VisionEvent]:
         """Feed one frame's detections taken at time `t`; returns the events it decides."""
         seen: dict[str, set[str]] = {name: set() for name in self._zones}
@@ -94,10 +86,9 @@ class SeatTracker:
         for name, state in self._zones.items():
             state.history.append(frozenset(seen[name]))
             counts = Counter(card for frame in state.history for card in frame)
-            frames = len(state.history)
             seat = state.zone.seat
             for card in sorted(state.present):
-                if frames >= self.window and counts[card] == 0:
+                if len(state.history) == self.window and counts[card] == 0:
                     state.present.discard(card)
                     events.append(CardRemoved(zone=name, seat=seat, card=card, t=t))
             for card in sorted(counts):
@@ -105,10 +96,8 @@ class SeatTracker:
                     state.present.add(card)
                     events.append(CardExposed(zone=name, seat=seat, card=card, t=t))
             if seat is not None:
-                current = frozenset(state.present)
-                if len(current) >= self.show_count and current != state.last_shown:
-                    state.last_shown = current
-                    events.append(CardsShown(zone=name, seat=seat, cards=tuple(sorted(current)), t=t))
-                elif len(current) < self.show_count:
-                    state.last_shown = frozenset()
+                shown = frozenset(state.present) if len(state.present) >= self.show_count else frozenset()
+                if shown and shown != state.last_shown:
+                    events.append(CardsShown(zone=name, seat=seat, cards=tuple(sorted(shown)), t=t))
+                state.last_shown = shown
         return events

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from vision.calibration import TableCalibration
 from vision.pipeline import Detection, Recognizer
-from vision.sources import FrameSource
+from vision.sources import Frame, FrameSource
 from vision.tracking import SeatTracker, VisionEvent
 
 Image = npt.NDArray[np.uint8]
@@ -61,25 +61,16 @@ def annotated_frames(source: FrameSource, recognizer: Recognizer | None = None,
     rec = recognizer or Recognizer(card_size=cal.card_size_px() if cal is not None else None)
     if rec.card_size is None and cal is not None:
         rec = Recognizer(rec.profile, card_size=cal.card_size_px(), workers=rec.workers)
+
+    def seen(got: Frame) -> tuple[float, Image, list[Detection]]:
+        return got[0], got[1], rec.identify(got[1])
+
     try:
-        yield from _tracked(source, rec, cal, window=window, votes=votes)
+        tracker = SeatTracker(cal, window=window, votes=votes) if cal is not None else None
+        for t, frame, detections in rec.in_order(seen, iter(source.read, None)):
+            events = tracker.update(detections, t) if tracker is not None else []
+            yield WatchFrame(t=t, view=annotate(frame, detections, cal), detections=tuple(detections),
+                             events=tuple(events))
     finally:
         if rec is not recognizer:
             rec.close()  # its own worker threads, if any; the caller closes the recognizer it gave
-
-
-def _tracked(source: FrameSource, rec: Recognizer, cal: TableCalibration | None, *, window: int,
-             votes: int) -> Iterator[WatchFrame]:
-    tracker = SeatTracker(cal, window=window, votes=votes) if cal is not None else None
-
-    def frames() -> Iterator[tuple[float, Image]]:
-        while (got := source.read()) is not None:
-            yield got
-
-    def seen(got: tuple[float, Image]) -> tuple[float, Image, list[Detection]]:
-        return got[0], got[1], rec.identify(got[1])
-
-    for t, frame, detections in rec.in_order(seen, frames()):
-        events = tracker.update(detections, t) if tracker is not None else []
-        yield WatchFrame(t=t, view=annotate(frame, detections, cal), detections=tuple(detections),
-                         events=tuple(events))
