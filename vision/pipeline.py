@@ -270,6 +270,8 @@ class Recognizer:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
         window only roughly): a card is named where `refine_votes` of them read the mark's own likeliest card
         at `index_bar`, at the surest of those windows."""
+        if not marks:
+            return []
         s = self.settings
         shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
                   (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
@@ -277,8 +279,11 @@ class Recognizer:
         r = self.read([corner_crop_at(grey, q) for q in quads])
         out: list[Reading] = []
         for k, m in enumerate(marks):
-            rows = range(k * len(shifts), (k + 1) * len(shifts))
-            sure = [(p, j) for j in rows for name, p in (r.best(j),) if name == m.card and p >= s.index_bar]
+            sure: list[tuple[float, int]] = []  # the windows reading the mark's card at the bar
+            for j in range(k * len(shifts), (k + 1) * len(shifts)):
+                name, p = r.best(j)
+                if name == m.card and p >= s.index_bar:
+                    sure.append((p, j))
             if len(sure) >= s.refine_votes:
                 p, j = max(sure)
                 det = Detection(card=m.card, face="up", confidence=min(1.0, p), corners=_corners_of(quads[j]))
