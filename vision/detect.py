@@ -36,6 +36,7 @@ from vision.rectify import (
     CORNER_W,
     FloatArray,
     Image,
+    box_quad,
     card_coords,
     medians_u8,
     order_quad,
@@ -118,8 +119,7 @@ class Found:
         """The share of a quad (frame pixels) off the table top, sampled on an 8 x 8 grid across it."""
         t = (np.arange(8, dtype=np.float32) + 0.5) / 8
         u, v = np.meshgrid(t, t)
-        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-        m = cv2.getPerspectiveTransform(unit, np.asarray(quad, np.float32) * self.ground.scale)
+        m = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), np.asarray(quad, np.float32) * self.ground.scale)
         points = cv2.perspectiveTransform(np.stack([u, v], axis=-1).reshape(-1, 1, 2), m).reshape(-1, 2)
         h, w = self.off_table.shape
         x = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)

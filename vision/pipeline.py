@@ -372,10 +372,11 @@ def _read_proposals(found: Found, proposals: list[tuple[npt.NDArray[np.float32],
             named.append(Reading(det, (_window(quad),)))
         elif 1.0 - float(r.probs[base + j, NONE]) >= s.mark_bar:
             cards = r.probs[[base + j], :NONE]
-            unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=_corners_of(quad),
-                                rank=_sure_rank(cards, s))
-            on_cards = found.off_table_share(quad) >= s.mark_card_off_table
-            marks.append(Mark(_window(quad), ALL_CARDS[int(cards.argmax())], unknown if on_cards else None))
+            unknown = None
+            if found.off_table_share(quad) >= s.mark_card_off_table:
+                unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=_corners_of(quad),
+                                    rank=_sure_rank(cards, s))
+            marks.append(Mark(_window(quad), ALL_CARDS[int(cards.argmax())], unknown))
     return named, marks
 
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.rectify import CORNER_H, CORNER_W, FloatArray, card_coords, order_quad, quad_area, quad_iou
+from vision.rectify import CORNER_H, CORNER_W, FloatArray, box_quad, card_coords, order_quad, quad_area, quad_iou
 
 if TYPE_CHECKING:  # the recognizer's output type; `vision.pipeline` calls this module
     from vision.pipeline import Detection
@@ -131,9 +131,8 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
     _, across, along = best
     if across >= 1.0 and along >= 1.0:
         return x.det
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    m = cv2.getPerspectiveTransform(unit, quad)
-    rect = np.array([[0, 0], [across, 0], [across, along], [0, along]], np.float32).reshape(-1, 1, 2)
+    m = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), quad)
+    rect = box_quad(0, 0, across, along).reshape(-1, 1, 2)
     cut = order_quad(cv2.perspectiveTransform(rect, m).reshape(4, 2))
     return replace(x.det, corners=tuple((float(px), float(py)) for px, py in cut))
 
