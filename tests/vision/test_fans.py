@@ -178,3 +178,21 @@ def test_a_jittered_window_without_jitter_is_the_card_of_that_window() -> None:
     assert np.allclose(_jittered(_window(quad), 0.0, 0.0, 1.0), quad, atol=1e-3)
     moved = _jittered(_window(quad), 0.5, 0.0, 1.0)
     assert np.allclose(moved - quad, [[15, 0]] * 4, atol=1e-3)  # half the window's width (30% of 100) across
+
+
+def test_an_unsure_index_whose_card_would_lie_on_the_table_is_no_card() -> None:
+    """A back's pattern or a card's edge read as some index beside a fanned hand extrapolates to a card lying on
+    bare felt: it is not reported. Without that check (share 0) each of these frames gets one such stray."""
+    import dataclasses
+
+    from vision.settings import SETTINGS
+
+    loose = Recognizer(settings=dataclasses.replace(SETTINGS, mark_card_off_table=0.0))
+    for seed in (8, 11, 13):
+        frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed)
+        points = [(sum(x for x, _ in t.corners) / 4, sum(y for _, y in t.corners) / 4) for t in frame.truth]
+        points += [i for t in frame.truth for i in t.indices]
+        for recognizer, strays_expected in ((loose, True), (Recognizer(), False)):
+            strays = [d for d in recognizer.identify(frame.image)
+                      if d.card is None and d.face == "up" and not any(_holds(d, p) for p in points)]
+            assert bool(strays) == strays_expected, seed
