@@ -67,6 +67,8 @@ class SeatTracker:
     def __init__(self, calibration: TableCalibration, *, window: int = 5, votes: int = 3, show_count: int = 5) -> None:
         if not 1 <= votes <= window:
             raise ValueError("need 1 <= votes <= window")
+        if show_count < 1:
+            raise ValueError("need show_count >= 1 (a shown hand has cards)")
         self.calibration = calibration
         self.window = window
         self.votes = votes

@@ -96,3 +96,9 @@ def test_events_from_the_simulated_camera_end_to_end() -> None:
     # Bounded delay: announced within `window` frames of landing (0.3 s) and of leaving (1.2 s).
     assert all(0.3 <= t <= 0.3 + 0.4 for t in exposed.values()), exposed
     assert set(removed) == {"Ah", "7c"} and all(1.2 <= t <= 1.2 + 0.4 for t in removed.values()), removed
+
+
+@pytest.mark.parametrize("kw", [{"votes": 0}, {"votes": 6, "window": 5}, {"show_count": 0}])
+def test_tracker_refuses_settings_that_decide_nothing(kw: dict[str, int]) -> None:
+    with pytest.raises(ValueError):
+        tracker(**kw)
