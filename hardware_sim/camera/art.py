@@ -138,8 +138,8 @@ def load_face_set(folder: str | Path) -> FaceSet:
     """A face set stored as `<rank>_of_<suit>.png` (rank 2..10, jack, queen, king, ace) or `<rank><suit>.png`
     (rank in 23456789TJQKA, suit in cdhs), plus `back.png`.
 
-    Transparent pixels become the card's white paper; the art is laid inside a small margin, as
-    printed cards have one.
+    Each image is the whole card as the design prints it (its own margin and border included), so it is
+    printed edge to edge on the card body; transparent pixels (its rounded corners) become the white paper.
     """
     root = Path(folder)
     key = (str(root.resolve()), -1)
@@ -151,9 +151,9 @@ def load_face_set(folder: str | Path) -> FaceSet:
             path = root / f"{_RANK_WORDS[r]}_of_{_SUIT_WORDS[s]}.png"
             if not path.exists():
                 path = root / f"{r}{s}.png"
-            faces[r + s] = _lay_on_paper(_read_rgba(path), margin=(0.05, 0.035))
+            faces[r + s] = _lay_on_paper(_read_rgba(path))
     back_path = root / "back.png"
-    back = _lay_on_paper(_read_rgba(back_path), margin=(0.0, 0.0)) if back_path.exists() else draw_back()
+    back = _lay_on_paper(_read_rgba(back_path)) if back_path.exists() else draw_back()
     _CACHE[key] = FaceSet(faces, back, root.name)
     return _CACHE[key]
 
@@ -169,19 +169,9 @@ def _read_rgba(path: Path) -> Image:
     return np.asarray(img, dtype=np.uint8)
 
 
-def _lay_on_paper(rgba: Image, margin: tuple[float, float]) -> Image:
+def _lay_on_paper(rgba: Image) -> Image:
+    """`rgba` stretched over the whole card body, on white paper where it is transparent."""
     out = np.full((ART_H, ART_W, 3), PAPER, np.uint8)
-    mx, my = round(ART_W * margin[0]), round(ART_H * margin[1])
-    aw, ah = ART_W - 2 * mx, ART_H - 2 * my
-    h, w = rgba.shape[:2]
-    scale = min(aw / w, ah / h) if margin != (0.0, 0.0) else 0.0
-    if scale:
-        nw, nh = round(w * scale), round(h * scale)
-    else:
-        nw, nh = aw, ah
-    art = cv2.resize(rgba, (nw, nh), interpolation=cv2.INTER_AREA)
-    x0, y0 = (ART_W - nw) // 2, (ART_H - nh) // 2
+    art = cv2.resize(rgba, (ART_W, ART_H), interpolation=cv2.INTER_AREA)
     alpha = art[:, :, 3:4].astype(np.float32) / 255.0
-    region = out[y0:y0 + nh, x0:x0 + nw].astype(np.float32)
-    out[y0:y0 + nh, x0:x0 + nw] = (art[:, :, :3].astype(np.float32) * alpha + region * (1 - alpha)).astype(np.uint8)
-    return out
+    return (art[:, :, :3].astype(np.float32) * alpha + out.astype(np.float32) * (1 - alpha)).astype(np.uint8)

@@ -20,7 +20,8 @@ def test_cards_on_a_light_desk_are_found_and_named() -> None:
         tally = tally_scenes(recognizer, range(200, 206), options, face_down=0.2, surface="desk")
         for name in ("right", "wrong", "unknown", "missed", "backs_named"):
             setattr(total, name, getattr(total, name) + getattr(tally, name))
-    # 87 fully visible cards in the 12 frames (most face up)
-    assert total.missed <= 20, total
-    assert total.right >= 60, total
-    assert total.wrong == 0 and total.backs_named == 0, total
+    # 87 fully visible cards in the 12 frames (most face up). Without the lighter-than-around mask: 51 right,
+    # 26 missed and 9 backs reported face up.
+    assert total.missed <= 23, total
+    assert total.right >= 55, total
+    assert total.wrong == 0 and total.backs_named == 0 and total.backs_up == 0, total
