@@ -11,7 +11,8 @@ on a light table or desk, which the Otsu level puts with the desk), and each blo
   that meet there. The reader decides which of them are index corners; the rest read "not an index".
 
 Outlines of several masks that cover the same card are merged (the larger kept); the lighter-than-around mask's
-count only where no other mask outlines that card.
+count only where no other mask outlines that card. Each outline kept is then moved onto the card's edge in the
+frame (`_to_edges`): the masks' outlines lie a pixel or two off it and cut a card's rounded corners.
 
 Cards are also found by their corner index (`index_corners`): glyphs of dark ink on light paper and of light ink
 on a dark card, paired as a rank over its suit, each pair an index window (a `Corner` with `by_index`), tagged
@@ -209,6 +210,50 @@ def _one_card(contour: npt.NDArray[np.int32], s: Settings) -> FloatArray | None:
     return quad
 
 
+def _to_edges(grey: Image, quad: FloatArray) -> FloatArray:
+    """The quad with each side moved onto the frame's edge: across the side's middle, at several points, the
+    strongest step of grey level within `_EDGE_REACH` pixels (to a fraction of a pixel), a line fitted through
+    them, and the corners where those lines meet. The masks' outlines are a pixel or two off the card's edge
+    (a ring of edges is dilated, paper is opened), and a card's corners are rounded, so the hull's vertices lie
+    on the arcs inside it: a card read from those has its index windows off the index."""
+    reach = np.arange(-_EDGE_REACH, _EDGE_REACH + 0.25, 0.5, dtype=np.float32)
+    lines = []
+    for a, b in zip(quad, np.roll(quad, -1, axis=0), strict=True):
+        along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        normal = np.array([-along[1], along[0]], np.float32)
+        middle = a + np.linspace(0.2, 0.8, 13, dtype=np.float32)[:, None] * (b - a)
+        samples = middle[:, None, :] + reach[None, :, None] * normal
+        profile = cv2.remap(grey, samples[..., 0], samples[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        steps = np.diff(profile.astype(np.float32), axis=1)
+        k = np.argmax(np.abs(steps), axis=1)
+        step = steps[np.arange(len(k)), k]
+        # a card's edge is one step, lighter on the same side all along it; a line drawn on the table is two,
+        # and its strongest flips between them
+        rising = int((step >= _EDGE_STEP).sum())
+        falling = int((step <= -_EDGE_STEP).sum())
+        strong = step >= _EDGE_STEP if rising >= falling else step <= -_EDGE_STEP
+        if min(rising, falling) > 1 or int(strong.sum()) < len(k) // 2:
+            lines.append((a, along))
+            continue
+        at = (reach[k] + reach[k + 1]) / 2  # the step lies between the two samples
+        points = middle + at[:, None] * normal
+        vx, vy, x0, y0 = cv2.fitLine(points[strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    corners = []
+    for (p, u), (r, v) in zip(lines[-1:] + lines[:-1], lines, strict=True):
+        det = float(u[0] * v[1] - u[1] * v[0])
+        if abs(det) < 0.2:  # sides near parallel: no corner between them to fit
+            return quad
+        corners.append(p + float((r - p)[0] * v[1] - (r - p)[1] * v[0]) / det * u)
+    out = np.array(corners, np.float32)
+    # a card's corner moves a little; one that moves far was no card's edge (a fan's strip, glare)
+    return out if float(np.linalg.norm(out - quad, axis=1).max()) <= 0.1 * min(side_lengths(quad)) else quad
+
+
+_EDGE_REACH = 3.0  # pixels (at the outline scale) either side of an outline's side searched for the card's edge
+_EDGE_STEP = 6.0  # grey levels between samples half a pixel apart: a step weaker than this is no card's edge
+
+
 _QUAD_OF_RECT = 1.25  # a card's quad holds at least 1 / this of its blob's minimum-area rectangle
 
 
@@ -289,6 +334,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     if len(quads) >= 3:  # cards in one frame are alike in size: a far bigger "card" is a part of the table
         typical = float(np.median([quad_area(q) for q in quads]))
         quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
+    grey = np.asarray(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0), np.uint8)
+    quads = [_to_edges(grey, q) for q in quads]
     widths_seen = [side_lengths(q)[0] for q in quads]
     outlines = [Outline(order_quad(q / scale)) for q in quads]
     corners: list[Corner] = []
