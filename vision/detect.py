@@ -37,6 +37,7 @@ from vision.rectify import (
     FloatArray,
     Image,
     box_quad,
+    boxes_meet,
     card_coords,
     medians_u8,
     order_quad,
@@ -348,35 +349,36 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
     """One quad per card: of quads covering the same card the larger is kept (a frame inside a card goes); one
     holding a whole card and too long for a card goes. A quad inside one over three times its size (a large pip, the
     frame round the pips; or a card on a zone line) stays beside it: the typical card size and the reader decide."""
-    kept: list[tuple[FloatArray, float, FloatArray]] = []  # quad, area, bounding box (x0, y0, x1, y1)
-    for q in sorted(quads, key=quad_area):
-        area = quad_area(q)
-        box = np.concatenate([q.min(axis=0), q.max(axis=0)])
+    areas = [quad_area(q) for q in quads]
+    meet = boxes_meet(quads).tolist()  # only quads whose bounding boxes meet can overlap
+    kept: list[int] = []  # indices into `quads`
+    for j in sorted(range(len(quads)), key=areas.__getitem__):
+        q, area = quads[j], areas[j]
         drop = False
-        for i, (k, k_area, k_box) in enumerate(kept):
-            if (box[:2] > k_box[2:]).any() or (k_box[:2] > box[2:]).any():
+        for i, k in enumerate(kept):
+            if not meet[j][k]:
                 continue  # apart
-            inter = cv2.intersectConvexConvex(q, k)[0]
-            if inter > 0.7 * k_area:  # k lies inside q
+            inter = cv2.intersectConvexConvex(q, quads[k])[0]
+            if inter > 0.7 * areas[k]:  # k lies inside q
                 short, long_ = side_lengths(q)
                 if long_ > 1.7 * short:
                     drop = True  # q is no card: it holds a whole card and is too long for one
                     break
-                if area > 3.0 * k_area:
+                if area > 3.0 * areas[k]:
                     continue  # both stay: a card and a part of it (a large pip, a frame), or a card on a zone
-                kept[i] = (q, area, box)  # q is the card, k a frame inside it or the same card
+                kept[i] = j  # q is the card, k a frame inside it or the same card
                 drop = True
                 break
             if inter > 0.5 * area:
                 drop = True
                 break
         if not drop:
-            kept.append((q, area, box))
-    out: list[FloatArray] = []
-    for q, _, _ in kept:  # the replacements above may have made duplicates
-        if all(quad_iou(q, o) < 0.5 for o in out):
-            out.append(q)
-    return out
+            kept.append(j)
+    out: list[int] = []
+    for j in kept:  # the replacements above may have made duplicates
+        if all(not meet[j][o] or quad_iou(quads[j], quads[o]) < 0.5 for o in out):
+            out.append(j)
+    return [quads[j] for j in out]
 
 
 def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: Sequence[int] = ()) -> list[Corner]:
