@@ -189,8 +189,8 @@ def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
     return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
 
 
-def _one_card(contour: npt.NDArray[np.int32], s: Settings) -> FloatArray | None:
-    blob = cv2.contourArea(contour)
+def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> FloatArray | None:
+    """The quad of a contour (of area `blob`) that is one card's outline, else None."""
     rect_w, rect_h = cv2.minAreaRect(contour)[1]
     # The two tests on the quad below bound the blob's share of its minimum-area rectangle: a blob under that
     # share (most blobs of a frame, the edges' tangles) is no card, and its quad need not be fitted.
@@ -269,12 +269,11 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         # blobs' outlines (its holes are a card's pips and index)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL if k == 3 else cv2.RETR_LIST,
                                        cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            c = np.asarray(contour, np.int32)
-            area = cv2.contourArea(c)
+        for contour, area in zip(contours, map(cv2.contourArea, contours), strict=True):
             if not s.min_card_area * frame_area <= area <= s.max_card_area * frame_area:
                 continue
-            quad = _one_card(c, s)
+            c = np.asarray(contour, np.int32)
+            quad = _one_card(c, area, s)
             if quad is not None:
                 (lighter if k == 3 else quads).append(quad)
             elif k in (0, 2):  # paper or not-the-table: cards overlapping (edges alone are too many things; paper
@@ -475,8 +474,8 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     # glyph inside an outline too small to be its card (a pip or a picture's frame taken for a card) is on none.
     owner = np.full(len(stats), -1, np.int32)
     for k in sorted(range(len(quads)), key=lambda k: quad_area(quads[k])):  # the smallest outline holding it
-        q = quads[k]
-        at = card_coords(order_quad(q), centres)
+        q = quads[k]  # ordered as an outline's quad is (inside it or not is all that is asked)
+        at = card_coords(q, centres)
         inside = np.all((at >= 0) & (at <= 1), axis=1) & (3 * size <= side_lengths(q)[0]) & (owner < 0)
         owner[inside] = k
     out: list[Corner] = []

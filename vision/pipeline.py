@@ -25,6 +25,7 @@ An unnamed outline is face down when little of it is open paper (a back's patter
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -210,9 +211,10 @@ class Recognizer:
         cards = [[warp_card(image, q) for q in qs] for qs in ways]
         crops = [crop for views in cards for card in views for crop in corner_crops(card)]
         proposals = _proposals(found.corners, s)
-        # the frame's grey levels once for all the proposals' windows (a photograph can have a hundred of them)
-        grey = gray(image)
-        batch = self.read(crops + [corner_crop_at(grey, q) for q, _ in proposals])
+        # the frame's grey levels, converted once for all the windows (a photograph can have a hundred of them) and
+        # only when one is wanted (cards lying apart want none)
+        grey = functools.cache(lambda: gray(image))
+        batch = self.read(crops + [corner_crop_at(grey(), q) for q, _ in proposals])
         readings: list[Reading] = []  # the cards named
         unnamed: list[Detection] = []  # unknown and face-down cards
         at = 0
@@ -247,7 +249,7 @@ class Recognizer:
             c.within >= 0 and c.within not in read and _at_edge(quads[c.within], c, s))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         if by_index:
-            windows = self.read([corner_crop_at(grey, q) for q, _ in by_index])
+            windows = self.read([corner_crop_at(grey(), q) for q, _ in by_index])
             named, more = _read_proposals(found, by_index, windows, 0, s)
             readings += named
             marks += more
@@ -266,7 +268,7 @@ class Recognizer:
             holds(q, m.window.mean(axis=0)) for q in known)])
         return one_per_card(readings + refined, unnamed, marks) if refined else dets
 
-    def _refine(self, grey: Image, marks: list[Mark]) -> list[Reading]:
+    def _refine(self, grey: Callable[[], Image], marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
         window only roughly): a card is named where `refine_votes` of them read the mark's own likeliest card
         at `index_bar`, at the surest of those windows."""
@@ -276,7 +278,7 @@ class Recognizer:
         shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
                   (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
         quads = [_jittered(m.window, *shift) for m in marks for shift in shifts]
-        r = self.read([corner_crop_at(grey, q) for q in quads])
+        r = self.read([corner_crop_at(grey(), q) for q in quads])
         out: list[Reading] = []
         for k, m in enumerate(marks):
             sure: list[tuple[float, int]] = []  # the windows reading the mark's card at the bar
