@@ -51,6 +51,7 @@ from vision.rectify import (
     corner_crops,
     corner_frame,
     gray,
+    medians_u8,
     quad_area,
     side_lengths,
     warp_card,
@@ -133,11 +134,11 @@ def stands_out(image: Image, quad: npt.NDArray[np.float32], s: Settings) -> bool
     does (a rectangle drawn on the felt has felt inside and out)."""
     centre = quad.mean(axis=0)
     grown = (centre + (quad - centre) * 1.2).astype(np.float32)
-    view = warp_card(image, grown, 48, 67).astype(np.float32)
+    view = warp_card(image, grown, 48, 67)
     inside = np.zeros(view.shape[:2], bool)
     inside[6:61, 4:44] = True  # the card itself, 1/1.2 of the view
-    middle = np.median(view[14:53, 10:38].reshape(-1, 3), axis=0)  # median: a card lying partly on a zone
-    outside = np.median(view[~inside], axis=0)
+    middle = medians_u8(view[14:53, 10:38].reshape(-1, 3).T)  # median: a card lying partly on a zone
+    outside = medians_u8(view[~inside].T)
     return bool(np.linalg.norm(middle - outside) >= s.min_edge_contrast)
 
 
