@@ -269,11 +269,11 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         # blobs' outlines (its holes are a card's pips and index)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL if k == 3 else cv2.RETR_LIST,
                                        cv2.CHAIN_APPROX_SIMPLE)
-        for contour, area in zip(contours, map(cv2.contourArea, contours), strict=True):
-            if not s.min_card_area * frame_area <= area <= s.max_card_area * frame_area:
-                continue
-            c = np.asarray(contour, np.int32)
-            quad = _one_card(c, area, s)
+        areas = np.fromiter(map(cv2.contourArea, contours), np.float64, len(contours))
+        sized = (areas >= s.min_card_area * frame_area) & (areas <= s.max_card_area * frame_area)
+        for i in np.flatnonzero(sized).tolist():
+            c = np.asarray(contours[i], np.int32)
+            quad = _one_card(c, float(areas[i]), s)
             if quad is not None:
                 (lighter if k == 3 else quads).append(quad)
             elif k in (0, 2):  # paper or not-the-table: cards overlapping (edges alone are too many things; paper
