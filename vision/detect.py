@@ -415,7 +415,12 @@ def _components(mask: Image) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np
 def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1, frame pixels at the fine scale) around the region's parts, each grown by `pad`,
     overlapping ones merged: every region pixel lies in exactly one box."""
-    n, stats, _ = _components(region)
+    # The parts are labelled in the box around the region only (most of a frame is no ground), cut from even
+    # coordinates: the labelling goes by 2 x 2 blocks, so the parts come in the order the whole mask gives them.
+    x, y, w, h = cv2.boundingRect(region)
+    left, top = x - x % 2, y - y % 2
+    n, stats, _ = _components(region[top:y + h, left:x + w])
+    stats[:, :2] += (left, top)
     fw, fh = size
     boxes = [(max(0, int(x * to_fine) - pad), max(0, int(y * to_fine) - pad),
               min(fw, int((x + bw) * to_fine) + pad + 1), min(fh, int((y + bh) * to_fine) + pad + 1))

@@ -300,7 +300,6 @@ class Recognizer:
         s = self.settings
         a, b = at
         corners = _corners_of(quad)
-        windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
         (ca, pa), (cb, pb) = r.best(a), r.best(b)
         conf = max(pa if ca else 0.0, pb if cb else 0.0)
         for c, p, other, corner in ((ca, pa, b, 0), (cb, pb, a, 1)):
@@ -311,6 +310,7 @@ class Recognizer:
             if float(others.max()) < s.other_card:
                 agree = ca == cb  # both windows hold this card's glyphs (one detection per card needs both)
                 det = Detection(card=c, face="up", confidence=min(1.0, max(pa, pb) if agree else p), corners=corners)
+                windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
                 used = (windows[corner], windows[1 - corner]) if agree else (windows[corner],)
                 return _Outline(Reading(det, used, corner=2 * corner, whole=agree))
         read_any = (ca is not None and pa >= 0.5) or (cb is not None and pb >= 0.5)
