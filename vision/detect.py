@@ -38,6 +38,7 @@ from vision.rectify import (
     FloatArray,
     Image,
     box_quad,
+    boxes_meet,
     card_coords,
     medians_u8,
     order_quad,
@@ -189,8 +190,8 @@ def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
     return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
 
 
-def _one_card(contour: npt.NDArray[np.int32], s: Settings) -> FloatArray | None:
-    blob = cv2.contourArea(contour)
+def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> FloatArray | None:
+    """The quad of a contour (of area `blob`) that is one card's outline, else None."""
     rect_w, rect_h = cv2.minAreaRect(contour)[1]
     # The two tests on the quad below bound the blob's share of its minimum-area rectangle: a blob under that
     # share (most blobs of a frame, the edges' tangles) is no card, and its quad need not be fitted.
@@ -313,12 +314,11 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         # blobs' outlines (its holes are a card's pips and index)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL if k == 3 else cv2.RETR_LIST,
                                        cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            c = np.asarray(contour, np.int32)
-            area = cv2.contourArea(c)
-            if not s.min_card_area * frame_area <= area <= s.max_card_area * frame_area:
-                continue
-            quad = _one_card(c, s)
+        areas = np.fromiter(map(cv2.contourArea, contours), np.float64, len(contours))
+        sized = (areas >= s.min_card_area * frame_area) & (areas <= s.max_card_area * frame_area)
+        for i in np.flatnonzero(sized).tolist():
+            c = np.asarray(contours[i], np.int32)
+            quad = _one_card(c, float(areas[i]), s)
             if quad is not None:
                 (lighter if k == 3 else quads).append(quad)
             elif k in (0, 2):  # paper or not-the-table: cards overlapping (edges alone are too many things; paper
@@ -395,35 +395,36 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
     """One quad per card: of quads covering the same card the larger is kept (a frame inside a card goes); one
     holding a whole card and too long for a card goes. A quad inside one over three times its size (a large pip, the
     frame round the pips; or a card on a zone line) stays beside it: the typical card size and the reader decide."""
-    kept: list[tuple[FloatArray, float, FloatArray]] = []  # quad, area, bounding box (x0, y0, x1, y1)
-    for q in sorted(quads, key=quad_area):
-        area = quad_area(q)
-        box = np.concatenate([q.min(axis=0), q.max(axis=0)])
+    areas = [quad_area(q) for q in quads]
+    meet = boxes_meet(quads).tolist()  # only quads whose bounding boxes meet can overlap
+    kept: list[int] = []  # indices into `quads`
+    for j in sorted(range(len(quads)), key=areas.__getitem__):
+        q, area = quads[j], areas[j]
         drop = False
-        for i, (k, k_area, k_box) in enumerate(kept):
-            if (box[:2] > k_box[2:]).any() or (k_box[:2] > box[2:]).any():
+        for i, k in enumerate(kept):
+            if not meet[j][k]:
                 continue  # apart
-            inter = cv2.intersectConvexConvex(q, k)[0]
-            if inter > 0.7 * k_area:  # k lies inside q
+            inter = cv2.intersectConvexConvex(q, quads[k])[0]
+            if inter > 0.7 * areas[k]:  # k lies inside q
                 short, long_ = side_lengths(q)
                 if long_ > 1.7 * short:
                     drop = True  # q is no card: it holds a whole card and is too long for one
                     break
-                if area > 3.0 * k_area:
+                if area > 3.0 * areas[k]:
                     continue  # both stay: a card and a part of it (a large pip, a frame), or a card on a zone
-                kept[i] = (q, area, box)  # q is the card, k a frame inside it or the same card
+                kept[i] = j  # q is the card, k a frame inside it or the same card
                 drop = True
                 break
             if inter > 0.5 * area:
                 drop = True
                 break
         if not drop:
-            kept.append((q, area, box))
-    out: list[FloatArray] = []
-    for q, _, _ in kept:  # the replacements above may have made duplicates
-        if all(quad_iou(q, o) < 0.5 for o in out):
-            out.append(q)
-    return out
+            kept.append(j)
+    out: list[int] = []
+    for j in kept:  # the replacements above may have made duplicates
+        if all(not meet[j][o] or quad_iou(quads[j], quads[o]) < 0.5 for o in out):
+            out.append(j)
+    return [quads[j] for j in out]
 
 
 def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: Sequence[int] = ()) -> list[Corner]:
@@ -461,7 +462,12 @@ def _components(mask: Image) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np
 def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1, frame pixels at the fine scale) around the region's parts, each grown by `pad`,
     overlapping ones merged: every region pixel lies in exactly one box."""
-    n, stats, _ = _components(region)
+    # The parts are labelled in the box around the region only (most of a frame is no ground), cut from even
+    # coordinates: the labelling goes by 2 x 2 blocks, so the parts come in the order the whole mask gives them.
+    x, y, w, h = cv2.boundingRect(region)
+    left, top = x - x % 2, y - y % 2
+    n, stats, _ = _components(region[top:y + h, left:x + w])
+    stats[:, :2] += (left, top)
     fw, fh = size
     boxes = [(max(0, int(x * to_fine) - pad), max(0, int(y * to_fine) - pad),
               min(fw, int((x + bw) * to_fine) + pad + 1), min(fh, int((y + bh) * to_fine) + pad + 1))
@@ -520,8 +526,8 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     # glyph inside an outline too small to be its card (a pip or a picture's frame taken for a card) is on none.
     owner = np.full(len(stats), -1, np.int32)
     for k in sorted(range(len(quads)), key=lambda k: quad_area(quads[k])):  # the smallest outline holding it
-        q = quads[k]
-        at = card_coords(order_quad(q), centres)
+        q = quads[k]  # ordered as an outline's quad is (inside it or not is all that is asked)
+        at = card_coords(q, centres)
         inside = np.all((at >= 0) & (at <= 1), axis=1) & (3 * size <= side_lengths(q)[0]) & (owner < 0)
         owner[inside] = k
     out: list[Corner] = []

@@ -25,6 +25,7 @@ An unnamed outline is face down when little of it is open paper (a back's patter
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -50,6 +51,7 @@ from vision.rectify import (
     corner_crops,
     corner_frame,
     gray,
+    medians_u8,
     quad_area,
     side_lengths,
     warp_card,
@@ -132,11 +134,11 @@ def stands_out(image: Image, quad: npt.NDArray[np.float32], s: Settings) -> bool
     does (a rectangle drawn on the felt has felt inside and out)."""
     centre = quad.mean(axis=0)
     grown = (centre + (quad - centre) * 1.2).astype(np.float32)
-    view = warp_card(image, grown, 48, 67).astype(np.float32)
+    view = warp_card(image, grown, 48, 67)
     inside = np.zeros(view.shape[:2], bool)
     inside[6:61, 4:44] = True  # the card itself, 1/1.2 of the view
-    middle = np.median(view[14:53, 10:38].reshape(-1, 3), axis=0)  # median: a card lying partly on a zone
-    outside = np.median(view[~inside], axis=0)
+    middle = medians_u8(view[14:53, 10:38].reshape(-1, 3).T)  # median: a card lying partly on a zone
+    outside = medians_u8(view[~inside].T)
     return bool(np.linalg.norm(middle - outside) >= s.min_edge_contrast)
 
 
@@ -210,9 +212,10 @@ class Recognizer:
         cards = [[warp_card(image, q) for q in qs] for qs in ways]
         crops = [crop for views in cards for card in views for crop in corner_crops(card)]
         proposals = _proposals(found.corners, s)
-        # the frame's grey levels once for all the proposals' windows (a photograph can have a hundred of them)
-        grey = gray(image)
-        batch = self.read(crops + [corner_crop_at(grey, q) for q, _ in proposals])
+        # the frame's grey levels, converted once for all the windows (a photograph can have a hundred of them) and
+        # only when one is wanted (cards lying apart want none)
+        grey = functools.cache(lambda: gray(image))
+        batch = self.read(crops + [corner_crop_at(grey(), q) for q, _ in proposals])
         readings: list[Reading] = []  # the cards named
         unnamed: list[Detection] = []  # unknown and face-down cards
         at = 0
@@ -247,7 +250,7 @@ class Recognizer:
             c.within >= 0 and c.within not in read and _at_edge(quads[c.within], c, s))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         if by_index:
-            windows = self.read([corner_crop_at(grey, q) for q, _ in by_index])
+            windows = self.read([corner_crop_at(grey(), q) for q, _ in by_index])
             named, more = _read_proposals(found, by_index, windows, 0, s)
             readings += named
             marks += more
@@ -266,7 +269,7 @@ class Recognizer:
             holds(q, m.window.mean(axis=0)) for q in known)])
         return one_per_card(readings + refined, unnamed, marks) if refined else dets
 
-    def _refine(self, grey: Image, marks: list[Mark]) -> list[Reading]:
+    def _refine(self, grey: Callable[[], Image], marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
         window only roughly): a card is named where `refine_votes` of them read the mark's own likeliest card
         at `index_bar`, at the surest of those windows."""
@@ -276,7 +279,7 @@ class Recognizer:
         shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
                   (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
         quads = [_jittered(m.window, *shift) for m in marks for shift in shifts]
-        r = self.read([corner_crop_at(grey, q) for q in quads])
+        r = self.read([corner_crop_at(grey(), q) for q in quads])
         out: list[Reading] = []
         for k, m in enumerate(marks):
             sure: list[tuple[float, int]] = []  # the windows reading the mark's card at the bar
@@ -297,7 +300,6 @@ class Recognizer:
         s = self.settings
         a, b = at
         corners = _corners_of(quad)
-        windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
         (ca, pa), (cb, pb) = r.best(a), r.best(b)
         conf = max(pa if ca else 0.0, pb if cb else 0.0)
         for c, p, other, corner in ((ca, pa, b, 0), (cb, pb, a, 1)):
@@ -308,6 +310,7 @@ class Recognizer:
             if float(others.max()) < s.other_card:
                 agree = ca == cb  # both windows hold this card's glyphs (one detection per card needs both)
                 det = Detection(card=c, face="up", confidence=min(1.0, max(pa, pb) if agree else p), corners=corners)
+                windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
                 used = (windows[corner], windows[1 - corner]) if agree else (windows[corner],)
                 return _Outline(Reading(det, used, corner=2 * corner, whole=agree))
         read_any = (ca is not None and pa >= 0.5) or (cb is not None and pb >= 0.5)

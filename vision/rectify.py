@@ -11,6 +11,7 @@ grey levels; `to_blob` normalises a batch of them for the network, which was tra
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -80,6 +81,14 @@ def quad_iou(a: FloatArray, b: FloatArray) -> float:
     inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
     union = quad_area(a) + quad_area(b) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def boxes_meet(quads: Sequence[FloatArray]) -> npt.NDArray[np.bool_]:
+    """N x N: whether the bounding boxes of each two quads meet (touching counts); quads whose boxes do not meet
+    have no area in common."""
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    lo, hi = q.min(axis=1), q.max(axis=1)
+    return np.asarray(np.all((lo[:, None] <= hi[None]) & (lo[None] <= hi[:, None]), axis=2))
 
 
 def side_lengths(quad: FloatArray) -> tuple[float, float]:

@@ -140,18 +140,22 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
 def _uncovered(named: list[Detection], unnamed: Sequence[Detection]) -> list[Detection]:
     """The unnamed detections, largest first, that overlap no kept one, hold no smaller named one's centre (a zone
     around cards) and lie on no kept detection, named or not, over twice their size (a large pip, a picture's frame)."""
-    areas = [quad_area(_quad_of(d)) for d in named]
+    seen = [_quad_of(d) for d in named]  # the named quads, then the unnamed ones kept
+    areas = [quad_area(q) for q in seen]
+    quads = [_quad_of(d) for d in unnamed]
+    sizes = [quad_area(q) for q in quads]
     out: list[Detection] = []
-    for d in sorted(unnamed, key=lambda d: -quad_area(_quad_of(d))):
-        q = _quad_of(d)
-        a = quad_area(q)
-        if any(quad_iou(q, _quad_of(o)) > 0.3 for o in [*named, *out]):
+    for i in sorted(range(len(unnamed)), key=lambda i: -sizes[i]):
+        d, q, a = unnamed[i], quads[i], sizes[i]
+        if any(quad_iou(q, o) > 0.3 for o in seen):
             continue
         if any(areas[j] < 0.7 * a and holds(q, o.center) for j, o in enumerate(named)):
             continue
-        if any(quad_area(_quad_of(o)) > 2 * a and holds(_quad_of(o), d.center) for o in [*named, *out]):
+        if any(b > 2 * a and holds(o, d.center) for o, b in zip(seen, areas, strict=True)):
             continue
         out.append(d)
+        seen.append(q)
+        areas.append(a)
     return out
 
 
