@@ -1,25 +1,13 @@
 """Detect: where the cards are in a frame, as outlines (one card alone) and corners (cards overlapping).
 
-Cards are the lightest, least coloured things on a table, and their edges are sharp: masks are made of the
-frame scaled to `Settings.detect_width`, card-like paper (lightness minus saturation above its Otsu level), closed
-edges (Canny, dilated), what is far in colour from the table top, and paper lighter than its surroundings (a card
-on a light table or desk, which the Otsu level puts with the desk), and each blob of them is looked at:
-
-- a blob that fills a quadrilateral of a card's proportions is one card: an `Outline` (face up or down);
-- any other blob big enough to hold cards is cards overlapping (a fanned hand, a pile): each convex, near
-  right-angled vertex of its outline is a `Corner` where a card may start, its sides along the two edges
-  that meet there. The reader decides which of them are index corners; the rest read "not an index".
-
-Outlines of several masks that cover the same card are merged (the larger kept); the lighter-than-around mask's
-count only where no other mask outlines that card. Each outline kept is then moved onto the card's edge in the
-frame (`_to_edges`): the masks' outlines lie a pixel or two off it and cut a card's rounded corners.
-
-Cards are also found by their corner index (`index_corners`): glyphs of dark ink on light paper and of light ink
-on a dark card, paired as a rank over its suit, each pair an index window (a `Corner` with `by_index`), tagged
-with the outline whose glyphs they are (`within`). Glyphs are looked for only on the `Ground` an index can lie
-on (light paper; a dark card that is not the table), off the cards already read, and at up to
-`Settings.index_width` only in the boxes around that ground: on felt with every card outlined and read, next
-to nothing is left to search.
+Cards are the lightest, least coloured things on a table, and their edges are sharp. Masks of the frame (card-like
+paper, closed edges, what is far in colour from the table top, paper lighter than its surroundings) are cut into
+blobs: one filling a quadrilateral of a card's proportions is one card's `Outline`, moved onto the card's edge
+(`_to_edges`); any other blob big enough to hold cards is cards overlapping, each convex near-right vertex of its
+outline a `Corner` where a card may start (the reader tells which are index corners). Cards are also found by
+their index (`index_corners`): glyph pairs, a rank over its suit, looked for only on the `Ground` an index can lie
+on and off the cards already read, so that on felt with every card read next to nothing is left to search.
+Details and reasons: docs/vision.md, "Detect" and "Find by index".
 """
 
 from __future__ import annotations

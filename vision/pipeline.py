@@ -1,26 +1,10 @@
 """The recognizer: frame in, detections out (`Recognizer(profile).identify(frame)`).
 
 The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index
-windows from glyph pairs; `rectify` cuts each outline's two index corners (and each proposal's window) out
-upright; `read` runs the trained index reader on them, in two batches: the outlines and corners first, then the
-index windows found where no card was read; a deck profile (`deck`), when given, sharpens the readings with
-that deck's own prototypes; then each card is named here:
-
-- an outline is named when one index corner reads a card at `name_bar` or more while the other reads no
-  other card at `other_card`; otherwise it is unknown (`card` None), with its `rank` when the rank alone is
-  sure. Two corners agreeing add no confidence: a card's two corners show the same point-symmetric image (a
-  back's pattern as much as a face's index), so they are one piece of evidence read twice;
-- the index windows of the glyphs off the named cards and backs are read next: off every outline, and inside
-  an outline that is named by neither corner (several overlapping cards outlined as one) or that is no card (a
-  line around cards);
-- a proposal is a card when its window reads one at its bar (a back, a pip or the felt reads "not an index"); a
-  window read as some card's index below its bar is a `Mark`: a card lies there, though which is not sure (it is
-  reported unknown, with its rank when the rank is sure, unless a card found covers it); a mark on no card named
-  is read again in windows moved and scaled a little about its own, and named where two of them read it surely;
-- one detection per card (`vision.resolve`): the readings are hypotheses, kept surest first, each card once, no
-  two read from the same glyphs, none whose index lies on a card seen whole; each outline extrapolated from an
-  index is cut where another card's index (read or marked) shows it lies on top.
-An unnamed outline is face down when little of it is open paper (a back's pattern), else face up and unknown.
+windows from glyph pairs; `rectify` cuts their index crops; `read` runs the trained index reader on them in two
+batches (the outlines and corners first, then the index windows found where no card was read), sharpened by a
+deck profile (`deck`) when one is given. Each outline and window is named here, and `resolve` keeps one
+detection per card. The rules, and their reasons, are docs/vision.md's "Name" and "One detection per card".
 """
 
 from __future__ import annotations
@@ -222,22 +206,23 @@ class Recognizer:
         lines: set[int] = set()  # outlines that are no card: lines on the table
         read: list[int] = []  # outlines read: named, or a back
         for i, qs in enumerate(ways):
-            best: _Outline | None = None
+            best: Reading | Detection | None = None
             for q, card in zip(qs, cards[i], strict=True):
                 x = self._name_outline(image, q, card, batch, (at, at + 1))
                 at += 2
-                if best is None or (x is not None and (x.named, x.det.confidence) > (best.named, best.det.confidence)):
+                if best is None or (x is not None and _surer(x) > _surer(best)):
                     best = x
             if best is None:
                 lines.add(i)
                 continue
-            if isinstance(best.found, Reading):
-                readings.append(best.found)
-            else:
-                unnamed.append(best.found)
+            if isinstance(best, Reading):
+                readings.append(best)
+                read.append(i)
+                continue
+            unnamed.append(best)
             # a back holds no outline a third its size: one that does is dark cards outlined as one (a black deck)
-            if best.named or (best.det.face == "down" and not any(3 * quad_area(o) < quad_area(quads[i]) and holds(
-                    quads[i], o.mean(axis=0)) for o in quads)):
+            if best.face == "down" and not any(3 * quad_area(o) < quad_area(quads[i]) and holds(
+                    quads[i], o.mean(axis=0)) for o in quads):
                 read.append(i)
         named, marks = _read_proposals(found, proposals, batch, at, s)
         readings += named
@@ -256,8 +241,7 @@ class Recognizer:
             marks += more
         for pile in found.piles:
             # a pile none of whose cards was read: one detection, face down unless it is open paper
-            if any(cv2.pointPolygonTest(pile.reshape(-1, 1, 2), d.center, False) >= 0
-                   for d in [*(x.det for x in readings), *unnamed]):
+            if any(holds(pile, d.center) for d in [*(x.det for x in readings), *unnamed]):
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
             unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)))
@@ -294,9 +278,10 @@ class Recognizer:
         return out
 
     def _name_outline(self, image: Image, quad: npt.NDArray[np.float32], card: Image, r: Readings,
-                      at: tuple[int, int]) -> _Outline | None:
+                      at: tuple[int, int]) -> Reading | Detection | None:
         """The outline's detection: a reading, with the index windows its name was read from (both when they
-        agree), or an unnamed detection; None for no card."""
+        agree), or an unnamed detection; None for no card. Two corners agreeing add no confidence: a card's two
+        corners are one point-symmetric image (a back's pattern as much as a face's index), read twice."""
         s = self.settings
         a, b = at
         corners = _corners_of(quad)
@@ -312,7 +297,7 @@ class Recognizer:
                 det = Detection(card=c, face="up", confidence=min(1.0, max(pa, pb) if agree else p), corners=corners)
                 windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
                 used = (windows[corner], windows[1 - corner]) if agree else (windows[corner],)
-                return _Outline(Reading(det, used, corner=2 * corner, whole=agree))
+                return Reading(det, used, corner=2 * corner, whole=agree)
         read_any = (ca is not None and pa >= 0.5) or (cb is not None and pb >= 0.5)
         short, long_ = side_lengths(quad)
         if not read_any and (long_ > s.max_unread_aspect * short or not stands_out(image, quad, s)):
@@ -320,24 +305,14 @@ class Recognizer:
         if not read_any and open_paper(card) < s.face_down_paper:
             det = Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
                             corners=corners)
-            return _Outline(det)
+            return det
         rank = _sure_rank(r.probs[[a, b], :NONE], s)
-        return _Outline(Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank))
+        return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
 
 
-@dataclass(frozen=True)
-class _Outline:
-    """What an outline found is: a card named (a reading) or not (a detection, unknown or face down)."""
-
-    found: Reading | Detection
-
-    @property
-    def det(self) -> Detection:
-        return self.found.det if isinstance(self.found, Reading) else self.found
-
-    @property
-    def named(self) -> bool:
-        return isinstance(self.found, Reading)
+def _surer(x: Reading | Detection) -> tuple[bool, float]:
+    """How an outline's reading ranks against the same outline read the other way round: named first, then surer."""
+    return (True, x.det.confidence) if isinstance(x, Reading) else (False, x.confidence)
 
 
 def _sure_rank(card_probs: npt.NDArray[np.float32], s: Settings) -> str | None:

@@ -1,28 +1,11 @@
 """Resolve: a frame's readings become one detection per card (`one_per_card`).
 
 Every card name read in a frame is a hypothesis, a `Reading`: card X, read from the index window here, its card's
-outline there (the outline found in the frame, or extrapolated from the window along the card's sides). In a fan
-or a pile the hypotheses overlap, and the windows tell which card lies on top: an index that is seen lies on top
-of every card whose outline holds it. Taken surest first (the cards seen whole before the others: nothing lies
-on them), a reading is kept unless
-
-- its card was kept already (two readings of one card: the surer stands for both);
-- its window frames the glyphs a kept reading was read from (a window straddling two cards of a fan reads a
-  neighbour's rank or suit: the surer reading explains it);
-- its index lies inside the outline of a kept card seen whole (both its index corners read it, so nothing lies
-  on top of it: a pip or a picture's frame read as an index).
-
-Then each kept card not seen whole is cut where other cards lie on top of it: to the largest rectangle, in the
-card's own coordinates from its index corner, that overlaps no kept card's index window and no `Mark` (a window
-read as the index of some card, though of no card surely: a card lies on top there all the same, unless it may be
-this card's own other index). So an outline extrapolated from an index under a fanned neighbour ends where the
-neighbour begins.
-
-Unnamed detections (unknown, face down, a pile) are then dropped where they overlap a kept detection (IoU above
-0.3), hold a smaller detection's centre (a zone drawn around cards) or lie on a named card more than twice their
-size (a pip, a picture's frame). Last, each mark's card (an index seen, though not named) is reported unknown the
-same way, unless its window lies on a card seen whole (its pips) or on an unnamed detection kept (a card there
-already).
+outline there (found, or extrapolated from the window along the card's sides). In a fan or a pile the hypotheses
+overlap, and the windows tell which card lies on top: an index that is seen lies on top of every card whose
+outline holds it. So readings are kept surest first, each card once and each window's glyphs once, and a card not
+seen whole is cut where another card's index (read, or a `Mark`) lies on it; the unnamed detections and the marks'
+cards are kept where no card is reported already. The rules: docs/vision.md, "One detection per card".
 """
 
 from __future__ import annotations
