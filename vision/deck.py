@@ -3,11 +3,8 @@
 A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's index corners, averaged per
 card (one photo per card, named by its card) or per rank (photos labelled by whole-card box and rank,
 `--labels`). At table time `DeckProfile.sharpen` lets the prototypes decide the corners they are decisive
-about; "not an index" stays the network's, so a back stays a back (docs/vision.md, "Deck profiles").
-
-A calibration photo shows one card, anywhere in the frame or filling it (a scan); no card, or two, is an error
-naming the photo. The profile is JSON tied to the SHA-256 of the model whose embedding it holds, written
-atomically.
+about; "not an index" stays the network's, so a back stays a back (docs/vision.md, "Deck profiles"). The
+profile is JSON tied to the SHA-256 of the model whose embedding it holds, written atomically.
 """
 
 from __future__ import annotations
@@ -30,14 +27,12 @@ from vision.images import load_image, read_json_file
 from vision.labels import LabelledCard
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
-    JITTER,
     FloatArray,
     Image,
     box_quad,
     corner_crop_at,
     corner_crops,
     corner_frame,
-    jittered_windows,
     order_quad,
     quad_area,
     quad_iou,
@@ -162,6 +157,19 @@ def _prototypes(labelled: Sequence[tuple[str, Readings]]) -> dict[str, FloatArra
     return {key: (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32) for key, m in means.items()}
 
 
+# The outline as found and a little off (shift along the short and long side, scale): as at table time.
+JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94),
+          (0.0, 0.0, 1.06))
+
+
+def _jittered_windows(image: Image, quad: FloatArray) -> list[Image]:
+    """The index window of a card known by its first corner (`corner_crop_at`), once per (dx, dy, scale) of
+    `JITTER`: the corner moved by dx of the short side and dy of the long side, the card scaled about it."""
+    u, v = quad[1] - quad[0], quad[3] - quad[0]
+    return [corner_crop_at(image, (quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32))
+            for dx, dy, k in JITTER]
+
+
 def _views(card: Image) -> list[Image]:
     """Both index corners of an upright card, from the outline as found and a little off (as at table time)."""
     h, w = card.shape[:2]
@@ -214,7 +222,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
             best = quads[max(sure)[2]]
             near = [quads[i] for _, _, i in sure
                     if float(np.linalg.norm(quads[i][0] - best[0])) < 0.3 * float(np.linalg.norm(best[1] - best[0]))]
-            return reader.read([v for q in near for v in jittered_windows(image, q)])
+            return reader.read([v for q in near for v in _jittered_windows(image, q)])
     raise VisionInputError(f"{where}: no card index found in the photo (one face-up card per photo)")
 
 

@@ -152,20 +152,6 @@ def corner_crop_at(image: Image, quad: FloatArray) -> Image:
     return np.asarray(out, dtype=np.uint8)
 
 
-# The outline as found and a little off (shift along the short and long side, scale): as at table time.
-JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94),
-          (0.0, 0.0, 1.06))
-
-
-def jittered_windows(image: Image, quad: FloatArray, jitter: tuple[tuple[float, float, float], ...] = JITTER) \
-        -> list[Image]:
-    """The index window of a card known by its first corner (`corner_crop_at`), once per (dx, dy, scale) of
-    `jitter`: the corner moved by dx of the short side and dy of the long side, the card scaled about it."""
-    u, v = quad[1] - quad[0], quad[3] - quad[0]
-    return [corner_crop_at(image, (quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32))
-            for dx, dy, k in jitter]
-
-
 def to_blob(crops: list[Image]) -> FloatArray:
     """N x 1 x CROP_H x CROP_W float input: each crop in dark-on-light polarity, zero mean, unit contrast.
 
