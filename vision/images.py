@@ -9,11 +9,10 @@ from typing import Any
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from vision.errors import VisionInputError
+from vision.rectify import Image
 
-Image = npt.NDArray[np.uint8]
 MAX_PIXELS = 40_000_000
 
 

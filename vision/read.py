@@ -4,10 +4,9 @@
 probabilities of the 52 cards and of "not an index", and the network's embedding of it (what a deck profile's
 prototypes are made of, `vision.deck`). The model file is `vision/model/index-reader.onnx` beside its
 metadata (`.json`: format, classes, crop size, softmax temperature, the SHA-256 of the model); a model whose
-metadata is missing, of another format or whose bytes do not match is refused with a `VisionInputError`. The
-network is built from the very bytes that were checked, and runs on two threads that sleep rather than spin
-when idle: a photograph's hundred windows are read in about four fifths of the time for about the same CPU, and
-a frame's batch costs no more than on one thread.
+metadata is missing, of another format or whose bytes do not match is refused with a `VisionInputError`, and
+the network is built from the very bytes that were checked. It runs on two threads that sleep rather than spin
+when idle: a photograph's hundred windows are read faster, and a frame's batch costs no more than on one.
 """
 
 from __future__ import annotations
@@ -19,15 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 import onnxruntime as ort
 
 from vision.cards import ALL_CARDS
 from vision.errors import VisionInputError
-from vision.rectify import CROP_H, CROP_W, to_blob
-
-Image = npt.NDArray[np.uint8]
-FloatArray = npt.NDArray[np.float32]
+from vision.rectify import CROP_H, CROP_W, FloatArray, Image, to_blob
 
 MODEL_FORMAT = "cardtable-index-reader-1"
 DEFAULT_MODEL = Path(__file__).resolve().parent / "model" / "index-reader.onnx"

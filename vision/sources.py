@@ -9,15 +9,14 @@ from typing import TYPE_CHECKING, Protocol
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from vision.calibration import TableCalibration
 from vision.errors import VisionDeviceError, VisionInputError
+from vision.rectify import Image
 
 if TYPE_CHECKING:
     from types import TracebackType
 
-Image = npt.NDArray[np.uint8]
 Frame = tuple[float, Image]  # (seconds since the source opened, BGR image)
 
 

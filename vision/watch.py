@@ -11,14 +11,12 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from vision.calibration import TableCalibration
 from vision.pipeline import Detection, Recognizer
+from vision.rectify import Image
 from vision.sources import Frame, FrameSource
 from vision.tracking import SeatTracker, VisionEvent
-
-Image = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True, kw_only=True)

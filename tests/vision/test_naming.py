@@ -9,9 +9,9 @@ import pytest
 
 from hardware_sim.camera import PlacedCard, TableScene, render_with_truth
 from vision.cards import ALL_CARDS
-from vision.images import Image
 from vision.pipeline import Recognizer
 from vision.read import NONE, IndexReader, Readings
+from vision.rectify import Image
 from vision.settings import SETTINGS
 
 
