@@ -183,7 +183,7 @@ def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> Float
     rect_w, rect_h = cv2.minAreaRect(contour)[1]
     # The two tests on the quad below bound the blob's share of its minimum-area rectangle: a blob under that
     # share (most blobs of a frame, the edges' tangles) is no card, and its quad need not be fitted.
-    if blob < s.min_fill / _QUAD_OF_RECT * rect_w * rect_h:
+    if blob < s.min_fill / s.quad_of_rect * rect_w * rect_h:
         return None
     quad = _quad_of(contour)
     area = quad_area(quad)
@@ -194,18 +194,18 @@ def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> Float
         return None
     if blob / area < s.min_fill:
         return None
-    if rect_w * rect_h > _QUAD_OF_RECT * area:  # a quad cutting off much of the blob
+    if rect_w * rect_h > s.quad_of_rect * area:  # a quad cutting off much of the blob
         return None
     return quad
 
 
-def _to_edges(grey: Image, quad: FloatArray) -> FloatArray:
+def _to_edges(grey: Image, quad: FloatArray, s: Settings) -> FloatArray:
     """The quad with each side moved onto the frame's edge: across the side's middle, at several points, the
-    strongest step of grey level within `_EDGE_REACH` pixels (to a fraction of a pixel), a line fitted through
+    strongest step of grey level within `edge_reach` pixels (to a fraction of a pixel), a line fitted through
     them, and the corners where those lines meet. The masks' outlines are a pixel or two off the card's edge
     (a ring of edges is dilated, paper is opened), and a card's corners are rounded, so the hull's vertices lie
     on the arcs inside it: a card read from those has its index windows off the index."""
-    reach = np.arange(-_EDGE_REACH, _EDGE_REACH + 0.25, 0.5, dtype=np.float32)
+    reach = np.arange(-s.edge_reach, s.edge_reach + 0.25, 0.5, dtype=np.float32)
     lines = []
     for a, b in zip(quad, np.roll(quad, -1, axis=0), strict=True):
         along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
@@ -218,9 +218,9 @@ def _to_edges(grey: Image, quad: FloatArray) -> FloatArray:
         step = steps[np.arange(len(k)), k]
         # a card's edge is one step, lighter on the same side all along it; a line drawn on the table is two,
         # and its strongest flips between them
-        rising = int((step >= _EDGE_STEP).sum())
-        falling = int((step <= -_EDGE_STEP).sum())
-        strong = step >= _EDGE_STEP if rising >= falling else step <= -_EDGE_STEP
+        rising = int((step >= s.edge_step).sum())
+        falling = int((step <= -s.edge_step).sum())
+        strong = step >= s.edge_step if rising >= falling else step <= -s.edge_step
         if min(rising, falling) > 1 or int(strong.sum()) < len(k) // 2:
             lines.append((a, along))
             continue
@@ -237,13 +237,6 @@ def _to_edges(grey: Image, quad: FloatArray) -> FloatArray:
     out = np.array(corners, np.float32)
     # a card's corner moves a little; one that moves far was no card's edge (a fan's strip, glare)
     return out if float(np.linalg.norm(out - quad, axis=1).max()) <= 0.1 * min(side_lengths(quad)) else quad
-
-
-_EDGE_REACH = 3.0  # pixels (at the outline scale) either side of an outline's side searched for the card's edge
-_EDGE_STEP = 6.0  # grey levels between samples half a pixel apart: a step weaker than this is no card's edge
-
-
-_QUAD_OF_RECT = 1.25  # a card's quad holds at least 1 / this of its blob's minimum-area rectangle
 
 
 def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Settings) -> list[tuple[FloatArray, ...]]:
@@ -323,7 +316,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         typical = float(np.median([quad_area(q) for q in quads]))
         quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
     grey = np.asarray(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0), np.uint8)
-    quads = [_to_edges(grey, q) for q in quads]
+    quads = [_to_edges(grey, q, s) for q in quads]
     widths_seen = [side_lengths(q)[0] for q in quads]
     outlines = [Outline(order_quad(q / scale)) for q in quads]
     corners: list[Corner] = []

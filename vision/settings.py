@@ -22,6 +22,9 @@ class Settings:
     lighter_by: float = 12.0  # divided by `lighter_block`, exceeded by this much (V - S), is a card's paper
     same_outline: float = 0.85  # ... unless it lies in an outline of another mask at least this share of its area
     min_fill: float = 0.86  # one card's blob fills this much of its fitted quadrilateral
+    quad_of_rect: float = 1.25  # a card's quad holds at least 1 / this of its blob's minimum-area rectangle
+    edge_reach: float = 3.0  # pixels (at the outline scale) either side of an outline's side searched for its edge
+    edge_step: float = 6.0  # grey levels between samples half a pixel apart: a weaker step is no card's edge
     corner_angle: tuple[float, float] = (55.0, 125.0)  # a card's corner on a blob's outline, degrees
     strip_width: float = 0.85  # an outline narrower than this share of the frame's typical card is a strip
     max_piles: int = 12  # blobs of overlapping cards reported as one pile each when nothing in them is read
