@@ -72,17 +72,13 @@ class Ground:
             return ground
         region = ground.copy()
         if skip:
-            apart = self._around(ground, skip) <= 0.5
-            region &= ~self._filled([q for q, card in zip(skip, apart, strict=True) if card], self.margin)
+            cards = np.zeros(ground.shape, np.uint8)
+            for q, apart in zip(skip, self._around(ground, skip) <= 0.5, strict=True):
+                if apart:
+                    cv2.fillConvexPoly(cards, np.round(q * self.scale).astype(np.int32), 255)
+            region &= ~np.asarray(cv2.dilate(cards, np.ones((2 * self.margin + 1,) * 2, np.uint8)), np.uint8)
         thin = cv2.getStructuringElement(cv2.MORPH_RECT, (self.margin | 1,) * 2)
         return np.asarray(cv2.morphologyEx(region, cv2.MORPH_OPEN, thin), np.uint8)
-
-    def _filled(self, quads: Sequence[FloatArray], grow: int) -> Image:
-        mask = np.zeros(self.paper.shape, np.uint8)
-        for q in quads:
-            cv2.fillConvexPoly(mask, np.round(q * self.scale).astype(np.int32), 255)
-        return mask if grow == 0 else np.asarray(
-            cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (2 * grow + 1,) * 2)), np.uint8)
 
     def _around(self, ground: Image, quads: Sequence[FloatArray]) -> FloatArray:
         """For each quad, the share of the line around it (a sixth of its size out) that is ground."""
@@ -305,10 +301,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             elif k in (0, 2):  # paper or not-the-table: cards overlapping (edges alone are too many things; paper
                 # lighter than its surroundings is, in a cluttered room, as many patches of wall and light)
                 blobs.append((k, c))
-    # Where another mask outlines a card too, its outline is kept: on felt the lighter-than-around mask takes in
-    # the card's blurred rim (the mean it is compared with is the felt's), the paper mask does not; and a part of
-    # a card it outlines (a picture's frame) is no card. Only an outline larger than any it lies in (a card
-    # whose ring of edges ran into its index) is taken from it.
+    # Where another mask outlines a card too, its outline is kept (`_lies_in`): on felt the lighter-than-around
+    # mask takes in the card's blurred rim, and a part of a card it outlines (a picture's frame) is no card.
     quads = _one_quad_per_card(quads)
     lighter = [q for q in _one_quad_per_card(lighter) if not any(_lies_in(q, o, s) for o in quads)]
     quads = _one_quad_per_card(quads + lighter)
@@ -409,13 +403,9 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
 
 
 def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: Sequence[int] = ()) -> list[Corner]:
-    """Cards found by their index: pairs of ink blobs of alike size, one a little above the other (a rank over
-    its suit), each taken both ways round. The pair's axis is the card's long side; the window around the pair
-    is framed as the reader was trained on boxed indices (index up-left, paper right of and below it).
-
-    Glyphs are looked for only on `found.ground`, off the outlines of `skip` (cards already read); each proposal
-    is tagged with the outline whose glyphs it pairs (`within`, the smallest outline holding them). Glyphs are
-    small: they are looked at up to `Settings.index_width`, in the boxes around that region only."""
+    """Cards found by their index: the glyph pairs (`_pairs`) on `found.ground` off the outlines of `skip` (cards
+    already read), looked at up to `Settings.index_width` (glyphs are small), each tagged with the outline whose
+    glyphs it pairs (`within`, the smallest outline holding them)."""
     fine = min(1.0, s.index_width / image.shape[1])
     quads = [o.quad for o in found.outlines]
     out: list[Corner] = []
@@ -520,7 +510,8 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
 
 def _pairs(pts: FloatArray, size: FloatArray, within: int, s: Settings) -> list[Corner]:
     """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each taken both ways
-    round, as index windows (at most `max_index_pairs`)."""
+    round, as index windows (at most `max_index_pairs`). The pair's axis is the card's long side; its window is
+    framed as the reader was trained on boxed indices."""
     d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
     mean = (size[:, None] + size[None, :]) / 2
     ratio = size[None, :] / size[:, None]
