@@ -69,13 +69,9 @@ class DeckProfile:
             raise VisionInputError(f"deck profile {self.name!r} was made with another model: calibrate the deck again")
 
     def sharpen(self, r: Readings, s: Settings = SETTINGS) -> Readings:
-        """The readings as this deck's prototypes decide them; "not an index" stays the network's.
-
-        Where the nearest prototype is decisive (`nearest`, and the network gives the cards the profile never saw
-        less than `profile_unseen`: a profile cannot rule out a card it has no prototype of), the card share goes
-        to that prototype's card(s), whatever the network ranked first. Elsewhere the network's reading stands,
-        but a corner like the prototypes whose first choice, a card the profile learnt, is not clearly the
-        nearest is unknown: the deck's own corners do not bear it out."""
+        """The readings as this deck's prototypes decide them (docs/vision.md, "Deck profiles"): where the nearest
+        prototype is decisive, the card share goes to its card(s); elsewhere the network's reading stands, unless
+        the deck's own corners contradict it (then unknown). "Not an index" stays the network's."""
         if len(r.probs) == 0:
             return r
         member = _members(self.keys)
