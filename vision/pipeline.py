@@ -78,9 +78,7 @@ class Detection:
 
     @property
     def center(self) -> tuple[float, float]:
-        xs = [p[0] for p in self.corners]
-        ys = [p[1] for p in self.corners]
-        return sum(xs) / 4, sum(ys) / 4
+        return sum(x for x, _ in self.corners) / 4, sum(y for _, y in self.corners) / 4
 
     def to_json(self) -> dict[str, Any]:
         return {"card": self.card, "rank": self.rank, "face": self.face, "confidence": round(self.confidence, 3),

@@ -42,8 +42,7 @@ class Readings:
 
 
 def softmax(logits: FloatArray) -> FloatArray:
-    z = logits - logits.max(axis=1, keepdims=True)
-    e = np.exp(z)
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
 
 

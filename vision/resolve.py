@@ -146,9 +146,7 @@ def _same_index(a: FloatArray, b: FloatArray) -> bool:
     """Two index windows framing the same glyphs: they overlap by a third of the smaller, or one holds the
     other's centre."""
     inter = cv2.intersectConvexConvex(a, b)[0]
-    if inter > 0.33 * min(quad_area(a), quad_area(b)):
-        return True
-    return holds(a, b.mean(axis=0)) or holds(b, a.mean(axis=0))
+    return inter > 0.33 * min(quad_area(a), quad_area(b)) or holds(a, b.mean(axis=0)) or holds(b, a.mean(axis=0))
 
 
 def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
