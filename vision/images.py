@@ -19,12 +19,11 @@ MAX_PIXELS = 40_000_000
 def load_image(path: str | Path, *, paper_background: bool = False) -> Image:
     """A BGR image from a file. Transparent pixels become white paper when `paper_background`
     (face images with a transparent card body), else black."""
-    p = Path(path)
     try:
-        data = np.fromfile(p, dtype=np.uint8)
+        data = np.fromfile(path, dtype=np.uint8)
     except FileNotFoundError as exc:
         raise VisionInputError(f"{path}: no such file") from exc
-    except (IsADirectoryError, PermissionError, OSError) as exc:
+    except OSError as exc:  # a folder, no permission, a read error
         raise VisionInputError(f"{path}: cannot read ({type(exc).__name__})") from exc
     if data.size == 0:
         raise VisionInputError(f"{path}: empty file")
