@@ -195,43 +195,53 @@ def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> Float
     return quad
 
 
-def _to_edges(grey: Image, quad: FloatArray, s: Settings) -> FloatArray:
-    """The quad with each side moved onto the frame's edge: across the side's middle, at several points, the
+def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[FloatArray]:
+    """The quads with each side moved onto the frame's edge: across the side's middle, at several points, the
     strongest step of grey level within `edge_reach` pixels (to a fraction of a pixel), a line fitted through
     them, and the corners where those lines meet. The masks' outlines are a pixel or two off the card's edge
     (a ring of edges is dilated, paper is opened), and a card's corners are rounded, so the hull's vertices lie
-    on the arcs inside it: a card read from those has its index windows off the index."""
+    on the arcs inside it: a card read from those has its index windows off the index. Every side of every quad
+    is sampled in one pass."""
+    if not quads:
+        return []
+    a = np.array(quads, np.float32)  # (quad, side, xy): side j runs from corner j to corner j + 1
+    side = np.roll(a, -1, axis=1) - a
+    along = side / np.maximum(np.linalg.norm(side, axis=2, keepdims=True), 1e-6)
+    normal = np.stack([-along[..., 1], along[..., 0]], axis=2)
+    middle = a[:, :, None] + np.linspace(0.2, 0.8, 13, dtype=np.float32)[:, None] * side[:, :, None]
     reach = np.arange(-s.edge_reach, s.edge_reach + 0.25, 0.5, dtype=np.float32)
-    lines = []
-    for a, b in zip(quad, np.roll(quad, -1, axis=0), strict=True):
-        along = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
-        normal = np.array([-along[1], along[0]], np.float32)
-        middle = a + np.linspace(0.2, 0.8, 13, dtype=np.float32)[:, None] * (b - a)
-        samples = middle[:, None, :] + reach[None, :, None] * normal
-        profile = cv2.remap(grey, samples[..., 0], samples[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        steps = np.diff(profile.astype(np.float32), axis=1)
-        k = np.argmax(np.abs(steps), axis=1)
-        step = steps[np.arange(len(k)), k]
-        # a card's edge is one step, lighter on the same side all along it; a line drawn on the table is two,
-        # and its strongest flips between them
-        rising = int((step >= s.edge_step).sum())
-        falling = int((step <= -s.edge_step).sum())
-        strong = step >= s.edge_step if rising >= falling else step <= -s.edge_step
-        if min(rising, falling) > 1 or int(strong.sum()) < len(k) // 2:
-            lines.append((a, along))
-            continue
-        at = (reach[k] + reach[k + 1]) / 2  # the step lies between the two samples
-        points = middle + at[:, None] * normal
-        vx, vy, x0, y0 = cv2.fitLine(points[strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    samples = (middle[:, :, :, None] + reach[:, None] * normal[:, :, None, None]).reshape(-1, len(reach), 2)
+    profile = cv2.remap(grey, np.ascontiguousarray(samples[..., 0]), np.ascontiguousarray(samples[..., 1]),
+                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    steps = np.diff(profile.astype(np.float32), axis=1).reshape(*middle.shape[:3], -1)
+    k = np.argmax(np.abs(steps), axis=3)
+    step = np.take_along_axis(steps, k[..., None], axis=3)[..., 0]
+    # a card's edge is one step, lighter on the same side all along it; a line drawn on the table is two, and
+    # its strongest flips between them
+    rising = (step >= s.edge_step).sum(axis=2)
+    falling = (step <= -s.edge_step).sum(axis=2)
+    strong = np.where((rising >= falling)[..., None], step >= s.edge_step, step <= -s.edge_step)
+    fitted = (np.minimum(rising, falling) <= 1) & (strong.sum(axis=2) >= k.shape[2] // 2)
+    points = middle + ((reach[k] + reach[k + 1]) / 2)[..., None] * normal[:, :, None]  # the step between samples
+    out = []
+    for i, quad in enumerate(quads):
+        lines = [cv2.fitLine(points[i, j][strong[i, j]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel() if fitted[i, j]
+                 else np.concatenate([along[i, j], a[i, j]]) for j in range(4)]
+        out.append(_where_sides_meet(quad, lines))
+    return out
+
+
+def _where_sides_meet(quad: FloatArray, lines: list[FloatArray]) -> FloatArray:
+    """The corners where the quad's sides, moved onto `lines` (vx, vy, x0, y0), meet; the quad itself where two
+    sides are near parallel or a corner moved far (no card's edge: a fan's strip, glare)."""
     corners = []
-    for (p, u), (r, v) in zip(lines[-1:] + lines[:-1], lines, strict=True):
-        det = float(u[0] * v[1] - u[1] * v[0])
-        if abs(det) < 0.2:  # sides near parallel: no corner between them to fit
+    for (ux, uy, px, py), (vx, vy, rx, ry) in zip(lines[-1:] + lines[:-1], lines, strict=True):
+        det = float(ux * vy - uy * vx)
+        if abs(det) < 0.2:
             return quad
-        corners.append(p + float((r - p)[0] * v[1] - (r - p)[1] * v[0]) / det * u)
+        t = float((rx - px) * vy - (ry - py) * vx) / det
+        corners.append((px + t * ux, py + t * uy))
     out = np.array(corners, np.float32)
-    # a card's corner moves a little; one that moves far was no card's edge (a fan's strip, glare)
     return out if float(np.linalg.norm(out - quad, axis=1).max()) <= 0.1 * min(side_lengths(quad)) else quad
 
 
@@ -310,7 +320,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         typical = float(np.median([quad_area(q) for q in quads]))
         quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
     grey = np.asarray(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0), np.uint8)
-    quads = [_to_edges(grey, q, s) for q in quads]
+    quads = _to_edges(grey, quads, s)
     widths_seen = [side_lengths(q)[0] for q in quads]
     outlines = [Outline(order_quad(q / scale)) for q in quads]
     corners: list[Corner] = []
