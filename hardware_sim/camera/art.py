@@ -171,7 +171,6 @@ def _read_rgba(path: Path) -> Image:
 
 def _lay_on_paper(rgba: Image) -> Image:
     """`rgba` stretched over the whole card body, on white paper where it is transparent."""
-    out = np.full((ART_H, ART_W, 3), PAPER, np.uint8)
     art = cv2.resize(rgba, (ART_W, ART_H), interpolation=cv2.INTER_AREA)
     alpha = art[:, :, 3:4].astype(np.float32) / 255.0
-    return (art[:, :, :3].astype(np.float32) * alpha + out.astype(np.float32) * (1 - alpha)).astype(np.uint8)
+    return (art[:, :, :3].astype(np.float32) * alpha + np.array(PAPER, np.float32) * (1 - alpha)).astype(np.uint8)
