@@ -13,10 +13,13 @@ from hardware_sim.camera import (
     RenderOptions,
     SimCamera,
     TableScene,
+    load_face_set,
     open_source,
     random_scene,
     render_with_truth,
 )
+from hardware_sim.camera.art import ART_H, ART_W, PAPER
+from vision.cards import ALL_CARDS
 
 SMALL = RenderOptions(width=640, height=360)
 
@@ -93,3 +96,19 @@ def test_fanned_scene_overlaps_cards_and_truth_names_their_uncovered_indices() -
     assert len(top.indices) == 2
     # a card whose whole area shows has both indices uncovered
     assert all(len(t.indices) == 2 for t in frame.truth if t.visible > 0.99)
+
+
+def test_a_face_set_is_printed_edge_to_edge(tmp_path: Path) -> None:
+    """Each image of a face set is the whole card: its own border lands on the card's edge, and its transparent
+    rounded corners become the card's paper."""
+    art = np.zeros((140, 100, 4), np.uint8)
+    art[:, :] = (250, 250, 250, 255)
+    art[:, :4] = art[:, -4:] = art[:4, :] = art[-4:, :] = (20, 20, 20, 255)  # the design's border line
+    art[:2, :2] = 0  # a transparent corner
+    for card in ALL_CARDS:
+        cv2.imwrite(str(tmp_path / f"{card}.png"), art)
+    face = load_face_set(tmp_path).face("Qh")
+    assert face.shape == (ART_H, ART_W, 3)
+    for y, x in ((ART_H // 2, 0), (ART_H // 2, ART_W - 1), (0, ART_W // 2), (ART_H - 1, ART_W // 2)):
+        assert face[y, x].max() < 60, (y, x)  # the border at the card's edge, not inside a margin
+    assert tuple(face[0, 0]) == PAPER
