@@ -7,7 +7,9 @@ picture, the felt, half an index). Sources:
 - deck designs: one PNG per card in a folder (`<rank><suit>.png` or `<rank>_of_<suit>.png`), each face laid on
   a table surface, seen by a camera (perspective, the outline found a little off, 40-400 px wide), degraded
   (blur, noise, JPEG, uneven light, colour cast) and rectified; upright or turned 180 degrees (a design that
-  prints its index in the top-left corner only shows "not an index" turned);
+  prints its index in the top-left corner only shows "not an index" turned); a third of them framed as a window
+  found by its glyphs is (the index up-left, as `vision.detect` places a rank over its suit) rather than as a
+  card's corner; a face drawn without its paper is laid on white paper;
 - the simulator's own procedural faces (Hershey-font indices), which the demo's camera draws, drawn together
   as often as one deck design;
 - indices set in the DejaVu fonts (Debian's fonts-dejavu) at random size and place, two and four colours;
@@ -33,7 +35,17 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import ALL_CARDS, RANKS
-from vision.rectify import CARD_ASPECT, CORNER_H, CORNER_W, CROP_H, CROP_W, FloatArray, corner_crop_at, gray
+from vision.rectify import (
+    CARD_ASPECT,
+    CORNER_H,
+    CORNER_W,
+    CROP_H,
+    CROP_W,
+    FloatArray,
+    corner_crop_at,
+    corner_frame,
+    gray,
+)
 
 Image = npt.NDArray[np.uint8]
 Rng = np.random.Generator
@@ -99,6 +111,19 @@ def _read_bgra(path: Path) -> Image:
     return np.asarray(cv2.resize(img, (FACE_W, round(h * FACE_W / w)), interpolation=cv2.INTER_AREA), np.uint8)
 
 
+def _on_paper(face: Image) -> Image:
+    """A face drawn without its paper (only the print opaque) laid on white paper of a card's rounded outline,
+    as the printed card is; a face with its paper as it is."""
+    if (face[:, :, 3] > 127).mean() >= 0.5:
+        return face
+    from hardware_sim.camera.art import card_body_mask
+
+    h, w = face.shape[:2]
+    a = face[:, :, 3:4].astype(np.float32) / 255.0
+    bgr = (face[:, :, :3] * a + 255.0 * (1.0 - a)).astype(np.uint8)
+    return np.asarray(np.dstack([bgr, card_body_mask(w, h)]), np.uint8)
+
+
 def face_path(folder: Path, card: str) -> Path | None:
     for name in (f"{card}.png", f"{_WORDS[card[0]]}_of_{_SUIT_WORDS[card[1]]}.png"):
         if (folder / name).exists():
@@ -113,7 +138,7 @@ def load_deck(folder: str | Path) -> Deck:
         p = face_path(root, card)
         if p is None:
             raise FileNotFoundError(f"{root}: no face for {card}")
-        faces[card] = _read_bgra(p)
+        faces[card] = _on_paper(_read_bgra(p))
     backs = tuple(_read_bgra(p) for p in sorted(root.glob("back*.png")))
     return make_deck(root.name, faces, backs)
 
@@ -235,6 +260,61 @@ def camera_crop(face: Image, rng: Rng, *, turned: bool, window: tuple[float, flo
     scene = _degrade(scene, rng)
     quad = quad - np.array([x0, y0], np.float32)
     return corner_crop_at(scene, quad)
+
+
+def index_glyphs(face: Image) -> tuple[FloatArray, FloatArray, float] | None:
+    """The top-left index of a face (BGRA): the centres of its rank and of its suit, and the rank's height; None
+    when no print keeps to that corner. The rank is the print nearest the corner (with what stands beside it:
+    the 1 and 0 of a 10), its suit the print below it."""
+    h, w = face.shape[:2]
+    bw, bh = round(0.35 * w), round(0.45 * h)  # jumbo indices too
+    corner = face[:bh, :bw]
+    card = corner[:, :, 3] > 127
+    lowest = cv2.min(cv2.min(corner[:, :, 0], corner[:, :, 1]), corner[:, :, 2]).astype(np.float32)
+    paper = float(np.median(lowest[card])) if card.any() else 255.0
+    ink = ((lowest < paper - 60) & card).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # what touches the card's edge or runs out of the corner (a border line, the picture's frame) and specks are
+    # no index
+    parts = np.array([s for s in stats[1:n].tolist() if s[4] >= 0.0005 * bw * bh and s[0] > 0 and s[1] > 0 and
+                      s[0] + s[2] < bw - 1 and
+                      s[1] + s[3] < bh - 1 and s[2] < 0.6 * bw and s[3] < 0.5 * bh], np.float32).reshape(-1, 5)
+    if not len(parts):
+        return None
+    x0, y0, pw, ph = parts[:, 0], parts[:, 1], parts[:, 2], parts[:, 3]
+    seed = int(np.argmin(x0 + y0))
+    g = float(ph[seed])
+    beside = (np.abs((y0 + ph / 2) - (y0[seed] + ph[seed] / 2)) < 0.3 * g) & (x0 < x0[seed] + pw[seed] + 0.6 * g)
+    rx0, rx1 = float(x0[beside].min()), float((x0 + pw)[beside].max())
+    ry0, ry1 = float(y0[beside].min()), float((y0 + ph)[beside].max())
+    cx = x0 + pw / 2
+    below = ~beside & (y0 >= ry1 - 0.1 * g) & (y0 <= ry1 + 0.8 * g) & (np.abs(cx - (rx0 + rx1) / 2) < 0.6 * g) & \
+        (ph > 0.3 * g) & (ph < 1.5 * g)
+    if not below.any():
+        return None
+    s = int(np.flatnonzero(below)[np.argmin(y0[below])])
+    rank = np.array([(rx0 + rx1) / 2, (ry0 + ry1) / 2], np.float32)
+    suit = np.array([x0[s] + pw[s] / 2, y0[s] + ph[s] / 2], np.float32)
+    return rank, suit, max(g, float(pw[seed]))
+
+
+def index_crop(face: Image, rng: Rng, *, turned: bool) -> Image | None:
+    """A face's index window framed as a window found by its glyphs is at table time (a rank over its suit:
+    `vision.detect`), filmed as `camera_crop` films it; None when the face shows no index there."""
+    if turned:
+        face = np.asarray(cv2.rotate(face, cv2.ROTATE_180), np.uint8)
+    glyphs = index_glyphs(face)
+    if glyphs is None:
+        return None
+    rank, suit, g = glyphs
+    ih = float(suit[1] - rank[1]) + g
+    centre = (rank + suit) / 2
+    # the window as the glyph pair places it, give or take what a pair's sizes make of it
+    width = 1.7 * g * rng.uniform(0.85, 1.2)
+    corner = np.asarray(centre - np.array([0.75 * g * rng.uniform(0.75, 1.25), 0.65 * ih * rng.uniform(0.85, 1.15)]),
+                        np.float32)
+    card = corner_frame(corner, np.array([1.0, 0.0], np.float32), np.array([0.0, 1.0], np.float32), width / CORNER_W)
+    return camera_crop(face, rng, turned=False, card=card)
 
 
 def light_ink(face: Image) -> Image:
@@ -569,7 +649,11 @@ def _stream(src: Sources, rng: Rng, photos: PhotoCache) -> Iterator[tuple[Image,
         if r < _MIX[0]:
             face = light_ink(deck.faces[card]) if rng.uniform() < 0.1 else deck.faces[card]
             turned = bool(rng.uniform() < 0.5)
-            yield camera_crop(face, rng, turned=turned), corner_label(deck, card, turned), d
+            label = corner_label(deck, card, turned)
+            # a third framed as a window found by its glyphs is (how a card is read when no outline closes
+            # round it), where its corner holds an index
+            framed = index_crop(face, rng, turned=turned) if label != NONE and rng.uniform() < 1 / 3 else None
+            yield (camera_crop(face, rng, turned=turned) if framed is None else framed), label, d
         elif r < _MIX[1] and src.fonts:
             set_in_font = font_face(card, rng)
             if set_in_font is not None:

@@ -63,3 +63,40 @@ def test_a_design_printing_one_index_shows_none_in_its_bare_corner() -> None:
     assert ts.corner_label(one, "Kh", turned=True) == ts.NONE
     assert ts.corner_label(one, "Kh", turned=False) == ts.CLASSES.index("Kh")
     assert ts.corner_label(deck, "7d", turned=True) == ts.CLASSES.index("7d")
+
+
+def test_an_index_is_found_on_every_face_as_a_rank_over_its_suit_in_the_top_left_corner() -> None:
+    deck = ts.procedural_decks()[0]
+    for card, face in deck.faces.items():
+        glyphs = ts.index_glyphs(face)
+        assert glyphs is not None, card
+        rank, suit, size = glyphs
+        h, w = face.shape[:2]
+        assert rank[1] < suit[1] and abs(float(rank[0] - suit[0])) < size, card
+        assert max(rank[0], suit[0]) < 0.25 * w and max(rank[1], suit[1]) < 0.35 * h, card
+    blank = deck.faces["7d"].copy()
+    blank[:, :, :3] = 255
+    assert ts.index_glyphs(blank) is None
+
+
+def test_a_window_framed_by_its_glyphs_holds_the_index_up_left() -> None:
+    face = ts.procedural_decks()[0].faces["Kh"]
+    rng = np.random.default_rng(3)
+    for turned in (False, True):
+        crops = [ts.index_crop(face, rng, turned=turned) for _ in range(12)]
+        ink = np.mean([(c < np.median(c) - 40).astype(np.float32) for c in crops if c is not None], axis=0)
+        assert ink.shape == (CROP_H, CROP_W)
+        # the rank fills the window's top left, open paper lies right of the index
+        assert ink[: CROP_H // 2, : CROP_W // 2].mean() > 0.2
+        assert ink[:, : CROP_W // 2].mean() > 2 * ink[:, CROP_W * 3 // 4:].mean()
+
+
+def test_a_face_drawn_without_its_paper_is_laid_on_white_paper() -> None:
+    face = np.zeros((140, 100, 4), np.uint8)
+    face[20:40, 10:30] = (0, 0, 200, 255)  # red print, the rest transparent
+    on_paper = ts._on_paper(face)
+    assert (on_paper[50:90, 20:80, 3] == 255).all() and (on_paper[50:90, 20:80, :3] == 255).all()
+    assert (on_paper[20:40, 10:30, :3] == (0, 0, 200)).all()
+    assert on_paper[0, 0, 3] == 0  # a rounded corner
+    printed = np.full((140, 100, 4), 255, np.uint8)
+    assert ts._on_paper(printed) is printed
