@@ -106,11 +106,6 @@ def _corners_of(quad: npt.NDArray[np.float32]) -> tuple[tuple[float, float], ...
     return tuple((float(x), float(y)) for x, y in quad)
 
 
-def _squarish(quad: npt.NDArray[np.float32], s: Settings) -> bool:
-    short, long_ = side_lengths(quad)
-    return long_ < s.squarish * short
-
-
 def stands_out(image: Image, quad: npt.NDArray[np.float32], s: Settings) -> bool:
     """Whether what an outline holds differs in colour from the table just outside it, as a card's face or back
     does (a rectangle drawn on the felt has felt inside and out)."""
@@ -187,42 +182,46 @@ class Recognizer:
         image = check_frame(frame)
         s = self.settings
         found = find_cards(image, s, card_width=self.card_size[0] if self.card_size else None, indices=False)
-        # An outline barely longer than wide (a photograph stretched to a square) may have its short side
-        # wrong: it is read both ways round, and the way whose corners read surer is kept.
         quads = [o.quad for o in found.outlines]
-        ways = [[q, np.roll(q, -1, axis=0)] if _squarish(q, s) else [q] for q in quads]
-        cards = [[warp_card(image, q) for q in qs] for qs in ways]
-        crops = [crop for views in cards for card in views for crop in corner_crops(card)]
+        cards = [warp_card(image, q) for q in quads]
+        crops = [crop for card in cards for crop in corner_crops(card)]
         proposals = _proposals(found.corners, s)
         # the frame's grey levels, converted once for all the windows (a photograph can have a hundred of them) and
         # only when one is wanted (cards lying apart want none)
         grey = functools.cache(lambda: gray(image))
         batch = self.read(crops + [corner_crop_at(grey(), q) for q, _ in proposals])
+        best = [self._name_outline(image, q, card, batch, (2 * i, 2 * i + 1))
+                for i, (q, card) in enumerate(zip(quads, cards, strict=True))]
+        # An outline whose corners name no card is read again the other way round: a photograph stretched out of
+        # shape can make a card's long side look the short one. Named so only where both corners agree (the strip
+        # of a card under others, read across, shows one corner of some card at most).
+        again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None]
+        if again:
+            turned = [np.roll(quads[i], -1, axis=0) for i in again]
+            views = [warp_card(image, q) for q in turned]
+            r = self.read([crop for view in views for crop in corner_crops(view)])
+            for k, (i, q, view) in enumerate(zip(again, turned, views, strict=True)):
+                x = self._name_outline(image, q, view, r, (2 * k, 2 * k + 1))
+                if isinstance(x, Reading) and x.whole:
+                    best[i] = x
         readings: list[Reading] = []  # the cards named
         unnamed: list[Detection] = []  # unknown and face-down cards
-        at = 0
         lines: set[int] = set()  # outlines that are no card: lines on the table
         read: list[int] = []  # outlines read: named, or a back
-        for i, qs in enumerate(ways):
-            best: Reading | Detection | None = None
-            for q, card in zip(qs, cards[i], strict=True):
-                x = self._name_outline(image, q, card, batch, (at, at + 1))
-                at += 2
-                if best is None or (x is not None and _surer(x) > _surer(best)):
-                    best = x
-            if best is None:
+        for i, x in enumerate(best):
+            if x is None:
                 lines.add(i)
                 continue
-            if isinstance(best, Reading):
-                readings.append(best)
+            if isinstance(x, Reading):
+                readings.append(x)
                 read.append(i)
                 continue
-            unnamed.append(best)
+            unnamed.append(x)
             # a back holds no outline a third its size: one that does is dark cards outlined as one (a black deck)
-            if best.face == "down" and not any(3 * quad_area(o) < quad_area(quads[i]) and holds(
+            if x.face == "down" and not any(3 * quad_area(o) < quad_area(quads[i]) and holds(
                     quads[i], o.mean(axis=0)) for o in quads):
                 read.append(i)
-        named, marks = _read_proposals(found, proposals, batch, at, s)
+        named, marks = _read_proposals(found, proposals, batch, 2 * len(quads), s)
         readings += named
         # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
         # the outlines, and inside an outline named by neither corner (a row or a fan of overlapping cards outlined
@@ -306,11 +305,6 @@ class Recognizer:
             return det
         rank = _sure_rank(r.probs[[a, b], :NONE], s)
         return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
-
-
-def _surer(x: Reading | Detection) -> tuple[bool, float]:
-    """How an outline's reading ranks against the same outline read the other way round: named first, then surer."""
-    return (True, x.det.confidence) if isinstance(x, Reading) else (False, x.confidence)
 
 
 def _sure_rank(card_probs: npt.NDArray[np.float32], s: Settings) -> str | None:

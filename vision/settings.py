@@ -16,7 +16,6 @@ class Settings:
     min_card_area: float = 0.0012  # of the frame: smaller blobs are no card
     max_card_area: float = 0.7
     min_aspect: float = 1.0  # long / short side of one card's outline (photos stretched to a square included)
-    squarish: float = 1.3  # an outline less elongated than this is read both ways round
     max_aspect: float = 1.95
     lighter_block: int = 3  # paper lighter than its surroundings: the mean over a square of the frame's short side
     lighter_by: float = 12.0  # divided by `lighter_block`, exceeded by this much (V - S), is a card's paper
