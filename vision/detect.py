@@ -369,15 +369,11 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
 
 
 def _not_outlined(quads: list[FloatArray], others: list[FloatArray], s: Settings) -> list[FloatArray]:
-    """The quads lying in none of `others` (most of them inside it) 1/3 to about 1 times their size: the same card,
-    or a part of it (a smaller part stays beside it, as in `_one_quad_per_card`). Only quads whose bounding boxes
-    meet are intersected."""
-    areas = [quad_area(q) for q in quads + others]
-    meet = boxes_meet(quads + others).tolist()
-    n = len(quads)
-    return [q for i, q in enumerate(quads) if not any(
-        meet[i][j] and s.same_outline * areas[i] <= areas[j] <= 3.0 * areas[i] and
-        cv2.intersectConvexConvex(q, others[j - n])[0] >= 0.7 * areas[i] for j in range(n, len(areas)))]
+    """The quads lying mostly in none of `others` 1/3 to about 1 times their size (the same card, or a part of it: a
+    smaller part stays beside it, as in `_one_quad_per_card`); only quads whose bounding boxes meet are intersected."""
+    areas, meet, n = [quad_area(q) for q in quads + others], boxes_meet(quads + others).tolist(), len(quads)
+    return [q for i, q in enumerate(quads) if not any(meet[i][j] and s.same_outline * areas[i] <= areas[j] <= 3.0 *
+            areas[i] and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * areas[i] for j, o in enumerate(others, n))]
 
 
 def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
