@@ -128,10 +128,10 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
     return Ground(paper.astype(np.uint8) * 255, dark.astype(np.uint8) * 255, scale, margin)
 
 
-def _masks(small: Image, saturation: Image, value: Image, s: Settings) -> list[Image]:
+def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settings) -> list[Image]:
     """Card-like paper; the frame's edges (rings: a back, a dark or black card, any outline); what is far in
-    colour from the table top; paper lighter than what is around it. `saturation` and `value` are the frame's
-    HSV channels."""
+    colour from the table top; paper lighter than what is around it. `grey` is the frame's grey levels,
+    `saturation` and `value` its HSV channels."""
     white = cv2.subtract(value, saturation)
     white = cv2.GaussianBlur(white, (5, 5), 0)
     _, paper = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -146,8 +146,7 @@ def _masks(small: Image, saturation: Image, value: Image, s: Settings) -> list[I
     block = max(15, (min(small.shape[:2]) // s.lighter_block) | 1)
     lighter = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block,
                                     -s.lighter_by)
-    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    edges = cv2.Canny(gray, 15, 45)
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 15, 45)
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
@@ -294,7 +293,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     blobs: list[tuple[int, npt.NDArray[np.int32]]] = []
     # value: the highest colour channel
     _, saturation, value = (np.asarray(c, np.uint8) for c in cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)))
-    masks = _masks(small, saturation, value, s)
+    grey = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
+    masks = _masks(small, grey, saturation, value, s)
     lighter: list[FloatArray] = []
     for k, mask in enumerate(masks):
         # every contour, holes too (the inside of a ring of edges); of paper lighter than its surroundings, the
@@ -311,16 +311,15 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             elif k in (0, 2):  # paper or not-the-table: cards overlapping (edges alone are too many things; paper
                 # lighter than its surroundings is, in a cluttered room, as many patches of wall and light)
                 blobs.append((k, c))
-    # Where another mask outlines a card too, its outline is kept (`_lies_in`): on felt the lighter-than-around
+    # Where another mask outlines a card too, its outline is kept (`_not_outlined`): on felt the lighter-than-around
     # mask takes in the card's blurred rim, and a part of a card it outlines (a picture's frame) is no card.
     quads = _one_quad_per_card(quads)
-    lighter = [q for q in _one_quad_per_card(lighter) if not any(_lies_in(q, o, s) for o in quads)]
+    lighter = _not_outlined(_one_quad_per_card(lighter), quads, s)
     quads = _one_quad_per_card(quads + lighter)
     if len(quads) >= 3:  # cards in one frame are alike in size: a far bigger "card" is a part of the table
         typical = float(np.median([quad_area(q) for q in quads]))
         quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
-    grey = np.asarray(cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0), np.uint8)
-    quads = _to_edges(grey, quads, s)
+    quads = _to_edges(np.asarray(cv2.GaussianBlur(grey, (3, 3), 0), np.uint8), quads, s)
     widths_seen = [side_lengths(q)[0] for q in quads]
     outlines = [Outline(order_quad(q / scale)) for q in quads]
     corners: list[Corner] = []
@@ -369,11 +368,12 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     return replace(found, corners=corners + index_corners(image, found, s)) if indices else found
 
 
-def _lies_in(q: FloatArray, o: FloatArray, s: Settings) -> bool:
-    """Whether outline `q` lies in outline `o` (most of it) and is 1/3 to about 1 times its size: the same card,
-    or a part of it (a smaller part stays beside it, as in `_one_quad_per_card`)."""
-    area = quad_area(q)
-    return s.same_outline * area <= quad_area(o) <= 3.0 * area and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * area
+def _not_outlined(quads: list[FloatArray], others: list[FloatArray], s: Settings) -> list[FloatArray]:
+    """The quads lying mostly in none of `others` 1/3 to about 1 times their size (the same card, or a part of it: a
+    smaller part stays beside it, as in `_one_quad_per_card`); only quads whose bounding boxes meet are intersected."""
+    areas, meet, n = [quad_area(q) for q in quads + others], boxes_meet(quads + others).tolist(), len(quads)
+    return [q for i, q in enumerate(quads) if not any(meet[i][j] and s.same_outline * areas[i] <= areas[j] <= 3.0 *
+            areas[i] and cv2.intersectConvexConvex(q, o)[0] >= 0.7 * areas[i] for j, o in enumerate(others, n))]
 
 
 def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
