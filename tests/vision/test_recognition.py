@@ -56,6 +56,20 @@ def test_a_lone_card_reads_at_any_rotation(recognizer: Recognizer) -> None:
         assert found[0].face == "up"
 
 
+def test_a_card_in_a_photograph_stretched_out_of_shape_is_read_the_other_way_round(recognizer: Recognizer) -> None:
+    """A photograph stretched across (as some cameras and data sets save one) makes a card lying upright look
+    wider than it is long: its outline's short side is then the card's long one."""
+    import cv2
+
+    for i, card in enumerate(("Qh", "7c", "As")):
+        scene = TableScene(cards=(PlacedCard(card=card, x=400, y=225, angle=3 * i),), surface="felt")
+        image = render_with_truth(scene, 310 + i, RenderOptions(glare=0.0)).image
+        h, w = image.shape[:2]
+        stretched = np.asarray(cv2.resize(image, (round(w * 2.2), h), interpolation=cv2.INTER_LINEAR), np.uint8)
+        found = recognizer.identify(stretched)
+        assert [d.card for d in found] == [card], card
+
+
 def _fanned(seed: int) -> TableScene:
     """Five cards in a row, each over the one before it and 24 mm along, the row turned as a whole."""
     deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
