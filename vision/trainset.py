@@ -16,7 +16,8 @@ picture, the felt, half an index). Sources:
 - real corner indices boxed in photographs (a CSV of `filename, card, xmin, ymin, xmax, ymax`), turned upright
   from the pair of boxes of one card (an index box lies up-left of its twin on an upright card);
 - negatives: corners of backs, patches of a face away from its index, an index window shifted off its
-  index, the table surface, and the windows the pipeline reads in the labelled photographs away from every
+  index, windows framed as a glyph pair's anywhere on a back and among a face's pips and picture, the table
+  surface, and the windows the pipeline reads in the labelled photographs away from every
   labelled index (a face, a hand, a room behind the cards: what the reader wrongly named before).
 
 Nothing here needs torch: the benchmark's leave-one-deck-out mode and the tests use it too.
@@ -315,6 +316,24 @@ def index_crop(face: Image, rng: Rng, *, turned: bool) -> Image | None:
                         np.float32)
     card = corner_frame(corner, np.array([1.0, 0.0], np.float32), np.array([0.0, 1.0], np.float32), width / CORNER_W)
     return camera_crop(face, rng, turned=False, card=card)
+
+
+def inner_window(face: Image, rng: Rng, within: tuple[float, float, float, float]) -> Image:
+    """A window framed as a glyph pair's is (a tenth to a fifth of the card wide) anywhere within the share
+    `within` (x0, y0, x1, y1) of a face or a back: what the reader is shown where a back's pattern, a face's pips
+    or its picture pair up as glyphs."""
+    h, w = face.shape[:2]
+    width = w * rng.uniform(0.1, 0.22) / CORNER_W  # the card whose corner window this is
+    win_w, win_h = width * CORNER_W, width * CARD_ASPECT * CORNER_H
+    x0, y0, x1, y1 = within
+    x = rng.uniform(x0 * w, max(x0 * w, x1 * w - win_w))
+    y = rng.uniform(y0 * h, max(y0 * h, y1 * h - win_h))
+    turn = rng.uniform(0, 2 * math.pi)
+    u = np.array([math.cos(turn), math.sin(turn)], np.float32)
+    v = np.array([-u[1], u[0]], np.float32)
+    centre = np.array([x + win_w / 2, y + win_h / 2], np.float32)
+    corner = np.asarray(centre - u * win_w / 2 - v * win_h / 2, np.float32)
+    return camera_crop(face, rng, turned=False, card=corner_frame(corner, u, v, width))
 
 
 def light_ink(face: Image) -> Image:
@@ -681,6 +700,8 @@ def _negative(src: Sources, deck: Deck, photos: PhotoCache, rng: Rng) -> tuple[I
     kind /= 0.6 if src.scene_windows else 1.0
     if kind < 0.3 and deck.backs:
         back = deck.backs[int(rng.integers(0, len(deck.backs)))]
+        if rng.uniform() < 0.5:
+            return inner_window(back, rng, (0.0, 0.0, 1.0, 1.0)), NONE, d
         return camera_crop(back, rng, turned=bool(rng.uniform() < 0.5),
                            window=(rng.uniform(0, 2.3), rng.uniform(0, 2.0))), NONE, d
     if kind < 0.4 and src.back_boxes:
@@ -695,6 +716,8 @@ def _negative(src: Sources, deck: Deck, photos: PhotoCache, rng: Rng) -> tuple[I
             px, py = int(rng.integers(0, max(1, pw - cw))), int(rng.integers(0, max(1, ph - chh)))
             return np.asarray(cv2.resize(patch[py:py + chh, px:px + cw], (CROP_W, CROP_H)), np.uint8), NONE, -1
     if kind < 0.75:  # a window away from the index: pips, the picture, the other corners
+        if rng.uniform() < 1 / 3:
+            return inner_window(face, rng, (INDEX_BOX[0], INDEX_BOX[1], 1 - INDEX_BOX[0], 1 - INDEX_BOX[1])), NONE, d
         sx, sy = rng.uniform(0.6, 2.4), rng.uniform(0.0, 2.0)
         if rng.uniform() < 0.5:
             sx, sy = rng.uniform(0.0, 2.4), rng.uniform(0.8, 2.0)
