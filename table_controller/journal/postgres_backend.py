@@ -77,9 +77,11 @@ _SELECT = f"SELECT {', '.join(COLUMNS)} FROM journal_entries"
 _INSERT = f"INSERT INTO journal_entries ({', '.join(COLUMNS)}) VALUES ({', '.join(['%s'] * len(COLUMNS))})"
 
 
-def advisory_key(table_id: str) -> int:
-    """The signed 64-bit advisory-lock key of a table's writer."""
-    digest = hashlib.sha256(b"cardtable.journal.writer:" + table_id.encode("utf-8")).digest()
+def advisory_key(schema: str, table_id: str) -> int:
+    """The signed 64-bit advisory-lock key of a table's writer in a schema. Advisory locks belong to the whole
+    database, so the key names the schema too: journals in two schemas of one database are two journals."""
+    digest = hashlib.sha256(b"cardtable.journal.writer:" + schema.encode("utf-8") + b"\x00" +
+                            table_id.encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
@@ -178,7 +180,8 @@ class PostgresBackend(JournalBackend):
         return row_from_tuple(found[0]) if found else None
 
     def lock_writer(self, table_id: str) -> WriterLock:
-        key = advisory_key(table_id)
+        schema = self.execute("SELECT current_schema()")
+        key = advisory_key(str(schema[0][0]) if schema else "", table_id)
         got = self.execute("SELECT pg_try_advisory_lock(%s)", (key,))
         if not got or got[0][0] is not True:
             raise WriterBusyError(f"another writer holds table {table_id!r} on {self.description}")
