@@ -264,7 +264,8 @@ def camera_crop(face: Image, rng: Rng, *, turned: bool, window: tuple[float, flo
 
 
 def index_glyphs(face: Image) -> tuple[FloatArray, FloatArray, float] | None:
-    """The top-left index of a face (BGRA): the centres of its rank and of its suit, and the rank's height; None
+    """The top-left index of a face (BGRA): the centres of its rank and of its suit, and the rank's size (the
+    larger of its first glyph's height and width, as `vision.detect` sizes a glyph); None
     when no print keeps to that corner. The rank is the print nearest the corner (with what stands beside it:
     the 1 and 0 of a 10), its suit the print below it."""
     h, w = face.shape[:2]

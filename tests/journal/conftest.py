@@ -6,31 +6,18 @@ a fresh schema, chosen through libpq's `options=-csearch_path=...`, dropped afte
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 
-from tests.journal.helpers import Target, postgres_url_or_skip
+from tests.journal.helpers import Target, fresh_schema
 
 
 @pytest.fixture
 def postgres_target(tmp_path: Path) -> Iterator[Target]:
-    base = postgres_url_or_skip()
-    import psycopg
-
-    schema = f"journal_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in base else "?"
-    url = f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
-    try:
+    with fresh_schema() as url:
         yield Target(kind="postgres", data_dir=tmp_path, url=url)
-    finally:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 @pytest.fixture

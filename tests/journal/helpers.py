@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -62,3 +66,21 @@ def postgres_url_or_skip() -> str:
         pytest.skip(f"{POSTGRES_ENV} is not set: no PostgreSQL server for the journal tests "
                     "(.ci/start-services starts one and sets it)")
     return url
+
+
+@contextmanager
+def fresh_schema() -> Iterator[str]:
+    """The URL of a new, empty schema of the test server (chosen through libpq's `options=-csearch_path=...`),
+    dropped afterwards."""
+    base = postgres_url_or_skip()
+    import psycopg
+
+    schema = f"journal_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")

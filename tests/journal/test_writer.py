@@ -16,7 +16,7 @@ from table_controller.journal import (
     JournalUsageError,
     WriterBusyError,
 )
-from tests.journal.helpers import Target, moment, postgres_url_or_skip
+from tests.journal.helpers import Target, fresh_schema, moment
 
 RECORD = {"format": "cardtable.hand/1", "seats": [{"seat": 1, "stack": 500}], "actions": ["bet 10"]}
 
@@ -83,24 +83,10 @@ def test_journals_in_two_schemas_of_one_database_each_have_a_writer_of_a_table(p
                                                                                tmp_path: Path) -> None:
     """Advisory locks belong to the database: a writer's lock names its schema, or a second journal in the same
     database (another card room, a parallel test) would find its table busy."""
-    import uuid
-    from urllib.parse import quote
-
-    import psycopg
-
-    base = postgres_url_or_skip()
-    schema = f"journal_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in base else "?"
-    url = f"{base}{sep}options={quote(f'-csearch_path={schema}')}"
-    second = Target(kind="postgres", data_dir=tmp_path / "second", url=url)
-    try:
+    with fresh_schema() as url:
+        second = Target(kind="postgres", data_dir=tmp_path / "second", url=url)
         with postgres_target.open() as a, second.open() as b, a.writer("t1"), b.writer("t1") as w:
             assert w.append("hand.started", {"n": 1}, at=moment(1)).seq == 1
-    finally:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def test_closed_writer_refuses_to_append(target: Target) -> None:
