@@ -40,7 +40,7 @@ from vision.rectify import (
     side_lengths,
     warp_card,
 )
-from vision.resolve import Mark, Reading, holds, one_per_card
+from vision.resolve import Mark, Reading, holds, join_corners, one_per_card
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
@@ -242,13 +242,15 @@ class Recognizer:
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
             unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)))
+        readings = join_corners(readings, s.joined_aspect)
         dets = one_per_card(readings, unnamed, marks)
         # the marks on cards, though on no card named or face down, are read again around their windows; a card
         # named so is one more reading
         known = [np.array(d.corners, np.float32) for d in dets if d.card is not None or d.face == "down"]
         refined = self._refine(grey, [m for m in marks if m.det is not None and not any(
             holds(q, m.window.mean(axis=0)) for q in known)])
-        return one_per_card(readings + refined, unnamed, marks) if refined else dets
+        return one_per_card(join_corners(readings + refined, s.joined_aspect), unnamed, marks) \
+            if refined else dets
 
     def _refine(self, grey: Callable[[], Image], marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its

@@ -34,6 +34,8 @@ class Settings:
     # width, height): glyphs further in on an outline are its pips and picture
     paper_level: int = 90  # dark ink is looked for where the lowest colour channel's local mean is at least this
     dark_card: int = 90  # light ink where the highest channel's local mean is at most this
+    joined_aspect: tuple[float, float] = (0.5, 2.0)  # a card read at both its index corners from windows alone:
+    # its long side over its short side between these (a photograph stretched out of shape turns it either way)
     max_index_pairs: int = 96  # index proposals (rank over suit, each pair both ways round) per outline and off them
     # read ---------------------------------------------------------------------------------------------------
     name_bar: float = 0.9  # calibrated probability a corner's card needs to be named (set on the validation split)

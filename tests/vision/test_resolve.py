@@ -1,0 +1,58 @@
+"""One card read at both its index corners by windows alone becomes one reading whose outline runs corner to
+corner (`vision.resolve.join_corners`): an outline extrapolated from one window is too small for a deck of small
+indices."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.pipeline import Detection, _window
+from vision.rectify import FloatArray, corner_frame
+from vision.resolve import Reading, join_corners
+
+_ASPECT = (0.5, 2.0)
+
+
+def _read(card: str, corner: tuple[float, float], turned: bool, width: float = 120.0, p: float = 0.99) -> Reading:
+    """A reading from one index window at `corner` of a card upright (or turned half a turn), its outline
+    extrapolated `width` wide."""
+    sign = -1.0 if turned else 1.0
+    quad = corner_frame(np.array(corner, np.float32), np.array([sign, 0.0], np.float32),
+                        np.array([0.0, sign], np.float32), width)
+    det = Detection(card=card, face="up", confidence=p, corners=tuple((float(x), float(y)) for x, y in quad))
+    return Reading(det, (_window(quad),))
+
+
+def _corners(r: Reading) -> FloatArray:
+    return np.array(r.det.corners, np.float32)
+
+
+def test_a_card_read_at_both_index_corners_spans_them() -> None:
+    # a card 200 x 280 from (100, 100): both its windows extrapolate a card 120 wide
+    near, far = _read("9c", (100, 100), False), _read("9c", (300, 380), True, p=0.97)
+    other = _read("Kd", (500, 100), False)
+    out = join_corners([near, other, far], _ASPECT)
+    assert len(out) == 2 and other in out
+    joined = next(r for r in out if r.det.card == "9c")
+    assert np.allclose(_corners(joined), [[100, 100], [300, 100], [300, 380], [100, 380]], atol=0.5)
+    assert len(joined.windows) == 2 and not joined.whole
+    assert joined.det.confidence == 0.99  # the surer window's: a card's two corners are one image read twice
+
+
+def test_windows_that_are_no_card_s_opposite_corners_stay_apart() -> None:
+    near = _read("9c", (100, 100), False)
+    cases = [
+        [_read("9c", (300, 380), False)],  # facing the same way
+        [_read("Qh", (300, 380), True)],  # another card
+        [_read("9c", (900, 1300), True)],  # a card over three times as wide as its index makes it
+        [_read("9c", (60, 380), True)],  # the far window lies left of the near one
+        [_read("9c", (350, 200), True)],  # no card's proportions: 250 wide, 100 long
+    ]
+    for far in cases:
+        assert join_corners([near, *far], _ASPECT) == [near, *far]
+
+
+def test_a_card_is_joined_once() -> None:
+    near, far, again = _read("9c", (100, 100), False), _read("9c", (300, 380), True), _read("9c", (302, 382), True)
+    out = join_corners([near, far, again], _ASPECT)
+    assert len(out) == 2 and again in out and len(out[0].windows) == 2
