@@ -60,57 +60,41 @@ class Mark:
 
 def join_corners(readings: Sequence[Reading], aspect: tuple[float, float]) -> list[Reading]:
     """The readings, where one card is read at both its index corners from windows alone, joined into one reading
-    whose outline runs corner to corner. A card found by an index window has its outline extrapolated from the
-    window at a typical ratio of index to card, which a deck of small indices outgrows: its opposite index pins
-    the far corner. Two windows join when they name the same card, face each other (one turned half a turn from
-    the other) and each finds the other down and across its card, `aspect` (long side over short side, at least
-    and at most) apart; the card's other two corners are where the sides leaving each index corner meet."""
+    whose outline runs corner to corner (docs/vision.md, "One detection per card")."""
     singles = sorted((r for r in readings if not r.whole and len(r.windows) == 1), key=lambda r: -r.det.confidence)
-    joined: dict[int, Reading] = {}  # by the id of the first reading of the pair
+    joined: dict[int, Reading] = {}  # by the id of the pair's surer reading
     used: set[int] = set()
     for i, a in enumerate(singles):
         for b in singles[i + 1:]:
-            if a.det.card != b.det.card or id(a) in used or id(b) in used:
-                continue
-            quad = _corner_to_corner(np.roll(a.quad, -a.corner, axis=0), np.roll(b.quad, -b.corner, axis=0), aspect)
-            if quad is not None:
-                det = replace(a.det, corners=tuple((float(x), float(y)) for x, y in quad))
-                joined[id(a)] = Reading(det, (a.windows[0], b.windows[0]))
-                used |= {id(a), id(b)}
+            if a.det.card == b.det.card and not {id(a), id(b)} & used:
+                quad = _corner_to_corner(np.roll(a.quad, -a.corner, axis=0), np.roll(b.quad, -b.corner, axis=0),
+                                         aspect)
+                if quad is not None:
+                    det = replace(a.det, corners=tuple((float(x), float(y)) for x, y in quad))
+                    joined[id(a)] = Reading(det, (a.windows[0], b.windows[0]))
+                    used |= {id(a), id(b)}
     return [joined.get(id(r), r) for r in readings if id(r) not in used or id(r) in joined]
 
 
 def _corner_to_corner(a: FloatArray, b: FloatArray, aspect: tuple[float, float]) -> FloatArray | None:
-    """The card quad from card quad `a`'s first corner to `b`'s (each quad's first corner its index corner, its
-    first side the card's short side), or None when they are no one card's opposite index corners."""
-    ua, va, ub, vb = (_unit(q[k] - q[0]) for q in (a, b) for k in (1, 3))
+    """The card quad from card quad `a`'s first corner to `b`'s (each starting at its index corner, its short side
+    first), or None when they are no one card's opposite index corners."""
+    ua, va, ub, vb = ((q[k] - q[0]) / max(float(np.linalg.norm(q[k] - q[0])), 1e-6) for q in (a, b) for k in (1, 3))
     if float(ua @ ub) > -0.8 or float(va @ vb) > -0.8:
         return None  # not turned half a turn from each other
-    # corner 1 lies along a's short side and b's long side, corner 3 along a's long side and b's short side
-    right = _meet_lines(a[0], ua, b[0], vb)
-    below = _meet_lines(a[0], va, b[0], ub)
-    if right is None or below is None:
-        return None
-    (width, up), (height, across) = right, below
-    if min(width, up, height, across) <= 0:
+    # corner 1 lies on a's short side and b's long side, corner 3 on a's long side and b's short side: solve
+    # a0 + width ua = b0 + up vb and a0 + height va = b0 + across ub
+    d = np.asarray(b[0] - a[0], np.float64)
+    try:
+        width, up = np.linalg.solve(np.stack([ua, -vb], axis=1).astype(np.float64), d)
+        height, across = np.linalg.solve(np.stack([va, -ub], axis=1).astype(np.float64), d)
+    except np.linalg.LinAlgError:
         return None
     short = float(np.linalg.norm(a[1] - a[0]))
-    if not (aspect[0] <= height / width <= aspect[1] and 0.6 * short <= width <= 3.0 * short):
+    if min(width, up, height, across) <= 0 or not aspect[0] <= height / width <= aspect[1] or \
+            not 0.6 * short <= width <= 3.0 * short:
         return None
     return np.array([a[0], a[0] + width * ua, b[0], a[0] + height * va], np.float32)
-
-
-def _unit(v: FloatArray) -> FloatArray:
-    return np.asarray(v / max(float(np.linalg.norm(v)), 1e-6), np.float32)
-
-
-def _meet_lines(p: FloatArray, u: FloatArray, q: FloatArray, v: FloatArray) -> tuple[float, float] | None:
-    """(s, t) with p + s u = q + t v, or None for lines near parallel."""
-    m = np.array([[u[0], -v[0]], [u[1], -v[1]]], np.float64)
-    if abs(float(np.linalg.det(m))) < 0.2:
-        return None
-    s, t = np.linalg.solve(m, np.asarray(q - p, np.float64))
-    return float(s), float(t)
 
 
 def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
