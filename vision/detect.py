@@ -50,6 +50,7 @@ class Corner:
     widths: tuple[float, ...]  # card widths (pixels) to try
     by_index: bool = False  # proposed from an index's glyphs (not from an outline's vertex)
     within: int = -1  # the outline (index into `Found.outlines`) whose glyphs proposed it; -1: on no outline
+    light_ink: bool = False  # proposed from glyphs lighter than their card (a black deck)
 
 
 @dataclass(frozen=True)
@@ -412,15 +413,17 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
     return [quads[j] for j in out]
 
 
-def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: Sequence[int] = ()) -> list[Corner]:
+def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: Sequence[int] = (),
+                  dark_cards: Sequence[int] = ()) -> list[Corner]:
     """Cards found by their index: the glyph pairs (`_pairs`) on `found.ground` off the outlines of `skip` (cards
-    already read), looked at up to `Settings.index_width` (glyphs are small), each tagged with the outline whose
-    glyphs it pairs (`within`, the smallest outline holding them)."""
+    already read) but for light ink on those of `dark_cards` (taken for backs: a black deck's cards are dark too),
+    looked at up to `Settings.index_width` (glyphs are small), each tagged with the outline whose glyphs it pairs
+    (`within`, the smallest outline holding them)."""
     fine = min(1.0, s.index_width / image.shape[1])
     quads = [o.quad for o in found.outlines]
     out: list[Corner] = []
     for dark in (False, True):
-        region = found.ground.region(dark, [quads[i] for i in skip])
+        region = found.ground.region(dark, [quads[i] for i in skip if not dark or i not in dark_cards])
         out += _glyph_pairs(image, region, dark, [q * fine for q in quads], s)
     kept: list[Corner] = []
     taken: dict[int, int] = {}
@@ -428,7 +431,7 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
         taken[c.within] = taken.get(c.within, 0) + 1
         if taken[c.within] <= s.max_index_pairs:
             kept.append(Corner(c.point / fine, c.along_short, c.along_long, tuple(x / fine for x in c.widths), True,
-                               c.within))
+                               c.within, c.light_ink))
     return kept
 
 
@@ -514,11 +517,11 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     out: list[Corner] = []
     for k in np.unique(owner[keep]):
         glyphs = np.flatnonzero(keep & (owner == k))
-        out += _pairs(centres[glyphs].astype(np.float32), size[glyphs].astype(np.float32), int(k), s)
+        out += _pairs(centres[glyphs].astype(np.float32), size[glyphs].astype(np.float32), int(k), light_ink, s)
     return out
 
 
-def _pairs(pts: FloatArray, size: FloatArray, within: int, s: Settings) -> list[Corner]:
+def _pairs(pts: FloatArray, size: FloatArray, within: int, light_ink: bool, s: Settings) -> list[Corner]:
     """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each taken both ways
     round, as index windows (at most `max_index_pairs`). The pair's axis is the card's long side; its window is
     framed as the reader was trained on boxed indices."""
@@ -538,7 +541,7 @@ def _pairs(pts: FloatArray, size: FloatArray, within: int, s: Settings) -> list[
     # the window's height follows from the card's proportions: about 1.6 times its width, 1.7 glyph widths
     widths = 1.7 * iw[:, 0] / CORNER_W
     return [Corner(origin[i].astype(np.float32), u[i].astype(np.float32), v[i].astype(np.float32),
-                   (float(widths[i]),), True, within) for i in range(len(top))]
+                   (float(widths[i]),), True, within, light_ink) for i in range(len(top))]
 
 
 def _inside(blob: npt.NDArray[np.int32], quad: FloatArray) -> bool:

@@ -208,6 +208,7 @@ class Recognizer:
         unnamed: list[Detection] = []  # unknown and face-down cards
         lines: set[int] = set()  # outlines that are no card: lines on the table
         read: list[int] = []  # outlines read: named, or a back
+        down: list[int] = []  # ... the backs
         for i, x in enumerate(best):
             if x is None:
                 lines.add(i)
@@ -221,15 +222,18 @@ class Recognizer:
             if x.face == "down" and not any(3 * quad_area(o) < quad_area(quads[i]) and holds(
                     quads[i], o.mean(axis=0)) for o in quads):
                 read.append(i)
+                down.append(i)
         named, marks = _read_proposals(found, proposals, batch, 2 * len(quads), s)
         readings += named
         # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
         # the outlines, and inside an outline named by neither corner (a row or a fan of overlapping cards outlined
         # as one, whose corners are no card's) or that is no card at all (a line on the table with cards inside
-        # it); in a card's outline only along its sides (an index lies at a card's edge, further in its pips).
-        indices = index_corners(image, found, s, skip=read)
+        # it); in a card's outline only along its sides (an index lies at a card's edge, further in its pips). A
+        # back is searched for light ink all the same: a black deck's cards are dark like backs.
+        indices = index_corners(image, found, s, skip=read, dark_cards=down)
         inner = [c for c in indices if c.within in lines or (
-            c.within >= 0 and c.within not in read and _at_edge(quads[c.within], c, s))]
+            c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down)) and
+            _at_edge(quads[c.within], c, s))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         if by_index:
             windows = self.read([corner_crop_at(grey(), q) for q, _ in by_index])
