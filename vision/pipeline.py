@@ -192,17 +192,20 @@ class Recognizer:
         batch = self.read(crops + [corner_crop_at(grey(), q) for q, _ in proposals])
         best = [self._name_outline(image, q, card, batch, (2 * i, 2 * i + 1))
                 for i, (q, card) in enumerate(zip(quads, cards, strict=True))]
-        # An outline whose corners name no card is read again the other way round: a photograph stretched out of
-        # shape can make a card's long side look the short one. Named so only where both corners agree (the strip
-        # of a card under others, read across, shows one corner of some card at most).
+        # An outline whose corners name no card is read again grown and the other way round. On a light table the
+        # card's border can merge with the table, and its outline be found inside it, cutting into the index: it is
+        # grown by `Settings.regrow`. A photograph stretched out of shape can make a card's long side look the short
+        # one: it is turned a quarter. Either is named only where both corners agree (a strip of a card under others,
+        # grown onto its neighbours or read across, shows one corner of some card at most).
         again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None]
         if again:
-            turned = [np.roll(quads[i], -1, axis=0) for i in again]
-            views = [warp_card(image, q) for q in turned]
+            tries = [_grown(quads[i], s.regrow) for i in again] + [np.roll(quads[i], -1, axis=0) for i in again]
+            views = [warp_card(image, q) for q in tries]
             r = self.read([crop for view in views for crop in corner_crops(view)])
-            for k, (i, q, view) in enumerate(zip(again, turned, views, strict=True)):
+            for k, (q, view) in enumerate(zip(tries, views, strict=True)):
+                i = again[k % len(again)]
                 x = self._name_outline(image, q, view, r, (2 * k, 2 * k + 1))
-                if isinstance(x, Reading) and x.whole:
+                if isinstance(x, Reading) and x.whole and not isinstance(best[i], Reading):
                     best[i] = x
         readings: list[Reading] = []  # the cards named
         unnamed: list[Detection] = []  # unknown and face-down cards
@@ -354,6 +357,12 @@ def _read_proposals(found: Found, proposals: list[tuple[npt.NDArray[np.float32],
                                     rank=_sure_rank(cards, s))
             marks.append(Mark(_window(quad), ALL_CARDS[int(cards.argmax())], unknown))
     return named, marks
+
+
+def _grown(quad: npt.NDArray[np.float32], by: float) -> npt.NDArray[np.float32]:
+    """The quad grown about its centre by `by` of its width on each side (of its height at top and bottom)."""
+    centre = quad.mean(axis=0)
+    return np.asarray(centre + (quad - centre) * (1 + 2 * by), np.float32)
 
 
 def _jittered(window: npt.NDArray[np.float32], across: float, along: float,

@@ -46,6 +46,8 @@ class Settings:
     mark_card_off_table: float = 0.5  # share of a mark's card outline off the table top for it to be reported unknown
     refine_jitter: float = 0.12  # a mark's window is read again moved this share of its size each way, and scaled
     refine_votes: int = 2  # ... and named where this many of those windows read its card at `index_bar`
+    regrow: float = 0.08  # an outline whose corners name no card is read again grown by this share of its width
+    # each side (on a light table it can be found inside the card's border)
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back
