@@ -231,7 +231,7 @@ class Recognizer:
         # an unnamed card's corner read as some card, though not surely, is read again around its window (an
         # outline found a little off the card frames its index a little off)
         unsure = [Mark(_window(np.roll(quads[i], -2 * c, axis=0)), ALL_CARDS[int(batch.probs[row, :NONE].argmax())])
-                  for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None
+                  for i in again if not isinstance(best[i], Reading)
                   for c, row in ((0, 2 * i), (1, 2 * i + 1)) if 1.0 - float(batch.probs[row, NONE]) >= s.mark_bar]
         readings += self._refine(grey, unsure)
         # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
