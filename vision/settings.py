@@ -29,14 +29,16 @@ class Settings:
     max_piles: int = 12  # blobs of overlapping cards reported as one pile each when nothing in them is read
     pile_fill: float = 0.8  # ... when its blob fills this much of its bounding rectangle (cards, not a hand)
     max_corners: int = 64  # corner proposals per frame
-    glyph_size: tuple[float, float] = (6.0, 0.12)  # an index glyph's size: pixels at least, share of the frame at most
+    glyph_size: tuple[float, float] = (6.0, 0.2)  # an index glyph's size: pixels at least, share of the frame at
+    # most (a card close under a phone's camera, or a scan, has glyphs a sixth of the frame tall)
     index_edge: tuple[float, float] = (0.2, 0.17)  # an index's centre lies this near a card's sides (share of its
     # width, height): glyphs further in on an outline are its pips and picture
     paper_level: int = 90  # dark ink is looked for where the lowest colour channel's local mean is at least this
     dark_card: int = 90  # light ink where the highest channel's local mean is at most this
     joined_aspect: tuple[float, float] = (0.5, 2.0)  # a card read at both its index corners from windows alone:
     # its long side over its short side between these (a photograph stretched out of shape turns it either way)
-    max_index_pairs: int = 96  # index proposals (rank over suit, each pair both ways round) per outline and off them
+    max_index_pairs: int = 400  # index proposals (rank over suit, each pair both ways round) per outline and off
+    # them: a bound on a cluttered frame's reading time (a room, a patterned cloth), not a filter
     # read ---------------------------------------------------------------------------------------------------
     name_bar: float = 0.9  # calibrated probability a corner's card needs to be named (set on the validation split)
     index_bar: float = 0.95  # ... when the corner was proposed from an index's glyphs (the same)

@@ -1,0 +1,58 @@
+"""Finding cards by their index (`vision.detect.index_corners`): glyph pairs in cluttered and close-up frames."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from hardware_sim.camera import procedural_faces
+from vision.detect import Corner, find_cards, index_corners
+from vision.pipeline import Recognizer
+from vision.rectify import Image
+
+
+def _on(face: Image, frame: Image, x: int, y: int, width: int) -> tuple[float, float]:
+    """Lays the face `width` pixels wide with its top-left corner at (x, y); returns where its index's rank is."""
+    h = round(width * face.shape[0] / face.shape[1])
+    frame[y:y + h, x:x + width] = cv2.resize(face, (width, h), interpolation=cv2.INTER_AREA)
+    return x + 0.09 * width, y + 0.09 * h
+
+
+def _near(corners: list[Corner], point: tuple[float, float], reach: float) -> bool:
+    """A proposal framing the index at `point` (its window reaches down and across from the corner)."""
+    for c in corners:
+        centre = c.point + 0.15 * c.widths[0] * (c.along_short + 1.4 * c.along_long)
+        if float(np.hypot(*(centre - np.asarray(point)))) < reach:
+            return True
+    return False
+
+
+def test_an_index_low_in_a_frame_cluttered_above_is_still_proposed() -> None:
+    """Rows of dots (a patterned cloth, a room) above a card hold hundreds of glyph pairs; the card's index, low
+    in the frame, is still among the proposals read (a cap of 96 pairs taken in raster order dropped it)."""
+    frame = np.full((720, 1280, 3), 215, np.uint8)
+    for row in range(3):
+        for col in range(20):
+            cv2.circle(frame, (40 + 20 * col, 40 + 20 * row), 6, (40, 40, 40), -1)
+    face = procedural_faces(0).face("7h")
+    rank = _on(face, frame, 900, 420, 180)
+    found = find_cards(frame, indices=False)
+    alone = replace(found, outlines=[])  # as on a light desk: the card found by its index only
+    corners = index_corners(frame, alone)
+    assert _near(corners, rank, 20.0)
+    assert len(corners) > 2 * 96
+
+
+def test_a_close_up_index_taller_than_an_eighth_of_the_frame_is_read() -> None:
+    """A card photographed close (a phone over the table, a scan), its index glyphs a sixth of the frame's height,
+    cut by the frame so that no outline closes round it: named by its index."""
+    face = procedural_faces(0).face("Kd")
+    frame = np.full((480, 640, 3), 120, np.uint8)
+    w = 560
+    h = round(w * face.shape[0] / face.shape[1])
+    big = cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+    frame[40:480, 40:40 + w] = big[:440]
+    names = [d.card for d in Recognizer().identify(frame)]
+    assert "Kd" in names
