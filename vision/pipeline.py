@@ -197,7 +197,12 @@ class Recognizer:
         # grown by `Settings.regrow`. A photograph stretched out of shape can make a card's long side look the short
         # one: it is turned a quarter. Either is named only where both corners agree (a strip of a card under others,
         # grown onto its neighbours or read across, shows one corner of some card at most).
-        again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None]
+        # With a deck profile, an outline whose corner is like one of the deck's own corners is framed right, and the
+        # deck could not tell which card it is: read moved, the network alone would decide it.
+        framed = self.profile.nearest(batch, s)[1] if self.profile is not None and quads else \
+            np.zeros(len(batch.probs), bool)
+        again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None
+                 and not framed[2 * i] and not framed[2 * i + 1]]
         if again:
             tries = [_grown(quads[i], s.regrow) for i in again] + [np.roll(quads[i], -1, axis=0) for i in again]
             views = [warp_card(image, q) for q in tries]
