@@ -4,6 +4,7 @@ exits 2 with one line."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -92,6 +94,21 @@ def test_demo_at_a_shoe_without_a_reader(tmp_path: Path, capsys: pytest.CaptureF
         assert len(list(journal.hand_records("t1"))) == 3
 
 
+@contextlib.contextmanager
+def _ctrl_c_reaches_children() -> Iterator[None]:
+    """Ctrl-C as from a terminal for the processes started inside. A test run started as a background job of a
+    non-interactive shell (a CI script's `&`) has SIGINT ignored, and an ignored signal stays ignored across exec;
+    a handled one is reset to the default there."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tmp_path: Path,
                                                                               stop: signal.Signals) -> None:
@@ -102,8 +119,9 @@ def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tm
     data = tmp_path / "data"
     tokens: list[str] = []
     for start in range(2):  # started, stopped with Ctrl-C, started again: the screens' tokens stay the same
-        proc = subprocess.Popen([sys.executable, "-m", "table_controller.cli", "run", "--data", str(data), "--port",
-                                 str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        with _ctrl_c_reaches_children():
+            proc = subprocess.Popen([sys.executable, "-m", "table_controller.cli", "run", "--data", str(data),
+                                     "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             assert proc.stdout is not None
             banner = []
