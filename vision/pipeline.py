@@ -197,12 +197,13 @@ class Recognizer:
         # grown by `Settings.regrow`. A photograph stretched out of shape can make a card's long side look the short
         # one: it is turned a quarter. Either is named only where both corners agree (a strip of a card under others,
         # grown onto its neighbours or read across, shows one corner of some card at most).
-        # With a deck profile, an outline whose corner is like one of the deck's own corners is framed right, and the
-        # deck could not tell which card it is: read moved, the network alone would decide it.
-        framed = self.profile.nearest(batch, s)[1] if self.profile is not None and quads else \
-            np.zeros(len(batch.probs), bool)
-        again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None
-                 and not framed[2 * i] and not framed[2 * i + 1]]
+        again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None]
+        if again and self.profile is not None:
+            # With a deck profile, an outline whose corner is like one of the deck's own corners is framed right, and
+            # the deck could not tell which card it is: read moved, the network alone would decide it.
+            rows = 2 * len(quads)
+            like = self.profile.nearest(Readings(batch.probs[:rows], batch.embeddings[:rows]), s)[1]
+            again = [i for i in again if not like[2 * i] and not like[2 * i + 1]]
         if again:
             tries = [_grown(quads[i], s.regrow) for i in again] + [np.roll(quads[i], -1, axis=0) for i in again]
             views = [warp_card(image, q) for q in tries]
@@ -237,7 +238,7 @@ class Recognizer:
         # outline found a little off the card frames its index a little off)
         unsure = [Mark(_window(np.roll(quads[i], -2 * c, axis=0)), ALL_CARDS[int(batch.probs[row, :NONE].argmax())])
                   for i in again if not isinstance(best[i], Reading)
-                  for c, row in ((0, 2 * i), (1, 2 * i + 1)) if 1.0 - float(batch.probs[row, NONE]) >= s.mark_bar]
+                  for c, row in ((0, 2 * i), (1, 2 * i + 1)) if _shows_a_card(batch, row, s)]
         readings += self._refine(grey, unsure)
         # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
         # the outlines, and inside an outline named by neither corner (a row or a fan of overlapping cards outlined
@@ -360,7 +361,7 @@ def _read_proposals(found: Found, proposals: list[tuple[npt.NDArray[np.float32],
         if name is not None and p >= bar:
             det = Detection(card=name, face="up", confidence=min(1.0, p), corners=_corners_of(quad))
             named.append(Reading(det, (_window(quad),)))
-        elif 1.0 - float(r.probs[base + j, NONE]) >= s.mark_bar:
+        elif _shows_a_card(r, base + j, s):
             cards = r.probs[[base + j], :NONE]
             unknown = None
             if found.off_table_share(quad) >= s.mark_card_off_table:
@@ -368,6 +369,11 @@ def _read_proposals(found: Found, proposals: list[tuple[npt.NDArray[np.float32],
                                     rank=_sure_rank(cards, s))
             marks.append(Mark(_window(quad), ALL_CARDS[int(cards.argmax())], unknown))
     return named, marks
+
+
+def _shows_a_card(r: Readings, row: int, s: Settings) -> bool:
+    """Whether window `row` reads as some card's index, whichever, at `mark_bar` or more: a card lies there."""
+    return 1.0 - float(r.probs[row, NONE]) >= s.mark_bar
 
 
 def _grown(quad: npt.NDArray[np.float32], by: float) -> npt.NDArray[np.float32]:
