@@ -40,8 +40,8 @@ class Settings:
     max_index_pairs: int = 200  # index proposals (rank over suit, each pair both ways round) per outline and off
     # them: a bound on a cluttered frame's reading time (a room, a patterned cloth), not a filter
     # read ---------------------------------------------------------------------------------------------------
-    name_bar: float = 0.9  # calibrated probability a corner's card needs to be named (set on the validation split)
-    index_bar: float = 0.96  # ... when the corner was proposed from an index's glyphs (the same)
+    name_bar: float = 0.94  # calibrated probability a corner's card needs to be named (set on the validation split)
+    index_bar: float = 0.975  # ... when the corner was proposed from an index's glyphs (the same)
     other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named
     rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure
     mark_bar: float = 0.5  # an index window read as some card this surely (not named) still shows a card on top there

@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
     p.add_argument("--out", type=Path, default=MODEL_DIR / "index-reader.onnx")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--samples", type=int, default=160000)
+    p.add_argument("--samples", type=int, default=320000)
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--threads", type=int, default=1, help="torch threads (others share the machine)")
     p.add_argument("--exclude", action="append", default=[], metavar="DECK", help="leave this deck design out")

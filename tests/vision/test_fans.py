@@ -161,7 +161,7 @@ def test_an_index_read_unsurely_is_read_again_around_its_window() -> None:
 
     once = Recognizer(settings=dataclasses.replace(SETTINGS, refine_votes=7))  # more than the windows read again
     twice = Recognizer()
-    for seed, added in ((52, {"9s"}), (53, {"Kd"})):
+    for seed, added in ((70, {"Td"}), (81, {"Jd"})):
         frame = render_with_truth(fanned_scene(seed, seats=2, pile=0), seed)
         before = {d.card for d in once.identify(frame.image)}
         after = twice.identify(frame.image)
@@ -182,13 +182,13 @@ def test_a_jittered_window_without_jitter_is_the_card_of_that_window() -> None:
 
 def test_an_unsure_index_whose_card_would_lie_on_the_table_is_no_card() -> None:
     """A back's pattern or a card's edge read as some index beside a fanned hand extrapolates to a card lying on
-    bare felt: it is not reported. Without that check (share 0) each of these frames gets one such stray."""
+    bare felt: it is not reported. Without that check (share 0) this frame gets such a stray."""
     import dataclasses
 
     from vision.settings import SETTINGS
 
     loose = Recognizer(settings=dataclasses.replace(SETTINGS, mark_card_off_table=0.0))
-    for seed in (13, 49):
+    for seed in (158,):
         frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed)
         points = [(sum(x for x, _ in t.corners) / 4, sum(y for _, y in t.corners) / 4) for t in frame.truth]
         points += [i for t in frame.truth for i in t.indices]
@@ -215,11 +215,11 @@ def test_a_black_deck_fanned_and_taken_for_a_back_is_searched_for_its_light_ink(
 def test_an_unnamed_outline_whose_corner_reads_some_card_unsurely_is_read_again_around_it() -> None:
     """A card outlined a little off its edge frames its index a little off: a corner read as some card below the
     bar is read again in windows moved and scaled about it (as a mark is), and named where two of them agree at
-    the index bar. The simulator's deck printed black: without it the ten of hearts (seed 4) and the seven of
-    hearts (seed 6) are not named."""
+    the index bar. The simulator's deck printed black: without it the seven of hearts (seed 6) and the nine of
+    hearts (seed 8) are not named."""
     recognizer = Recognizer()
     faces = procedural_faces(0).black()
-    for seed, card in ((4, "Th"), (6, "7h")):
+    for seed, card in ((6, "7h"), (8, "9h")):
         frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=faces))
         found = recognizer.identify(frame.image)
         index = next(t for t in frame.truth if t.card == card).indices
