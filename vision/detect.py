@@ -51,6 +51,7 @@ class Corner:
     by_index: bool = False  # proposed from an index's glyphs (not from an outline's vertex)
     within: int = -1  # the outline (index into `Found.outlines`) whose glyphs proposed it; -1: on no outline
     light_ink: bool = False  # proposed from glyphs lighter than their card (a black deck)
+    one_blob: bool = False  # proposed from one blob, a rank touching its suit (read to name a card, not to mark one)
 
 
 @dataclass(frozen=True)
@@ -431,7 +432,7 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
         taken[c.within] = taken.get(c.within, 0) + 1
         if taken[c.within] <= s.max_index_pairs:
             kept.append(Corner(c.point / fine, c.along_short, c.along_long, tuple(x / fine for x in c.widths), True,
-                               c.within, c.light_ink))
+                               c.within, c.light_ink, c.one_blob))
     return kept
 
 
@@ -514,10 +515,32 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
         at = card_coords(q, centres)
         inside = np.all((at >= 0) & (at <= 1), axis=1) & (3 * size <= side_lengths(q)[0]) & (owner < 0)
         owner[inside] = k
+    # a rank touching its suit (a jumbo index, or one blurred together) is one blob twice as tall as wide
+    bw, bh = stats[:, 2].astype(np.float32), stats[:, 3].astype(np.float32)
+    stacked = (np.minimum(bw, bh) >= lo) & (size <= hi) & (fill >= 0.25) & (fill <= 0.75) & \
+        (size >= 1.7 * np.minimum(bw, bh)) & (size <= 2.8 * np.minimum(bw, bh))
     out: list[Corner] = []
-    for k in np.unique(owner[keep]):
+    for k in np.unique(owner[keep | stacked]):
         glyphs = np.flatnonzero(keep & (owner == k))
         out += _pairs(centres[glyphs].astype(np.float32), size[glyphs].astype(np.float32), int(k), light_ink, s)
+        for g in np.flatnonzero(stacked & (owner == k)):
+            out += _stack(centres[g].astype(np.float32), float(bw[g]), float(bh[g]), int(k), light_ink)
+    return out
+
+
+def _stack(centre: FloatArray, bw: float, bh: float, within: int, light_ink: bool) -> list[Corner]:
+    """A blob of a rank over its suit, along its long side either way, as the index windows its two halves
+    would give as a glyph pair."""
+    glyph = min(bw, bh)
+    axis = np.array([0.0, 1.0] if bh >= bw else [1.0, 0.0], np.float32)
+    half = max(bw, bh) / 4
+    out = []
+    for v in (axis, -axis):
+        u = np.array([v[1], -v[0]], np.float32)
+        ih, iw = 2 * half + glyph, glyph
+        origin = centre - 0.75 * iw * u - 0.65 * ih * v
+        out.append(Corner(origin.astype(np.float32), u, v.astype(np.float32), (1.7 * iw / CORNER_W,), True, within,
+                          light_ink, one_blob=True))
     return out
 
 

@@ -44,6 +44,7 @@ from vision.resolve import Mark, Reading, holds, join_corners, one_per_card
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
+Proposal = tuple[npt.NDArray[np.float32], float, bool]  # a card quad, its bar, whether it may mark a card
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -189,7 +190,7 @@ class Recognizer:
         # the frame's grey levels, converted once for all the windows (a photograph can have a hundred of them) and
         # only when one is wanted (cards lying apart want none)
         grey = functools.cache(lambda: gray(image))
-        batch = self.read(crops + [corner_crop_at(grey(), q) for q, _ in proposals])
+        batch = self.read(crops + [corner_crop_at(grey(), q) for q, _, _ in proposals])
         best = [self._name_outline(image, q, card, batch, (2 * i, 2 * i + 1))
                 for i, (q, card) in enumerate(zip(quads, cards, strict=True))]
         # An outline whose corners name no card is read again grown and the other way round. On a light table the
@@ -251,7 +252,7 @@ class Recognizer:
             _at_edge(quads[c.within], c, s))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         if by_index:
-            windows = self.read([corner_crop_at(grey(), q) for q, _ in by_index])
+            windows = self.read([corner_crop_at(grey(), q) for q, _, _ in by_index])
             named, more = _read_proposals(found, by_index, windows, 0, s)
             readings += named
             marks += more
@@ -336,10 +337,12 @@ def _sure_rank(card_probs: npt.NDArray[np.float32], s: Settings) -> str | None:
     return RANKS[k] if float(best[k]) >= s.rank_bar else None
 
 
-def _proposals(corners: list[Corner], s: Settings) -> list[tuple[npt.NDArray[np.float32], float]]:
-    """The card quad of each corner proposal at each of its widths, and the bar its reading must reach."""
-    return [(corner_frame(c.point, c.along_short, c.along_long, width), s.index_bar if c.by_index else s.name_bar)
-            for c in corners for width in c.widths]
+def _proposals(corners: list[Corner], s: Settings) -> list[Proposal]:
+    """The card quad of each corner proposal at each of its widths, the bar its reading must reach, and whether a
+    reading below it marks a card there (not where one blob was taken for a rank and its suit: a pip, a picture's
+    stroke or a shadow is such a blob more often than an index is)."""
+    return [(corner_frame(c.point, c.along_short, c.along_long, width), s.index_bar if c.by_index else s.name_bar,
+             not c.one_blob) for c in corners for width in c.widths]
 
 
 def _at_edge(quad: npt.NDArray[np.float32], c: Corner, s: Settings) -> bool:
@@ -349,19 +352,19 @@ def _at_edge(quad: npt.NDArray[np.float32], c: Corner, s: Settings) -> bool:
     return min(x, 1 - x) < s.index_edge[0] or min(y, 1 - y) < s.index_edge[1]
 
 
-def _read_proposals(found: Found, proposals: list[tuple[npt.NDArray[np.float32], float]], r: Readings, base: int,
+def _read_proposals(found: Found, proposals: list[Proposal], r: Readings, base: int,
                     s: Settings) -> tuple[list[Reading], list[Mark]]:
     """The proposals whose window reads a card at its bar (a back, a pip or the felt reads "not an index"), and the
     windows of the others read as some card's index at `mark_bar` or more (a card lies there, read or not; an
     unknown card when its outline lies mostly off the table top: on cards, not on the felt beside one)."""
     named: list[Reading] = []
     marks: list[Mark] = []
-    for j, (quad, bar) in enumerate(proposals):
+    for j, (quad, bar, marks_a_card) in enumerate(proposals):
         name, p = r.best(base + j)
         if name is not None and p >= bar:
             det = Detection(card=name, face="up", confidence=min(1.0, p), corners=_corners_of(quad))
             named.append(Reading(det, (_window(quad),)))
-        elif _shows_a_card(r, base + j, s):
+        elif marks_a_card and _shows_a_card(r, base + j, s):
             cards = r.probs[[base + j], :NONE]
             unknown = None
             if found.off_table_share(quad) >= s.mark_card_off_table:

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from hardware_sim.camera import procedural_faces
 from vision.detect import Corner, find_cards, index_corners
@@ -56,3 +57,21 @@ def test_a_close_up_index_taller_than_an_eighth_of_the_frame_is_read() -> None:
     frame[40:480, 40:40 + w] = big[:440]
     names = [d.card for d in Recognizer().identify(frame)]
     assert "Kd" in names
+
+
+def test_a_rank_touching_its_suit_is_proposed_as_one_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A jumbo index, or one blurred together, prints its rank touching its suit: one blob about twice as tall as
+    wide, proposed as the index it is (either end may be the rank). As two glyphs only, it was never proposed."""
+    import vision.detect
+
+    frame = np.full((480, 640, 3), (40, 110, 30), np.uint8)  # felt
+    cv2.rectangle(frame, (200, 100), (380, 352), (245, 245, 245), -1)  # a card
+    cv2.putText(frame, "J", (212, 134), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 3)
+    cv2.circle(frame, (222, 141), 8, (20, 20, 20), -1)  # its suit, touching the rank
+    found = find_cards(frame, indices=False)
+    corners = index_corners(frame, found)
+    upright = [c for c in corners if c.along_long[1] > 0.9]
+    assert upright and all(float(np.hypot(*(c.point - (200, 100)))) < 15 for c in upright)
+    assert any(c.along_long[1] < -0.9 for c in corners)  # read the other way round too
+    monkeypatch.setattr(vision.detect, "_stack", lambda *args: [])
+    assert index_corners(frame, found) == []
