@@ -531,13 +531,12 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
 def _stack(centre: FloatArray, bw: float, bh: float, within: int, light_ink: bool) -> list[Corner]:
     """A blob of a rank over its suit, along its long side either way, as the index windows its two halves
     would give as a glyph pair."""
-    glyph = min(bw, bh)
+    iw = min(bw, bh)  # a glyph's size: the blob's width
+    ih = max(bw, bh) / 2 + iw  # as `_pairs` frames it: the halves' centres apart, plus a glyph
     axis = np.array([0.0, 1.0] if bh >= bw else [1.0, 0.0], np.float32)
-    half = max(bw, bh) / 4
-    out = []
+    out: list[Corner] = []
     for v in (axis, -axis):
         u = np.array([v[1], -v[0]], np.float32)
-        ih, iw = 2 * half + glyph, glyph
         origin = centre - 0.75 * iw * u - 0.65 * ih * v
         out.append(Corner(origin.astype(np.float32), u, v.astype(np.float32), (1.7 * iw / CORNER_W,), True, within,
                           light_ink, one_blob=True))
