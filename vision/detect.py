@@ -431,8 +431,7 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
     for c in out:  # at most `max_index_pairs` off the outlines and in each outline, both inks together
         taken[c.within] = taken.get(c.within, 0) + 1
         if taken[c.within] <= s.max_index_pairs:
-            kept.append(Corner(c.point / fine, c.along_short, c.along_long, tuple(x / fine for x in c.widths), True,
-                               c.within, c.light_ink, c.one_blob))
+            kept.append(replace(c, point=c.point / fine, widths=tuple(x / fine for x in c.widths)))
     return kept
 
 
@@ -517,8 +516,9 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
         owner[inside] = k
     # a rank touching its suit (a jumbo index, or one blurred together) is one blob twice as tall as wide
     bw, bh = stats[:, 2].astype(np.float32), stats[:, 3].astype(np.float32)
-    stacked = (np.minimum(bw, bh) >= lo) & (size <= hi) & (fill >= 0.25) & (fill <= 0.75) & \
-        (size >= 1.7 * np.minimum(bw, bh)) & (size <= 2.8 * np.minimum(bw, bh))
+    across = np.minimum(bw, bh)
+    stacked = (across >= lo) & (size <= hi) & (fill >= 0.25) & (fill <= 0.75) & (size >= 1.7 * across) & \
+        (size <= 2.8 * across)
     out: list[Corner] = []
     for k in np.unique(owner[keep | stacked]):
         glyphs = np.flatnonzero(keep & (owner == k))
