@@ -10,10 +10,11 @@ detection per card. The rules, and their reasons, are docs/vision.md's "Name" an
 from __future__ import annotations
 
 import functools
+import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
@@ -262,15 +263,17 @@ class Recognizer:
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
             unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)))
-        readings = join_corners(readings, s.joined_aspect)
+        readings = _seen_edges(grey, join_corners(readings, s.joined_aspect), marks, s)
         dets = one_per_card(readings, unnamed, marks)
         # the marks on cards, though on no card named or face down, are read again around their windows; a card
         # named so is one more reading
         known = [np.array(d.corners, np.float32) for d in dets if d.card is not None or d.face == "down"]
         refined = self._refine(grey, [m for m in marks if m.det is not None and not any(
             holds(q, m.window.mean(axis=0)) for q in known)])
-        return one_per_card(join_corners(readings + refined, s.joined_aspect), unnamed, marks) \
-            if refined else dets
+        if not refined:
+            return dets
+        return one_per_card(_seen_edges(grey, join_corners(readings + refined, s.joined_aspect), marks, s), unnamed,
+                            marks)
 
     def _refine(self, grey: Callable[[], Image], marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
@@ -327,6 +330,50 @@ class Recognizer:
             return det
         rank = _sure_rank(r.probs[[a, b], :NONE], s)
         return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
+
+
+def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[Mark],
+                s: Settings) -> list[Reading]:
+    """The readings, each card read from one index window alone seen only up to the first straight edge past its
+    index that runs its length from its top (`_first_edge`), where another card's index (read or marked) lies on
+    its outline: the edge of a card of a fan or a pile lying on it. Its outline is only extrapolated from the
+    window, and the card on top may show no index to cut it by (a sliver of one, a face-down card), though one of
+    the cards on it does. A card lying alone is not cut: its own print (a picture's frame) can draw such lines."""
+    centres = [w.mean(axis=0) for w in [*(w for x in readings for w in x.windows), *(m.window for m in marks)]]
+    out = []
+    for x in readings:
+        own = x.windows[0]
+        if x.whole or len(x.windows) != 1 or not any(
+                holds(x.quad, c) and not holds(own, c) for c in centres):
+            out.append(x)
+            continue
+        view = warp_card(grey(), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
+        edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), s.seen_canny[0], s.seen_canny[1]), np.uint8)
+        across = _first_edge(edges, CORNER_W, s)  # never into the window its index was read in
+        out.append(replace(x, seen=(across, 1.0)) if across < 1.0 else x)
+    return out
+
+
+_SEEN_W, _SEEN_H = 48, 67  # a card looked at upright for the edges of cards on it, pixels
+
+
+def _first_edge(edges: Image, start: float, s: Settings) -> float:
+    """Where (share of the width) the first straight line of `edges` from top to bottom lies beyond `start`: one
+    tilted by at most `seen_tilt` degrees with edge pixels in `seen_support` of its rows, and as many of the rows of
+    the card's top border (`seen_top` of its length); 1 where none is."""
+    h, w = edges.shape
+    wide = cv2.dilate(edges, np.ones((1, 3), np.uint8)) > 0  # a pixel either side: a line drawn at a slant
+    tilt = max(1, round(h * math.tan(math.radians(s.seen_tilt))))
+    rows = np.arange(h)
+    lean = np.arange(-tilt, tilt + 1)
+    cols = np.rint(np.arange(w)[:, None, None] + lean[None, :, None] * (rows / (h - 1))[None, None, :])
+    cols = cols.astype(np.int64)
+    hit = wide[rows[None, None, :], np.clip(cols, 0, w - 1)] & (cols >= 0) & (cols < w)  # column x lean x row
+    top = max(1, round(s.seen_top * h))
+    middle = np.arange(w)[:, None] + lean[None, :] / 2
+    lines = (hit.mean(axis=2) >= s.seen_support) & (hit[:, :, :top].mean(axis=2) >= s.seen_support) & \
+        (middle >= start * w)
+    return float(middle[lines].min() / w) if lines.any() else 1.0
 
 
 def _sure_rank(card_probs: npt.NDArray[np.float32], s: Settings) -> str | None:

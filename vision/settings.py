@@ -48,6 +48,11 @@ class Settings:
     mark_card_off_table: float = 0.5  # share of a mark's card outline off the table top for it to be reported unknown
     refine_jitter: float = 0.12  # a mark's window is read again moved this share of its size each way, and scaled
     refine_votes: int = 2  # ... and named where this many of those windows read its card at `index_bar`
+    seen_support: float = 0.6  # a card read from one window alone is cut at a straight edge past its index in this
+    # share of its length, and of its top border's: the edge of a card lying on it
+    seen_top: float = 0.1  # ... the top border: this share of the card's length
+    seen_tilt: float = 15.0  # ... tilted from the card's side by at most this (degrees: a fan turns its cards)
+    seen_canny: tuple[int, int] = (20, 60)  # ... edges found with these Canny thresholds, on the card upright
     regrow: float = 0.08  # an outline whose corners name no card is read again grown by this share of its width
     # each side (on a light table it can be found inside the card's border)
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card

@@ -226,3 +226,23 @@ def test_an_unnamed_outline_whose_corner_reads_some_card_unsurely_is_read_again_
         assert [d.card for d in found if any(_holds(d, i) for i in index)] == [card], seed
         names = [d.card for d in found if d.card is not None]
         assert set(names) <= {t.card for t in frame.truth if t.face_up} and len(names) == len(set(names)), seed
+
+
+def test_a_card_read_from_its_index_alone_is_cut_at_the_edge_of_a_card_lying_on_it() -> None:
+    """In a tight pile a card read from its index alone is extrapolated to a whole card; where the card lying on it
+    shows too little of its index to be read, that outline held the other card's index and named it wrongly. It is
+    cut at the straight edge of the card lying on it (at `seen_support` 1.01 no edge is found: the wrong name)."""
+    import dataclasses
+
+    from vision.settings import SETTINGS
+
+    seed = 212
+    frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=procedural_faces(0)))
+    ten = next(t for t in frame.truth if t.card == "Th")
+    assert ten.indices
+    no_edges = Recognizer(settings=dataclasses.replace(SETTINGS, seen_support=1.01))
+    for recognizer, wrong_expected in ((no_edges, True), (Recognizer(), False)):
+        dets = recognizer.identify(frame.image)
+        over = [d.card for d in dets if d.card not in (None, "Th") and any(_holds(d, p) for p in ten.indices)]
+        assert bool(over) == wrong_expected
+        assert "Jd" in {d.card for d in dets}
