@@ -339,12 +339,13 @@ def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[
     its outline: the edge of a card of a fan or a pile lying on it. Its outline is only extrapolated from the
     window, and the card on top may show no index to cut it by (a sliver of one, a face-down card), though one of
     the cards on it does. A card lying alone is not cut: its own print (a picture's frame) can draw such lines."""
-    centres = [w.mean(axis=0) for w in [*(w for x in readings for w in x.windows), *(m.window for m in marks)]]
+    centres = [(x.det.card, w.mean(axis=0)) for x in readings for w in x.windows]
+    centres += [(m.card, m.window.mean(axis=0)) for m in marks]
     out = []
     for x in readings:
         own = x.windows[0]
         if x.whole or len(x.windows) != 1 or not any(
-                holds(x.quad, c) and not holds(own, c) for c in centres):
+                card != x.det.card and holds(x.quad, c) and not holds(own, c) for card, c in centres):
             out.append(x)
             continue
         view = warp_card(grey(), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
