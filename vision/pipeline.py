@@ -335,17 +335,16 @@ class Recognizer:
 def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[Mark],
                 s: Settings) -> list[Reading]:
     """The readings, each card read from one index window alone seen only up to the first straight edge past its
-    index that runs its length from its top (`_first_edge`), where another card's index (read or marked) lies on
-    its outline: the edge of a card of a fan or a pile lying on it. Its outline is only extrapolated from the
-    window, and the card on top may show no index to cut it by (a sliver of one, a face-down card), though one of
-    the cards on it does. A card lying alone is not cut: its own print (a picture's frame) can draw such lines."""
+    index that runs its length from its top (`_first_edge`), where another card lies on or under it (its index
+    window, read or marked, on this card's outline, or its named outline overlapping this one by `seen_overlap`): the
+    edge of a card of a fan or a pile lying on it. Its outline is only extrapolated from the window, and the card on
+    top may show no index to cut it by (a sliver of one, a face-down card). A card lying alone is not cut: its own
+    print (a picture's frame) can draw such lines."""
     centres = [(x.det.card, w.mean(axis=0)) for x in readings for w in x.windows]
     centres += [(m.card, m.window.mean(axis=0)) for m in marks]
     out = []
     for x in readings:
-        own = x.windows[0]
-        if x.whole or len(x.windows) != 1 or not any(
-                card != x.det.card and holds(x.quad, c) and not holds(own, c) for card, c in centres):
+        if x.whole or len(x.windows) != 1 or not _among_cards(x, readings, centres, s):
             out.append(x)
             continue
         view = warp_card(grey(), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
@@ -353,6 +352,17 @@ def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[
         across = _first_edge(edges, CORNER_W, s)  # never into the window its index was read in
         out.append(replace(x, seen=(across, 1.0)) if across < 1.0 else x)
     return out
+
+
+def _among_cards(x: Reading, readings: list[Reading], centres: list[tuple[str | None, npt.NDArray[np.float32]]],
+                 s: Settings) -> bool:
+    """Whether another card lies on or under the card of reading `x`: another card's index window on its outline
+    (not in its own window), or another named card's outline overlapping it by `seen_overlap` of its area."""
+    own = x.windows[0]
+    if any(card != x.det.card and holds(x.quad, c) and not holds(own, c) for card, c in centres):
+        return True
+    least = s.seen_overlap * quad_area(x.quad)
+    return any(y.det.card != x.det.card and cv2.intersectConvexConvex(x.quad, y.quad)[0] > least for y in readings)
 
 
 _SEEN_W, _SEEN_H = 48, 67  # a card looked at upright for the edges of cards on it, pixels

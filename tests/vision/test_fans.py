@@ -246,3 +246,23 @@ def test_a_card_read_from_its_index_alone_is_cut_at_the_edge_of_a_card_lying_on_
         over = [d.card for d in dets if d.card not in (None, "Th") and any(_holds(d, p) for p in ten.indices)]
         assert bool(over) == wrong_expected
         assert "Jd" in {d.card for d in dets}
+
+
+def test_a_card_read_from_its_index_alone_overlapping_another_named_card_is_cut_at_an_edge_too() -> None:
+    """A card of a pile read from its index alone, whose extrapolated outline holds no other card's index window but
+    overlaps another named card's outline, lies among cards: it is cut at the edge of the card lying on it too (at
+    `seen_overlap` 1.01 only another card's index would let it be cut: the wrong name over the queen comes back)."""
+    import dataclasses
+
+    from vision.settings import SETTINGS
+
+    seed = 201
+    frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=procedural_faces(0)))
+    queen = next(t for t in frame.truth if t.card == "Qc")
+    assert queen.indices
+    index_only = Recognizer(settings=dataclasses.replace(SETTINGS, seen_overlap=1.01))
+    for recognizer, wrong_expected in ((index_only, True), (Recognizer(), False)):
+        dets = recognizer.identify(frame.image)
+        over = [d.card for d in dets if d.card not in (None, "Qc") and any(_holds(d, p) for p in queen.indices)]
+        assert bool(over) == wrong_expected
+        assert "6d" in {d.card for d in dets}
