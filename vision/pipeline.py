@@ -263,7 +263,7 @@ class Recognizer:
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
             unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)))
-        readings = _seen_edges(grey, join_corners(readings, s.joined_aspect), marks, s)
+        readings = _seen_edges(grey, join_corners(readings, s.joined_aspect), marks, unnamed, s)
         dets = one_per_card(readings, unnamed, marks)
         # the marks on cards, though on no card named or face down, are read again around their windows; a card
         # named so is one more reading
@@ -272,8 +272,8 @@ class Recognizer:
             holds(q, m.window.mean(axis=0)) for q in known)])
         if not refined:
             return dets
-        return one_per_card(_seen_edges(grey, join_corners(readings + refined, s.joined_aspect), marks, s), unnamed,
-                            marks)
+        return one_per_card(_seen_edges(grey, join_corners(readings + refined, s.joined_aspect), marks, unnamed, s),
+                            unnamed, marks)
 
     def _refine(self, grey: Callable[[], Image], marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
@@ -332,19 +332,20 @@ class Recognizer:
         return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
 
 
-def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[Mark],
+def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
                 s: Settings) -> list[Reading]:
     """The readings, each card read from one index window alone seen only up to the first straight edge past its
     index that runs its length from its top (`_first_edge`), where another card lies on or under it (its index
-    window, read or marked, on this card's outline, or its named outline overlapping this one by `seen_overlap`): the
-    edge of a card of a fan or a pile lying on it. Its outline is only extrapolated from the window, and the card on
-    top may show no index to cut it by (a sliver of one, a face-down card). A card lying alone is not cut: its own
-    print (a picture's frame) can draw such lines."""
+    window, read or marked, on this card's outline, or its outline, named or not, overlapping this one by
+    `seen_overlap`): the edge of a card of a fan or a pile lying on it. Its outline is only extrapolated from the
+    window, and the card on top may show no index to cut it by (a sliver of one, a face-down card). A card lying
+    alone is not cut: its own print (a picture's frame) can draw such lines."""
     centres = [(x.det.card, w.mean(axis=0)) for x in readings for w in x.windows]
     centres += [(m.card, m.window.mean(axis=0)) for m in marks]
+    others = [np.array(d.corners, np.float32) for d in unnamed]  # backs, unknown cards, piles
     out = []
     for x in readings:
-        if x.whole or len(x.windows) != 1 or not _among_cards(x, readings, centres, s):
+        if x.whole or len(x.windows) != 1 or not _among_cards(x, readings, others, centres, s):
             out.append(x)
             continue
         view = warp_card(grey(), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
@@ -354,15 +355,17 @@ def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[
     return out
 
 
-def _among_cards(x: Reading, readings: list[Reading], centres: list[tuple[str | None, npt.NDArray[np.float32]]],
-                 s: Settings) -> bool:
+def _among_cards(x: Reading, readings: list[Reading], unnamed: list[npt.NDArray[np.float32]],
+                 centres: list[tuple[str | None, npt.NDArray[np.float32]]], s: Settings) -> bool:
     """Whether another card lies on or under the card of reading `x`: another card's index window on its outline
-    (not in its own window), or another named card's outline overlapping it by `seen_overlap` of its area."""
+    (not in its own window), or another card's outline, named or `unnamed` (a back, an unknown card, a pile),
+    overlapping it by `seen_overlap` of its area."""
     own = x.windows[0]
     if any(card != x.det.card and holds(x.quad, c) and not holds(own, c) for card, c in centres):
         return True
     least = s.seen_overlap * quad_area(x.quad)
-    return any(y.det.card != x.det.card and cv2.intersectConvexConvex(x.quad, y.quad)[0] > least for y in readings)
+    quads = [y.quad for y in readings if y.det.card != x.det.card] + unnamed
+    return any(cv2.intersectConvexConvex(x.quad, q)[0] > least for q in quads)
 
 
 _SEEN_W, _SEEN_H = 48, 67  # a card looked at upright for the edges of cards on it, pixels

@@ -51,8 +51,8 @@ class Settings:
     seen_support: float = 0.6  # a card read from one window alone is cut at a straight edge past its index in this
     # share of its length, and of its top border's: the edge of a card lying on it
     seen_top: float = 0.1  # ... the top border: this share of the card's length
-    seen_overlap: float = 0.05  # ... when another card's outline overlaps it by this share of its area (or another
-    # card's index lies on it): a card lying alone is not cut (its picture's frame draws such lines)
+    seen_overlap: float = 0.05  # ... when another card's outline (named or not) overlaps it by this share of its area
+    # (or another card's index lies on it): a card lying alone is not cut (its picture's frame draws such lines)
     seen_tilt: float = 15.0  # ... tilted from the card's side by at most this (degrees: a fan turns its cards)
     seen_canny: tuple[int, int] = (20, 60)  # ... edges found with these Canny thresholds, on the card upright
     regrow: float = 0.08  # an outline whose corners name no card is read again grown by this share of its width

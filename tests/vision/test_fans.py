@@ -266,3 +266,24 @@ def test_a_card_read_from_its_index_alone_overlapping_another_named_card_is_cut_
         over = [d.card for d in dets if d.card not in (None, "Qc") and any(_holds(d, p) for p in queen.indices)]
         assert bool(over) == wrong_expected
         assert "6d" in {d.card for d in dets}
+
+
+def test_a_card_read_from_its_index_alone_on_an_unnamed_card_is_cut_at_an_edge_too() -> None:
+    """A card of a black deck's pile read from its index alone, whose outline overlaps only an unnamed card (a back, an
+    unknown card, the pile outlined as one), lies among cards as well: it is cut at the edge of the card lying on it
+    (at `seen_overlap` 1.01 no outline lets it be cut: the wrong name over the ten comes back)."""
+    import dataclasses
+
+    from vision.settings import SETTINGS
+
+    seed = 205
+    faces = procedural_faces(0).black()
+    frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=faces))
+    ten = next(t for t in frame.truth if t.card == "Td")
+    assert ten.indices
+    index_only = Recognizer(settings=dataclasses.replace(SETTINGS, seen_overlap=1.01))
+    for recognizer, wrong_expected in ((index_only, True), (Recognizer(), False)):
+        dets = recognizer.identify(frame.image)
+        over = [d.card for d in dets if d.card not in (None, "Td") and any(_holds(d, p) for p in ten.indices)]
+        assert bool(over) == wrong_expected
+        assert "9h" in {d.card for d in dets}
