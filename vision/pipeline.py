@@ -351,7 +351,7 @@ def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[
         view = warp_card(grey(), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
         edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), s.seen_canny[0], s.seen_canny[1]), np.uint8)
         across = _first_edge(edges, CORNER_W, s)  # never into the window its index was read in
-        out.append(replace(x, seen=(across, 1.0)) if across < 1.0 else x)
+        out.append(replace(x, seen_across=across) if across < 1.0 else x)
     return out
 
 

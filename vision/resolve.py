@@ -33,10 +33,10 @@ class Reading:
     windows: tuple[FloatArray, ...]
     corner: int = 0
     whole: bool = False
-    # how far across and along its card, from the index corner (card coordinates, 0..1), the card is seen: the first
-    # straight edge past its index, of a card lying on it (`vision.pipeline` looks for one on cards read from one
-    # window); 1 where none is
-    seen: tuple[float, float] = (1.0, 1.0)
+    # how far across its card from the index corner (card coordinates, 0..1) the card is seen: to the first straight
+    # edge past its index of a card lying on it (`vision.pipeline` looks for one on cards read from one window among
+    # other cards); 1 where none is
+    seen_across: float = 1.0
 
     @cached_property
     def quad(self) -> FloatArray:
@@ -144,7 +144,7 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
             continue  # an index beside this card
         u, v = card_coords(quad, inter.reshape(-1, 2)).min(axis=0)
         starts.append((float(u), float(v)))
-    if not starts and x.seen == (1.0, 1.0):
+    if not starts and x.seen_across >= 1.0:
         return x.det
     # [0, U] x [0, V] misses the window beginning at (u, v) when U <= u or V <= v; it holds the middle of the card's
     # own index window (its glyphs), not all of it: a fanned neighbour's index may begin within that window's width
@@ -155,7 +155,7 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
         if across * along > best[0]:
             best = (across * along, across, along)
     _, across, along = best
-    across, along = min(across, x.seen[0]), min(along, x.seen[1])  # no further than the card is seen
+    across = min(across, x.seen_across)  # no further than the card is seen
     if across >= 1.0 and along >= 1.0:
         return x.det
     m = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), quad)
