@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from hardware_sim.camera import FaceSet, RenderOptions, fanned_scene, procedural_faces, render_with_truth
 from vision.pipeline import Detection, Recognizer
 from vision.resolve import Mark, Reading, one_per_card
+from vision.settings import SETTINGS, Settings
 
 
 def _holds(d: Detection, point: tuple[float, float]) -> bool:
@@ -228,62 +231,39 @@ def test_an_unnamed_outline_whose_corner_reads_some_card_unsurely_is_read_again_
         assert set(names) <= {t.card for t in frame.truth if t.face_up} and len(names) == len(set(names)), seed
 
 
+def _named_over_unread_index(seed: int, faces: FaceSet, card: str, neighbour: str, off: Settings) -> list[bool]:
+    """For the settings `off` and for the defaults: whether a detection naming another card holds an index of `card`
+    in a fan scene (its neighbour `neighbour` is named either way)."""
+    frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=faces))
+    index = next(t for t in frame.truth if t.card == card).indices
+    assert index
+    out = []
+    for recognizer in (Recognizer(settings=off), Recognizer()):
+        dets = recognizer.identify(frame.image)
+        assert neighbour in {d.card for d in dets}
+        out.append(any(d.card not in (None, card) and any(_holds(d, p) for p in index) for d in dets))
+    return out
+
+
 def test_a_card_read_from_its_index_alone_is_cut_at_the_edge_of_a_card_lying_on_it() -> None:
     """In a tight pile a card read from its index alone is extrapolated to a whole card; where the card lying on it
     shows too little of its index to be read, that outline held the other card's index and named it wrongly. It is
     cut at the straight edge of the card lying on it (at `seen_support` 1.01 no edge is found: the wrong name)."""
-    import dataclasses
-
-    from vision.settings import SETTINGS
-
-    seed = 212
-    frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=procedural_faces(0)))
-    ten = next(t for t in frame.truth if t.card == "Th")
-    assert ten.indices
-    no_edges = Recognizer(settings=dataclasses.replace(SETTINGS, seen_support=1.01))
-    for recognizer, wrong_expected in ((no_edges, True), (Recognizer(), False)):
-        dets = recognizer.identify(frame.image)
-        over = [d.card for d in dets if d.card not in (None, "Th") and any(_holds(d, p) for p in ten.indices)]
-        assert bool(over) == wrong_expected
-        assert "Jd" in {d.card for d in dets}
+    no_edges = replace(SETTINGS, seen_support=1.01)
+    assert _named_over_unread_index(212, procedural_faces(0), "Th", "Jd", no_edges) == [True, False]
 
 
 def test_a_card_read_from_its_index_alone_overlapping_another_named_card_is_cut_at_an_edge_too() -> None:
     """A card of a pile read from its index alone, whose extrapolated outline holds no other card's index window but
     overlaps another named card's outline, lies among cards: it is cut at the edge of the card lying on it too (at
     `seen_overlap` 1.01 only another card's index would let it be cut: the wrong name over the queen comes back)."""
-    import dataclasses
-
-    from vision.settings import SETTINGS
-
-    seed = 201
-    frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=procedural_faces(0)))
-    queen = next(t for t in frame.truth if t.card == "Qc")
-    assert queen.indices
-    index_only = Recognizer(settings=dataclasses.replace(SETTINGS, seen_overlap=1.01))
-    for recognizer, wrong_expected in ((index_only, True), (Recognizer(), False)):
-        dets = recognizer.identify(frame.image)
-        over = [d.card for d in dets if d.card not in (None, "Qc") and any(_holds(d, p) for p in queen.indices)]
-        assert bool(over) == wrong_expected
-        assert "6d" in {d.card for d in dets}
+    index_only = replace(SETTINGS, seen_overlap=1.01)
+    assert _named_over_unread_index(201, procedural_faces(0), "Qc", "6d", index_only) == [True, False]
 
 
 def test_a_card_read_from_its_index_alone_on_an_unnamed_card_is_cut_at_an_edge_too() -> None:
     """A card of a black deck's pile read from its index alone, whose outline overlaps only an unnamed card (a back, an
     unknown card, the pile outlined as one), lies among cards as well: it is cut at the edge of the card lying on it
     (at `seen_overlap` 1.01 no outline lets it be cut: the wrong name over the ten comes back)."""
-    import dataclasses
-
-    from vision.settings import SETTINGS
-
-    seed = 205
-    faces = procedural_faces(0).black()
-    frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=faces))
-    ten = next(t for t in frame.truth if t.card == "Td")
-    assert ten.indices
-    index_only = Recognizer(settings=dataclasses.replace(SETTINGS, seen_overlap=1.01))
-    for recognizer, wrong_expected in ((index_only, True), (Recognizer(), False)):
-        dets = recognizer.identify(frame.image)
-        over = [d.card for d in dets if d.card not in (None, "Td") and any(_holds(d, p) for p in ten.indices)]
-        assert bool(over) == wrong_expected
-        assert "9h" in {d.card for d in dets}
+    index_only = replace(SETTINGS, seen_overlap=1.01)
+    assert _named_over_unread_index(205, procedural_faces(0).black(), "Td", "9h", index_only) == [True, False]
