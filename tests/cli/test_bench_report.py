@@ -91,3 +91,29 @@ def test_an_unwritable_out_file_is_one_line_and_exit_2(tmp_path: Path, monkeypat
     assert main(["bench", "--quick", "--out", str(tmp_path / "missing" / "b.md")]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "cannot write" in err  # refused before any benchmark ran
+
+
+def test_a_photograph_s_name_of_an_unlabelled_card_is_wrong_and_counted_apart(tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    from bench.vision import _rows, held_out_photos
+    from vision.pipeline import Detection
+
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), np.full((64, 64, 3), 200, np.uint8))
+    (tmp_path / "labels.csv").write_text(
+        "filename,width,height,card,xmin,ymin,xmax,ymax,box_kind,suspect,group\n"
+        "a.jpg,64,64,Qs,4,4,12,14,index,0,g\n", encoding="utf-8")
+
+    def at(card: str, x: float) -> Detection:
+        return Detection(card=card, face="up", confidence=0.99,
+                         corners=((x, 0.0), (x + 20, 0.0), (x + 20, 30.0), (x, 30.0)))
+
+    class Seen:  # the labelled queen named over its index, and a card the labels skip
+        def identify(self, image: object) -> list[Detection]:
+            return [at("Qs", 0.0), at("2c", 40.0)]
+
+    score = held_out_photos(Seen(), tmp_path, ("g",))  # type: ignore[arg-type]
+    assert (score.right, score.wrong, score.unlabelled, score.unknown, score.missed) == (1, 1, 1, 0, 0)
+    assert "1 of the wrong name a card not labelled in its photograph" in _rows("photos", score)[0].note
