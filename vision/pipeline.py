@@ -110,15 +110,19 @@ def _corners_of(quad: npt.NDArray[np.float32]) -> tuple[tuple[float, float], ...
 
 def stands_out(image: Image, quad: npt.NDArray[np.float32], s: Settings) -> bool:
     """Whether what an outline holds differs in colour from the table just outside it, as a card's face or back
-    does (a rectangle drawn on the felt has felt inside and out)."""
+    does, both in its middle and along its rim (a rectangle drawn on the felt has felt inside and out, and
+    felt along its inner rim even where cards lie in it)."""
     centre = quad.mean(axis=0)
     grown = (centre + (quad - centre) * 1.2).astype(np.float32)
     view = warp_card(image, grown, 48, 67)
     inside = np.zeros(view.shape[:2], bool)
     inside[6:61, 4:44] = True  # the card itself, 1/1.2 of the view
+    rim = inside.copy()
+    rim[10:57, 8:40] = False  # a tenth of the card's width along its edge
     middle = medians_u8(view[14:53, 10:38].reshape(-1, 3).T)  # median: a card lying partly on a zone
     outside = medians_u8(view[~inside].T)
-    return bool(np.linalg.norm(middle - outside) >= s.min_edge_contrast)
+    along = medians_u8(view[rim].T)
+    return bool(min(np.linalg.norm(middle - outside), np.linalg.norm(along - outside)) >= s.min_edge_contrast)
 
 
 def open_paper(card: Image) -> float:

@@ -267,3 +267,17 @@ def test_a_card_read_from_its_index_alone_on_an_unnamed_card_is_cut_at_an_edge_t
     (at `seen_overlap` 1.01 no outline lets it be cut: the wrong name over the ten comes back)."""
     index_only = replace(SETTINGS, seen_overlap=1.01)
     assert _named_over_unread_index(205, procedural_faces(0).black(), "Td", "9h", index_only) == [True, False]
+
+
+def test_a_hand_in_a_zone_outlined_like_a_card_is_found_by_its_indices() -> None:
+    """Seen from the side (the frame squeezed across to 75%), a seat's zone drawn on the felt has a card's
+    proportions and is outlined as one, with a hand lying in its middle. The hand is still found by its indices:
+    an outline with felt along its inner rim is a line drawn on the table, not a card (an unknown card's glyphs
+    are searched only along its sides)."""
+    import cv2
+
+    seed = 203
+    frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=procedural_faces(0)))
+    image = np.asarray(cv2.resize(frame.image, (960, 720), interpolation=cv2.INTER_AREA), np.uint8)
+    named = {d.card for d in Recognizer().identify(image)}
+    assert {"Ah", "Ts", "9c"} <= named, sorted(c for c in named if c)
