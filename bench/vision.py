@@ -22,9 +22,9 @@ Run: `python -m bench.vision [--quick] [--lodo]` (its rows are also `cardtable b
   deck's filtered out), scored on that deck's rendered scenes, with its top-1 accuracy on that deck's
   validation crops beside (the honest figure for a deck never seen; the built-in model has seen every design).
 A named detection where no card is labelled counts as wrong; for the photographs the note says how many of the
-wrong are such names (their labels skip some cards: in `phone_a`'s training photographs, every such name
-looked at was a card cut by the frame's edge, named right). Data sets absent: their rows are left out,
-with a note on stderr.
+wrong are such names (their labels skip some cards: in `phone_a`'s training photographs, 11 of the 12 such
+names are cards cut by the frame's edge, named right; the 12th a misread). Data sets absent: their rows are
+left out, with a note on stderr.
 """
 
 from __future__ import annotations
