@@ -1,8 +1,8 @@
 """Detect: where the cards are in a frame, as outlines (one card alone) and corners (cards overlapping).
 
 Cards are the lightest, least coloured things on a table, and their edges are sharp. Masks of the frame (card-like
-paper, closed edges, what is far in colour from the table top, paper lighter than its surroundings) are cut into
-blobs: one filling a quadrilateral of a card's proportions is one card's `Outline`, moved onto the card's edge
+paper, closed edges, what is far in colour from the table top two ways, paper lighter than its surroundings) are cut
+into blobs: one filling a quadrilateral of a card's proportions is one card's `Outline`, moved onto the card's edge
 (`_to_edges`); any other blob big enough to hold cards is cards overlapping, each convex near-right vertex of its
 outline a `Corner` where a card may start (the reader tells which are index corners). Cards are also found by
 their index (`index_corners`): glyph pairs, a rank over its suit, looked for only on the `Ground` an index can lie
@@ -132,8 +132,9 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
 
 def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settings) -> list[Image]:
     """Card-like paper; the frame's edges (rings: a back, a dark or black card, any outline); what is far in
-    colour from the table top; paper lighter than what is around it. `grey` is the frame's grey levels,
-    `saturation` and `value` its HSV channels."""
+    colour from the table top, opened then closed; paper lighter than what is around it; what is far from the
+    table top closed then opened. `grey` is the frame's grey levels, `saturation` and `value` its HSV
+    channels."""
     white = cv2.subtract(value, saturation)
     white = cv2.GaussianBlur(white, (5, 5), 0)
     _, paper = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -159,8 +160,14 @@ def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settin
     distance = cv2.add(cv2.add(lightness, green_red), blue_yellow)  # the L1 distance, saturated at 255
     _, far = cv2.threshold(distance, 45, 255, cv2.THRESH_BINARY)
     apart = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
+    # Closed first, a card with a thin dark border stays whole where its print is the table's colour (a black
+    # deck's gold court picture on wood: opened first, the border goes and the table bites into the card to its
+    # edge), and the lines drawn on the table, thin, are still opened away where they touch it. Closing also
+    # joins a card to its shadow and a corner of the table's colour to it, so both masks are outlined.
+    joined = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
     return [np.asarray(paper, np.uint8), np.asarray(edges, np.uint8), np.asarray(apart, np.uint8),
-            np.asarray(lighter, np.uint8)]
+            np.asarray(lighter, np.uint8), np.asarray(joined, np.uint8)]
 
 
 def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
@@ -299,9 +306,9 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     masks = _masks(small, grey, saturation, value, s)
     lighter: list[FloatArray] = []
     for k, mask in enumerate(masks):
-        # every contour, holes too (the inside of a ring of edges); of paper lighter than its surroundings, the
-        # blobs' outlines (its holes are a card's pips and index)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL if k == 3 else cv2.RETR_LIST,
+        # every contour, holes too (the inside of a ring of edges); of paper lighter than its surroundings, and of
+        # what is far from the table closed first, the blobs' outlines (their holes are a card's pips and index)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL if k >= 3 else cv2.RETR_LIST,
                                        cv2.CHAIN_APPROX_SIMPLE)
         areas = np.fromiter(map(cv2.contourArea, contours), np.float64, len(contours))
         sized = (areas >= s.min_card_area * frame_area) & (areas <= s.max_card_area * frame_area)
