@@ -215,6 +215,21 @@ def test_a_black_deck_fanned_and_taken_for_a_back_is_searched_for_its_light_ink(
     assert right >= 27
 
 
+def test_a_black_decks_index_in_a_corner_beside_the_table_is_searched() -> None:
+    """Light ink is looked for on dark cards, the ground's local mean taken over the cards alone: a fanned black
+    card's index lies in its corner beside the table, and the table in the mean made it no dark ground (these
+    ten frames named 81 cards so)."""
+    faces = procedural_faces(0).black()
+    recognizer = Recognizer()
+    right = 0
+    for seed in range(20, 30):
+        frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=faces))
+        names = [d.card for d in recognizer.identify(frame.image) if d.card is not None]
+        assert set(names) <= {t.card for t in frame.truth if t.face_up} and len(names) == len(set(names)), seed
+        right += len(names)
+    assert right >= 95
+
+
 def test_an_unnamed_outline_whose_corner_reads_some_card_unsurely_is_read_again_around_it() -> None:
     """A card outlined a little off its edge frames its index a little off: a corner read as some card below the
     bar is read again in windows moved and scaled about it (as a mark is), and named where two of them agree at
