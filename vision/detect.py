@@ -123,15 +123,15 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
     near = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * margin + 1,) * 2)
     blue, green, red = cv2.split(small)
     lowest = cv2.min(cv2.min(blue, green), red)
-    paper = cv2.bitwise_and(cv2.compare(cv2.blur(lowest, (block, block)), s.paper_level, cv2.CMP_GE),
-                            cv2.compare(cv2.dilate(lowest, near), s.paper_level, cv2.CMP_GE))
+    paper = cv2.bitwise_and(cv2.inRange(cv2.blur(lowest, (block, block)), s.paper_level, 255),
+                            cv2.inRange(cv2.dilate(lowest, near), s.paper_level, 255))
     # a dark card is not the table: a dark table top (felt) is no ground for light ink, and the local mean is the
     # card's alone (what is off the table), so that an index in a dark card's corner beside a light table counts
     # (its sum over the block at most `dark_card` times its count there: a mean with no division)
     on_card = cv2.blur(cv2.bitwise_and(highest, off_table), (block, block))
     bar = cv2.multiply(cv2.blur(off_table, (block, block)), s.dark_card / 255.0)
     dark = cv2.bitwise_and(cv2.compare(on_card, bar, cv2.CMP_LE),
-                           cv2.compare(cv2.erode(highest, near), s.dark_card, cv2.CMP_LE))
+                           cv2.inRange(cv2.erode(highest, near), 0, s.dark_card))
     dark = cv2.bitwise_and(dark, cv2.dilate(off_table, near))
     return Ground(np.asarray(paper, np.uint8), np.asarray(dark, np.uint8), scale, margin)
 
