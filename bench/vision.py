@@ -6,7 +6,8 @@ Run: `python -m bench.vision [--quick] [--lodo]` (its rows are also `cardtable b
   of 8 cards lying apart on felt or wood, a fifth of them face down (backs: a back named is counted apart), and
   the same on a light desk;
 - rendered fans and piles (`fanned_scene`) of a few of those decks and two black decks, scored at the uncovered
-  index corners as the photographs are;
+  index corners as the photographs are, and the same on a light desk (the rendered kin of `webcam_b`'s fanned
+  hands on a white desk);
 - `real-photos-dev`: real photographs never trained on, scored by rank (its labels have no suit);
 - the cardcounterml groups held out of training (`vision.train.TEST_GROUPS`: a black deck, webcam frames of
   fanned and overlapping cards), scored by card at its labelled corner indices, and the same for the phone_a
@@ -149,15 +150,17 @@ def rendered(rec: Recognizer, faces: object, seeds: Sequence[int], surface: Surf
     return score
 
 
-def fanned(rec: Recognizer, faces: object, seeds: Sequence[int]) -> tuple[Score, int]:
-    """Rendered hands fanned in seat zones and a pile in the pot, scored as the photographs are, at the index
-    corners: each face-up card with an uncovered index right when a detection naming it holds that index, wrong
-    when one naming another card does, unknown when an unnamed one does. A name of a card not face up on the
-    table, and every name given twice, counts as wrong too. Also returns how many names were given twice."""
+def fanned(rec: Recognizer, faces: object, seeds: Sequence[int], surface: Surface | None = None) -> tuple[Score, int]:
+    """Rendered hands fanned in seat zones and a pile in the pot (on the `surface`; None: felt or wood, by the
+    seed), scored as the photographs are, at the index corners: each face-up card with an uncovered index right
+    when a detection naming it holds that index, wrong when one naming another card does, unknown when an unnamed
+    one does. A name of a card not face up on the table, and every name given twice, counts as wrong too. Also
+    returns how many names were given twice."""
     score = Score()
     twice = 0
     for seed in seeds:
-        frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=faces))  # type: ignore[arg-type]
+        frame = render_with_truth(fanned_scene(seed, face_down=0.15, surface=surface), seed,
+                                  RenderOptions(faces=faces))  # type: ignore[arg-type]
         dets, ms = _timed(rec, frame.image)
         score.images += 1
         score.ms += ms
@@ -525,6 +528,14 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
             desk.add(rendered(rec, faces, range(3), "desk"))
         say(f"rendered on a light desk: {desk.line()}")
         rows += _rows("rendered, every deck, light desk", desk, "3 scenes a deck; decks seen in training")
+        desk_fans, desk_twice = Score(), 0
+        for faces in fan_face_sets(sets):
+            score, named_twice = fanned(rec, faces, seeds, "desk")
+            desk_fans.add(score)
+            desk_twice += named_twice
+        say(f"rendered fans and piles on a light desk: {desk_fans.line()}; {desk_twice} cards named twice")
+        rows += _rows("rendered fans and piles, light desk", desk_fans,
+                      f"the same face sets; {desk_twice} names given twice")
     real = DATASETS / "real-photos-dev"
     if real.is_dir():
         labels = _labels_fixed(real)

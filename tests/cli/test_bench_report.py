@@ -117,3 +117,26 @@ def test_a_photograph_s_name_of_an_unlabelled_card_is_wrong_and_counted_apart(tm
     score = held_out_photos(Seen(), tmp_path, ("g",))  # type: ignore[arg-type]
     assert (score.right, score.wrong, score.unlabelled, score.unknown, score.missed) == (1, 1, 1, 0, 0)
     assert "1 of the wrong name a card not labelled in its photograph" in _rows("photos", score)[0].note
+
+
+def test_fans_are_rendered_on_the_surface_asked_for() -> None:
+    import numpy as np
+
+    from bench.vision import fanned
+    from hardware_sim.camera import procedural_faces
+    from vision.pipeline import Detection
+
+    class Lightness:  # names nothing; keeps each frame's mean grey level
+        def __init__(self) -> None:
+            self.means: list[float] = []
+
+        def identify(self, image: np.ndarray) -> list[Detection]:
+            self.means.append(float(image.mean()))
+            return []
+
+    faces = procedural_faces(0)
+    on_felt_or_wood, on_desk = Lightness(), Lightness()
+    fanned(on_felt_or_wood, faces, range(2))  # type: ignore[arg-type]
+    score, _ = fanned(on_desk, faces, range(2), "desk")  # type: ignore[arg-type]
+    assert min(on_desk.means) > max(on_felt_or_wood.means) + 50  # a light desk, not felt or wood
+    assert score.right == 0 and score.missed > 0
