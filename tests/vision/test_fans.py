@@ -233,8 +233,8 @@ def test_a_black_decks_index_in_a_corner_beside_the_table_is_searched() -> None:
 def test_an_unnamed_outline_whose_corner_reads_some_card_unsurely_is_read_again_around_it() -> None:
     """A card outlined a little off its edge frames its index a little off: a corner read as some card below the
     bar is read again in windows moved and scaled about it (as a mark is), and named where two of them agree at
-    the index bar. The simulator's deck printed black: without it the seven of hearts (seed 6) and the nine of
-    hearts (seed 8) are not named."""
+    the index bar. The simulator's deck printed black: without it the seven of hearts (seed 6) and the ten of
+    clubs (seed 12) are not named."""
     recognizer = Recognizer()
     faces = procedural_faces(0).black()
     for seed, card in ((6, "7h"), (12, "Tc")):
