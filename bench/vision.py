@@ -240,6 +240,17 @@ def real_ranks(rec: Recognizer, folder: Path, names: Sequence[str], labels: dict
     return score
 
 
+def _all_fanned(rec: Recognizer, face_sets: Sequence[FaceSet], seeds: Sequence[int],
+                surface: Surface | None = None) -> tuple[Score, int]:
+    """`fanned` over several face sets, summed."""
+    total, twice = Score(), 0
+    for faces in face_sets:
+        score, named_twice = fanned(rec, faces, seeds, surface)
+        total.add(score)
+        twice += named_twice
+    return total, twice
+
+
 def held_out_photos(rec: Recognizer, folder: Path, groups: Sequence[str],
                     only: Callable[[str], bool] = lambda name: True) -> Score:
     """The cardcounterml photographs of `groups` (those `only` keeps): each labelled card (at its index boxes)
@@ -514,11 +525,7 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
         if not quick:
             rows += _rows(f"rendered, {label}", score, "deck seen in training")
     rows += _rows("rendered, every deck", total, "decks seen in training; --lodo for unseen decks")
-    fans, twice = Score(), 0
-    for faces in fan_face_sets(sets):
-        score, named_twice = fanned(rec, faces, seeds)
-        fans.add(score)
-        twice += named_twice
+    fans, twice = _all_fanned(rec, fan_face_sets(sets), seeds)
     say(f"rendered fans and piles: {fans.line()}; {twice} cards named twice")
     rows += _rows("rendered fans and piles, card at its uncovered indices", fans,
                   f"{len(fan_face_sets(sets))} face sets, 2 of them black decks; {twice} names given twice")
@@ -528,11 +535,7 @@ def _main_rows(quick: bool, say: Callable[[str], object]) -> list[BenchRow]:
             desk.add(rendered(rec, faces, range(3), "desk"))
         say(f"rendered on a light desk: {desk.line()}")
         rows += _rows("rendered, every deck, light desk", desk, "3 scenes a deck; decks seen in training")
-        desk_fans, desk_twice = Score(), 0
-        for faces in fan_face_sets(sets):
-            score, named_twice = fanned(rec, faces, seeds, "desk")
-            desk_fans.add(score)
-            desk_twice += named_twice
+        desk_fans, desk_twice = _all_fanned(rec, fan_face_sets(sets), seeds, "desk")
         say(f"rendered fans and piles on a light desk: {desk_fans.line()}; {desk_twice} cards named twice")
         rows += _rows("rendered fans and piles, light desk", desk_fans,
                       f"the same face sets; {desk_twice} names given twice")
