@@ -21,8 +21,8 @@ def test_cards_on_a_light_desk_are_found_and_named() -> None:
         for name in ("right", "wrong", "unknown", "missed", "backs_named", "backs_up"):
             setattr(total, name, getattr(total, name) + getattr(tally, name))
     # 87 fully visible cards in the 12 frames (most face up). Without the lighter-than-around mask: 51 right and
-    # 28 missed. Backs on the desk are often taken for unknown faces (9 of them, with the mask or without; 10 since
-    # the mask of what is far from the table closed first outlines one more back that was not found at all).
+    # 28 missed. Backs on the desk are often taken for unknown faces (10 of them, with the mask or without; one of
+    # them a back only the mask of what is far from the table, closed first, outlines at all).
     assert total.missed <= 24, total
     assert total.right >= 55, total
     assert total.wrong == 0 and total.backs_named == 0, total
