@@ -57,8 +57,9 @@ class Corner:
 @dataclass(frozen=True)
 class Ground:
     """Where an index may lie, at the outline scale (`scale` of the frame): light paper, for dark ink (where the
-    lowest colour channel's local mean is at least `Settings.paper_level`), and dark cards, for light ink (a
-    black deck's gold or silver: where the highest channel's local mean is at most `Settings.dark_card`)."""
+    lowest colour channel's local mean is at least `Settings.paper_level`, and the small holes it closes round),
+    and dark cards, for light ink (a black deck's gold or silver: where the highest channel's local mean is at most
+    `Settings.dark_card`)."""
     paper: Image
     dark: Image
     scale: float
@@ -125,6 +126,13 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
     lowest = cv2.min(cv2.min(blue, green), red)
     paper = cv2.bitwise_and(cv2.inRange(cv2.blur(lowest, (block, block)), s.paper_level, 255),
                             cv2.inRange(cv2.dilate(lowest, near), s.paper_level, 255))
+    # A large index's ink darkens the local mean under it: the holes paper closes round, up to two blocks square
+    # (a card's back or a hand lying on paper is larger), are ground too.
+    contours, tree = cv2.findContours(paper, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if tree is not None:
+        holes = [c for c, t in zip(contours, tree[0], strict=True)
+                 if t[3] >= 0 and cv2.contourArea(c) <= (2 * block) ** 2]
+        cv2.drawContours(paper, holes, -1, 255, cv2.FILLED)
     # a dark card is not the table: a dark table top (felt) is no ground for light ink, and the local mean is the
     # card's alone (what is off the table), so that an index in a dark card's corner beside a light table counts
     # (its sum over the block at most `dark_card` times its count there: a mean with no division)

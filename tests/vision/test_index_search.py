@@ -75,3 +75,20 @@ def test_a_rank_touching_its_suit_is_proposed_as_one_index(monkeypatch: pytest.M
     assert any(c.along_long[1] < -0.9 for c in corners)  # read the other way round too
     monkeypatch.setattr(vision.detect, "_stack", lambda *args: [])
     assert index_corners(frame, found) == []
+
+
+def test_a_large_index_on_grey_paper_at_the_frames_edge_is_searched() -> None:
+    """A card in warm light (its paper grey) lies half out of the frame on a wooden table, no outline of it found:
+    its large red index darkens the local mean under it below the paper level. The hole the paper closes round it
+    is ground all the same, and the card is named by its index (was: no ground there, nothing found)."""
+    frame = np.zeros((640, 640, 3), np.uint8)
+    frame[:] = (90, 140, 190)  # warm wood
+    face = cv2.resize(procedural_faces(0).face("8h"), None, fx=3.0, fy=3.0, interpolation=cv2.INTER_AREA)
+    shown = face[:260, :580]  # the card's top, the rest out of the frame
+    frame[380:, 60:] = (shown * 0.55).astype(np.uint8)  # grey paper
+    found = find_cards(frame, indices=False)
+    rank = (60 + 0.09 * face.shape[1], 380 + 0.09 * face.shape[0])
+    assert not found.outlines
+    x, y = (round(v * found.ground.scale) for v in rank)
+    assert found.ground.paper[y, x] > 0
+    assert [d.card for d in Recognizer().identify(frame) if d.card is not None] == ["8h"]
