@@ -79,6 +79,9 @@ class Score:
     # of `wrong`: names of a card not labelled in the photograph (a labelled data set's boxes can skip a card:
     # one cut by the frame's edge); kept in `wrong`, reported beside it
     unlabelled: int = 0
+    # of `wrong`: cards not named whose index lies under the outline of a neighbour named right at its own index
+    # (a card read from its index alone is reported with the outline extrapolated from it, over a fan's next card)
+    covered: int = 0
 
     @property
     def cards(self) -> int:
@@ -89,7 +92,9 @@ class Score:
             setattr(self, k, getattr(self, k) + getattr(other, k))
 
     def line(self) -> str:
-        unlabelled = f" ({self.unlabelled} of them not labelled)" if self.unlabelled else ""
+        parts = [f"{self.unlabelled} of them not labelled"] if self.unlabelled else []
+        parts += [f"{self.covered} under a neighbour named right"] if self.covered else []
+        unlabelled = f" ({', '.join(parts)})" if parts else ""
         return (f"{self.right} right, {self.wrong} wrong{unlabelled}, {self.unknown} unknown, {self.missed} not "
                 f"found of {self.cards}; backs named {self.backs_named} of {self.backs}; "
                 f"{self.ms / max(self.images, 1):.1f} ms per image")
@@ -172,6 +177,7 @@ def fanned(rec: Recognizer, faces: object, seeds: Sequence[int], surface: Surfac
                 score.right += 1
             elif any(d.card is not None for d in on):
                 score.wrong += 1
+                score.covered += _neighbours_right(on, {t.card: t.indices for t in frame.truth if t.face_up})
             elif on:
                 score.unknown += 1
             else:
@@ -182,6 +188,13 @@ def fanned(rec: Recognizer, faces: object, seeds: Sequence[int], surface: Surfac
         twice += len(names) - len(set(names))
     score.wrong += twice
     return score, twice
+
+
+def _neighbours_right(on: Sequence[Detection], indices: dict[str, Sequence[tuple[float, float]]]) -> int:
+    """1 where every named detection `on` a card's index names a card on the table (`indices`: each card's index
+    points) and holds one of that card's own indices: the card lies under a neighbour's outline, not misnamed."""
+    return int(all(d.card in indices and any(_inside(d, *i) for i in indices[d.card])
+                   for d in on if d.card is not None))
 
 
 def fan_face_sets(sets: Sequence[tuple[str, FaceSet]]) -> list[FaceSet]:
@@ -280,6 +293,9 @@ def held_out_photos(rec: Recognizer, folder: Path, groups: Sequence[str],
                 score.right += 1
             elif any(_inside(o, *c) for o in dets if o.card is not None for c in centres):
                 score.wrong += 1
+                on = [o for o in dets if any(_inside(o, *c) for c in centres)]
+                score.covered += _neighbours_right(on, {k: [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in v]
+                                                        for k, v in cards.items()})
             elif any(_inside(o, *c) for o in dets for c in centres):
                 score.unknown += 1
             else:
@@ -470,6 +486,9 @@ def _rows(data_set: str, score: Score, note: str = "") -> list[BenchRow]:
         detail += f"; {score.backs_named} of {score.backs} backs named"
     if score.unlabelled:
         detail += f"; {score.unlabelled} of the wrong name a card not labelled in its photograph"
+    if score.covered:
+        detail += (f"; {score.covered} of the wrong are cards not named whose index lies under a neighbour's "
+                   "outline, that neighbour named right at its own index")
     if note:
         detail += f"; {note}"
     rows = [BenchRow(area=AREA, metric=data_set, system=f"{OURS}: {k} %", value=round(100 * v / n, 2), unit="%",

@@ -140,3 +140,34 @@ def test_fans_are_rendered_on_the_surface_asked_for() -> None:
     score, _ = fanned(on_desk, faces, range(2), "desk")  # type: ignore[arg-type]
     assert min(on_desk.means) > max(on_felt_or_wood.means) + 50  # a light desk, not felt or wood
     assert score.right == 0 and score.missed > 0
+
+
+def test_a_card_under_a_neighbour_named_right_is_wrong_and_counted_apart(tmp_path: Path) -> None:
+    """A fanned card not named whose index lies under its neighbour's outline (the neighbour named right at its own
+    index) counts as wrong, and apart as covered; a card whose index a misnamed detection holds does not."""
+    import cv2
+    import numpy as np
+
+    from bench.vision import _rows, held_out_photos
+    from vision.pipeline import Detection
+
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), np.full((64, 64, 3), 200, np.uint8))
+    (tmp_path / "labels.csv").write_text(
+        "filename,width,height,card,xmin,ymin,xmax,ymax,box_kind,suspect,group\n"
+        "a.jpg,64,64,Qs,4,4,12,14,index,0,g\n"
+        "a.jpg,64,64,7h,14,4,18,14,index,0,g\n"
+        "a.jpg,64,64,9d,44,4,52,14,index,0,g\n", encoding="utf-8")
+
+    def at(card: str, x: float) -> Detection:
+        return Detection(card=card, face="up", confidence=0.99,
+                         corners=((x, 0.0), (x + 20, 0.0), (x + 20, 30.0), (x, 30.0)))
+
+    class Fan:  # the queen's outline over the seven's index; the nine misnamed as the eight
+        def identify(self, image: object) -> list[Detection]:
+            return [at("Qs", 0.0), at("8d", 40.0)]
+
+    score = held_out_photos(Fan(), tmp_path, ("g",))  # type: ignore[arg-type]
+    assert (score.right, score.wrong, score.covered, score.unlabelled) == (1, 3, 1, 1)
+    assert "1 under a neighbour named right" in score.line()
+    assert "1 of the wrong are cards not named whose index lies under a neighbour" in _rows("photos", score)[0].note
