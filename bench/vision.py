@@ -92,10 +92,10 @@ class Score:
             setattr(self, k, getattr(self, k) + getattr(other, k))
 
     def line(self) -> str:
-        parts = [f"{self.unlabelled} of them not labelled"] if self.unlabelled else []
-        parts += [f"{self.covered} under a neighbour named right"] if self.covered else []
-        unlabelled = f" ({', '.join(parts)})" if parts else ""
-        return (f"{self.right} right, {self.wrong} wrong{unlabelled}, {self.unknown} unknown, {self.missed} not "
+        kinds = [f"{self.unlabelled} of them not labelled"] if self.unlabelled else []
+        kinds += [f"{self.covered} under a neighbour named right"] if self.covered else []
+        of_wrong = f" ({', '.join(kinds)})" if kinds else ""
+        return (f"{self.right} right, {self.wrong} wrong{of_wrong}, {self.unknown} unknown, {self.missed} not "
                 f"found of {self.cards}; backs named {self.backs_named} of {self.backs}; "
                 f"{self.ms / max(self.images, 1):.1f} ms per image")
 

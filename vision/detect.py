@@ -126,8 +126,8 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
     lowest = cv2.min(cv2.min(blue, green), red)
     paper = cv2.bitwise_and(cv2.inRange(cv2.blur(lowest, (block, block)), s.paper_level, 255),
                             cv2.inRange(cv2.dilate(lowest, near), s.paper_level, 255))
-    # A large index's ink darkens the local mean under it: the holes paper closes round, up to two blocks square
-    # (a card's back or a hand lying on paper is larger), are ground too.
+    # A large index's ink darkens the local mean under it: the holes paper closes round, up to two blocks square,
+    # are ground too (a back or a hand lying on a light desk is larger at a table camera's distance).
     contours, tree = cv2.findContours(paper, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if tree is not None:
         holes = [c for c, t in zip(contours, tree[0], strict=True)
