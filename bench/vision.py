@@ -35,7 +35,7 @@ import csv
 import sys
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -190,7 +190,7 @@ def fanned(rec: Recognizer, faces: object, seeds: Sequence[int], surface: Surfac
     return score, twice
 
 
-def _neighbours_right(on: Sequence[Detection], indices: dict[str, Sequence[tuple[float, float]]]) -> int:
+def _neighbours_right(on: Sequence[Detection], indices: Mapping[str, Sequence[tuple[float, float]]]) -> int:
     """1 where every named detection `on` a card's index names a card on the table (`indices`: each card's index
     points) and holds one of that card's own indices: the card lies under a neighbour's outline, not misnamed."""
     return int(all(d.card in indices and any(_inside(d, *i) for i in indices[d.card])
@@ -280,8 +280,9 @@ def held_out_photos(rec: Recognizer, folder: Path, groups: Sequence[str],
         score.images += 1
         score.ms += ms
         named = {d.card: d for d in dets if d.card is not None}
-        for card, boxes in cards.items():
-            centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in boxes]
+        # each labelled card's index points: the centres of its boxes
+        points = {card: [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in boxes] for card, boxes in cards.items()}
+        for card, centres in points.items():
             if card == "back":
                 score.backs += 1
                 score.backs_named += any(d.card is not None and any(_inside(d, *c) for c in centres) for d in dets)
@@ -293,9 +294,7 @@ def held_out_photos(rec: Recognizer, folder: Path, groups: Sequence[str],
                 score.right += 1
             elif any(_inside(o, *c) for o in dets if o.card is not None for c in centres):
                 score.wrong += 1
-                on = [o for o in dets if any(_inside(o, *c) for c in centres)]
-                score.covered += _neighbours_right(on, {k: [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in v]
-                                                        for k, v in cards.items()})
+                score.covered += _neighbours_right([o for o in dets if any(_inside(o, *c) for c in centres)], points)
             elif any(_inside(o, *c) for o in dets for c in centres):
                 score.unknown += 1
             else:
