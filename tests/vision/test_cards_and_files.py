@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import cv2
@@ -99,3 +100,26 @@ def test_broken_calibration_files(tmp_path: Path, text: str) -> None:
     path.write_text(text)
     with pytest.raises(VisionInputError):
         TableCalibration.load(path)
+
+
+def _with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """The JPEG with an EXIF block (big-endian TIFF, one IFD entry) giving its orientation, as a phone writes it."""
+    tiff = b"MM\x00*" + struct.pack(">IH", 8, 1) + struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + b"\0" * 4
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+def test_a_phone_photo_is_turned_as_its_exif_says(tmp_path: Path) -> None:
+    """A phone's portrait photo stored sideways with EXIF orientation 6 (turn 90 degrees clockwise) is read upright,
+    so the corners reported are where a viewer shows the cards; the same photo without the tag is read as stored."""
+    stored = np.zeros((60, 100, 3), np.uint8)
+    stored[:, :20] = 255  # a white band along the stored image's left edge
+    ok, buf = cv2.imencode(".jpg", stored)
+    assert ok
+    plain, turned = tmp_path / "plain.jpg", tmp_path / "turned.jpg"
+    plain.write_bytes(buf.tobytes())
+    turned.write_bytes(_with_orientation(buf.tobytes(), 6))
+    assert load_image(plain).shape == (60, 100, 3)
+    upright = load_image(turned)
+    assert upright.shape == (100, 60, 3)
+    assert upright[:20].mean() > 200 and upright[30:].mean() < 30  # the band is now along the top
