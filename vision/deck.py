@@ -29,6 +29,7 @@ from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
     FloatArray,
     Image,
+    Pyramid,
     box_quad,
     corner_crop_at,
     corner_crops,
@@ -158,7 +159,7 @@ JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.
           (0.0, 0.0, 1.06))
 
 
-def _jittered_windows(image: Image, quad: FloatArray) -> list[Image]:
+def _jittered_windows(image: Pyramid, quad: FloatArray) -> list[Image]:
     """The index window of a card known by its first corner (`corner_crop_at`), once per (dx, dy, scale) of
     `JITTER`: the corner moved by dx of the short side and dy of the long side, the card scaled about it."""
     u, v = quad[1] - quad[0], quad[3] - quad[0]
@@ -209,7 +210,8 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
         return r
     quads = [corner_frame(c.point, c.along_short, c.along_long, cw) for c in found.corners for cw in c.widths]
     if quads:
-        r = reader.read([corner_crop_at(image, q) for q in quads])
+        pyramid = Pyramid(image)
+        r = reader.read([corner_crop_at(pyramid, q) for q in quads])
         # the photo's name is the evidence here: a window whose first choice is the named card counts at any
         # majority (calibration is for the decks the network hesitates over), any other only at `index_bar`
         sure = [(c == expect, p, i) for i, (c, p) in enumerate(r.best(i) for i in range(len(quads)))
@@ -218,7 +220,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
             best = quads[max(sure)[2]]
             near = [quads[i] for _, _, i in sure
                     if float(np.linalg.norm(quads[i][0] - best[0])) < 0.3 * float(np.linalg.norm(best[1] - best[0]))]
-            return reader.read([v for q in near for v in _jittered_windows(image, q)])
+            return reader.read([v for q in near for v in _jittered_windows(pyramid, q)])
     raise VisionInputError(f"{where}: no card index found in the photo (one face-up card per photo)")
 
 

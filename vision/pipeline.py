@@ -31,11 +31,11 @@ from vision.rectify import (
     CORNER_H,
     CORNER_W,
     Image,
+    Pyramid,
     card_coords,
     corner_crop_at,
     corner_crops,
     corner_frame,
-    gray,
     medians_u8,
     quad_area,
     side_lengths,
@@ -192,10 +192,11 @@ class Recognizer:
         cards = [warp_card(image, q) for q in quads]
         crops = [crop for card in cards for crop in corner_crops(card)]
         proposals = _proposals(found.corners, s)
-        # the frame's grey levels, converted once for all the windows (a photograph can have a hundred of them) and
-        # only when one is wanted (cards lying apart want none)
-        grey = functools.cache(lambda: gray(image))
-        batch = self.read(crops + [corner_crop_at(grey(), q) for q, _, _ in proposals])
+        # the frame's grey levels and their halvings, made once for all the windows (a photograph can have a hundred of
+        # them) and only when one is wanted (cards lying apart want none)
+        pyramid = functools.cache(lambda: Pyramid(image))
+        grey = functools.cache(lambda: pyramid().level(0))
+        batch = self.read(crops + [corner_crop_at(pyramid(), q) for q, _, _ in proposals])
         best = [self._name_outline(image, q, card, batch, (2 * i, 2 * i + 1))
                 for i, (q, card) in enumerate(zip(quads, cards, strict=True))]
         # An outline whose corners name no card is read again grown and the other way round. On a light table the
@@ -245,7 +246,7 @@ class Recognizer:
         unsure = [Mark(_window(np.roll(quads[i], -2 * c, axis=0)), ALL_CARDS[int(batch.probs[row, :NONE].argmax())])
                   for i in again if not isinstance(best[i], Reading)
                   for c, row in ((0, 2 * i), (1, 2 * i + 1)) if _shows_a_card(batch, row, s)]
-        readings += self._refine(grey, unsure)
+        readings += self._refine(pyramid, unsure)
         # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
         # the outlines, and inside an outline named by neither corner (a row or a fan of overlapping cards outlined
         # as one, whose corners are no card's) or that is no card at all (a line on the table with cards inside
@@ -257,7 +258,7 @@ class Recognizer:
             _at_edge(quads[c.within], c, s))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         if by_index:
-            windows = self.read([corner_crop_at(grey(), q) for q, _, _ in by_index])
+            windows = self.read([corner_crop_at(pyramid(), q) for q, _, _ in by_index])
             named, more = _read_proposals(found, by_index, windows, 0, s)
             readings += named
             marks += more
@@ -272,14 +273,14 @@ class Recognizer:
         # the marks on cards, though on no card named or face down, are read again around their windows; a card
         # named so is one more reading
         known = [np.array(d.corners, np.float32) for d in dets if d.card is not None or d.face == "down"]
-        refined = self._refine(grey, [m for m in marks if m.det is not None and not any(
+        refined = self._refine(pyramid, [m for m in marks if m.det is not None and not any(
             holds(q, m.window.mean(axis=0)) for q in known)])
         if not refined:
             return dets
         return one_per_card(_seen_edges(grey, join_corners(readings + refined, s.joined_aspect), marks, unnamed, s),
                             unnamed, marks)
 
-    def _refine(self, grey: Callable[[], Image], marks: list[Mark]) -> list[Reading]:
+    def _refine(self, pyramid: Callable[[], Pyramid], marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
         window only roughly): a card is named where `refine_votes` of them read the mark's own likeliest card
         at `index_bar`, at the surest of those windows."""
@@ -289,7 +290,7 @@ class Recognizer:
         shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
                   (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
         quads = [_jittered(m.window, *shift) for m in marks for shift in shifts]
-        r = self.read([corner_crop_at(grey(), q) for q in quads])
+        r = self.read([corner_crop_at(pyramid(), q) for q in quads])
         out: list[Reading] = []
         for k, m in enumerate(marks):
             sure: list[tuple[float, int]] = []  # the windows reading the mark's card at the bar

@@ -125,27 +125,51 @@ def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatA
     return np.array([c, c + short, c + short + long, c + long], np.float32)
 
 
-def corner_crop_at(image: Image, quad: FloatArray) -> Image:
+class Pyramid:
+    """A frame's grey levels and their halvings (`cv2.pyrDown`, each made when first wanted), shared by the index
+    windows cut from one frame: a window many times the crop's size is cut from the halving that leaves it one to
+    three times the crop's size, so its cost does not grow with the frame (a phone's photograph of a card close
+    under it). Level k's pixel (x, y) is the frame's (x * 2**k, y * 2**k)."""
+
+    def __init__(self, image: Image) -> None:
+        self._levels = [gray(image)]
+
+    def level(self, k: int) -> Image:
+        while len(self._levels) <= k:
+            self._levels.append(np.asarray(cv2.pyrDown(self._levels[-1]), np.uint8))
+        return self._levels[k]
+
+
+def corner_crop_at(image: Image | Pyramid, quad: FloatArray) -> Image:
     """The index window at the first corner of the card `quad` (which may run outside the frame)."""
+    pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
     w = float(np.linalg.norm(quad[1] - quad[0]))
     h = float(np.linalg.norm(quad[3] - quad[0]))
     u = (quad[1] - quad[0]) / max(w, 1e-6)
     v = (quad[3] - quad[0]) / max(h, 1e-6)
     sx, sy = w * CORNER_W / CROP_W, h * CORNER_H / CROP_H
-    origin = quad[0].astype(np.float64)
-    # only the window's neighbourhood of the frame is converted and smoothed
+    # Shrinking by sx wants the frame smoothed by a Gaussian of 0.45 sx first (no aliasing). Past 3, the window is
+    # cut from the k-th halving, whose binomial filters smoothed by a variance of (4**k - 1) / 3 frame pixels
+    # squared: the blur left to apply there makes up the same smoothing.
+    k = max(0, math.ceil(math.log2(sx / 3.0))) if sx > 3.0 else 0
+    smooth = 0.45 * sx
+    sigma = math.sqrt(smooth**2 - (4**k - 1) / 3) / 2**k if sx > 1.5 else 0.0
+    level, f = pyramid.level(k), 2.0**-k
+    sx, sy, w, h = sx * f, sy * f, w * f, h * f
+    origin = quad[0].astype(np.float64) * f
+    # only the window's neighbourhood of the level is smoothed
     ends = np.array([origin, origin + u * w * CORNER_W, origin + v * h * CORNER_H,
                      origin + u * w * CORNER_W + v * h * CORNER_H])
     pad = 3 + 2 * sx
-    ih, iw = image.shape[:2]
-    x0, y0 = (max(0, int(ends[:, k].min() - pad)) for k in (0, 1))
+    ih, iw = level.shape[:2]
+    x0, y0 = (max(0, int(ends[:, axis].min() - pad)) for axis in (0, 1))
     x1, y1 = min(iw, int(ends[:, 0].max() + pad) + 1), min(ih, int(ends[:, 1].max() + pad) + 1)
     if x1 - x0 < 2 or y1 - y0 < 2:  # the window lies outside the frame
         x0, y0, x1, y1 = 0, 0, iw, ih
-    g = gray(image[y0:y1, x0:x1])
-    if sx > 1.5:  # shrinking: smooth first so the crop is not aliased
-        g = np.asarray(cv2.GaussianBlur(g, (0, 0), 0.45 * sx), np.uint8)
-    # crop pixel (x, y) -> frame point corner + x*sx*u + y*sy*v, in the neighbourhood's coordinates
+    g = level[y0:y1, x0:x1]
+    if sigma > 0:  # shrinking: smooth first so the crop is not aliased
+        g = np.asarray(cv2.GaussianBlur(g, (0, 0), sigma), np.uint8)
+    # crop pixel (x, y) -> level point corner + x*sx*u + y*sy*v, in the neighbourhood's coordinates
     m = np.array([[u[0] * sx, v[0] * sy, origin[0] - x0], [u[1] * sx, v[1] * sy, origin[1] - y0]], np.float32)
     out = cv2.warpAffine(g, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                          borderMode=cv2.BORDER_REPLICATE)

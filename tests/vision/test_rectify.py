@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.rectify import CROP_H, CROP_W, medians_u8, side_lengths, to_blob
+from hardware_sim.camera import RenderOptions, procedural_faces, random_scene, render_with_truth
+from vision.pipeline import Recognizer
+from vision.rectify import (
+    CORNER_H,
+    CORNER_W,
+    CROP_H,
+    CROP_W,
+    FloatArray,
+    Image,
+    box_quad,
+    corner_crop_at,
+    medians_u8,
+    side_lengths,
+    to_blob,
+)
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 10, 11, 1536])
@@ -35,3 +50,37 @@ def test_to_blob_turns_light_ink_dark() -> None:
     blob = to_blob([dark_ink, light_ink])
     assert blob.shape == (2, 1, CROP_H, CROP_W)
     assert np.allclose(blob[0], blob[1], atol=1e-5)
+
+
+def _smoothed_then_cut(image: Image, quad: FloatArray) -> Image:
+    """The index window by its definition: the whole frame smoothed by a Gaussian of 0.45 times the shrink, then
+    sampled at the window's pixels."""
+    w, h = (float(np.linalg.norm(quad[k] - quad[0])) for k in (1, 3))
+    u, v = (quad[1] - quad[0]) / w, (quad[3] - quad[0]) / h
+    sx, sy = w * CORNER_W / CROP_W, h * CORNER_H / CROP_H
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (0, 0), 0.45 * sx)
+    m = np.array([[u[0] * sx, v[0] * sy, quad[0][0]], [u[1] * sx, v[1] * sy, quad[0][1]]], np.float32)
+    return np.asarray(cv2.warpAffine(grey, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE), np.uint8)
+
+
+@pytest.mark.parametrize("width", [700, 1500])
+def test_a_large_window_is_cut_from_a_halving_as_by_its_definition(width: int) -> None:
+    """A card far larger than the crop (a phone close over it) is cut from a halving of the frame, smoothed there to
+    the same total blur: the crop matches the definition to about a grey level on average (half a pixel of the
+    halving off would be about five)."""
+    face = procedural_faces(0).face("Qs")
+    card = cv2.resize(face, (width, round(width * face.shape[0] / face.shape[1])), interpolation=cv2.INTER_CUBIC)
+    frame = np.full((card.shape[0] + 200, width + 200, 3), (40, 110, 30), np.uint8)
+    frame[100:100 + card.shape[0], 100:100 + width] = card
+    quad = box_quad(100, 100, 100 + width, 100 + card.shape[0])
+    diff = np.abs(corner_crop_at(frame, quad).astype(float) - _smoothed_then_cut(frame, quad).astype(float))
+    assert diff.mean() < 1.5, diff.mean()
+
+
+def test_a_frame_three_times_larger_reads_the_same() -> None:
+    """A table frame of eight cards scaled up three times (a photograph of 3840 x 2160) names them all."""
+    frame = render_with_truth(random_scene(9, cards=8, face_down=0.0), 9, RenderOptions())
+    big = cv2.resize(frame.image, None, fx=3.0, fy=3.0, interpolation=cv2.INTER_CUBIC)
+    named = sorted(str(d.card) for d in Recognizer().identify(big) if d.card)
+    assert named == sorted(t.card for t in frame.truth)
