@@ -37,8 +37,9 @@ class Settings:
     dark_card: int = 90  # light ink where the highest channel's local mean is at most this
     joined_aspect: tuple[float, float] = (0.5, 2.0)  # a card read at both its index corners from windows alone:
     # its long side over its short side between these (a photograph stretched out of shape turns it either way)
-    max_index_pairs: int = 200  # index proposals (rank over suit, each pair both ways round) per outline and off
-    # them: a bound on a cluttered frame's reading time (a room, a patterned cloth), not a filter
+    max_index_pairs: int = 400  # index proposals (rank over suit, each pair both ways round) per outline and off
+    # them: a bound on a cluttered frame's reading time (a room, a patterned cloth), not a filter; a whole deck
+    # spread in rows (52 indices both ways round, with the pairs its uncovered pips make) fits in it
     # read ---------------------------------------------------------------------------------------------------
     name_bar: float = 0.94  # calibrated probability a corner's card needs to be named (set on the validation split)
     index_bar: float = 0.975  # ... when the corner was proposed from an index's glyphs (the same)

@@ -6,7 +6,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from hardware_sim.camera import FaceSet, RenderOptions, fanned_scene, procedural_faces, render_with_truth
+from hardware_sim.camera import (
+    FaceSet,
+    PlacedCard,
+    RenderOptions,
+    TableScene,
+    fanned_scene,
+    procedural_faces,
+    render_with_truth,
+)
+from vision.cards import ALL_CARDS
 from vision.pipeline import Detection, Recognizer
 from vision.resolve import Mark, Reading, one_per_card
 from vision.settings import SETTINGS, Settings
@@ -296,3 +305,16 @@ def test_a_hand_in_a_zone_outlined_like_a_card_is_found_by_its_indices() -> None
     image = np.asarray(cv2.resize(frame.image, (960, 720), interpolation=cv2.INTER_AREA), np.uint8)
     named = {d.card for d in Recognizer().identify(image)}
     assert {"Ah", "Ts", "9c"} <= named, sorted(c for c in named if c)
+
+
+def test_a_whole_deck_spread_in_rows_is_named_card_by_card() -> None:
+    """The 52 cards spread in four rows of 13, each card 24 mm right of the one under it, the last row cut by the
+    frame's edge: every index is visible and each card is named, none wrongly. The glyph pairs of a whole deck (its
+    indices both ways round and its uncovered pips) fit in `max_index_pairs` (were cut at 200 in the frame's raster
+    order: the last row went unread)."""
+    cards = tuple(PlacedCard(card=ALL_CARDS[13 * row + k], x=250.0 + 24 * k, y=150.0 + 100 * row)
+                  for row in range(4) for k in range(13))
+    frame = render_with_truth(TableScene(cards=cards, surface="felt"), 1, RenderOptions())
+    assert all(t.index_visible for t in frame.truth)
+    named = [d.card for d in Recognizer().identify(frame.image) if d.card is not None]
+    assert sorted(named) == sorted(ALL_CARDS)
