@@ -159,11 +159,11 @@ JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.
           (0.0, 0.0, 1.06))
 
 
-def _jittered_windows(image: Pyramid, quad: FloatArray) -> list[Image]:
+def _jittered_windows(pyramid: Pyramid, quad: FloatArray) -> list[Image]:
     """The index window of a card known by its first corner (`corner_crop_at`), once per (dx, dy, scale) of
     `JITTER`: the corner moved by dx of the short side and dy of the long side, the card scaled about it."""
     u, v = quad[1] - quad[0], quad[3] - quad[0]
-    return [corner_crop_at(image, (quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32))
+    return [corner_crop_at(pyramid, (quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32))
             for dx, dy, k in JITTER]
 
 

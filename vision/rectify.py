@@ -127,8 +127,8 @@ def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatA
 
 class Pyramid:
     """A frame's grey levels and their halvings (`cv2.pyrDown`, each made when first wanted), shared by the index
-    windows cut from one frame: a window many times the crop's size is cut from the halving that leaves it one to
-    three times the crop's size, so its cost does not grow with the frame (a phone's photograph of a card close
+    windows cut from one frame: a window many times the crop's size is cut from the halving that leaves it 1.5 to
+    3 times the crop's size, so its cost does not grow with the frame (a phone's photograph of a card close
     under it). Level k's pixel (x, y) is the frame's (x * 2**k, y * 2**k)."""
 
     def __init__(self, image: Image) -> None:
@@ -151,9 +151,8 @@ def corner_crop_at(image: Image | Pyramid, quad: FloatArray) -> Image:
     # Shrinking by sx wants the frame smoothed by a Gaussian of 0.45 sx first (no aliasing). Past 3, the window is
     # cut from the k-th halving, whose binomial filters smoothed by a variance of (4**k - 1) / 3 frame pixels
     # squared: the blur left to apply there makes up the same smoothing.
-    k = max(0, math.ceil(math.log2(sx / 3.0))) if sx > 3.0 else 0
-    smooth = 0.45 * sx
-    sigma = math.sqrt(smooth**2 - (4**k - 1) / 3) / 2**k if sx > 1.5 else 0.0
+    k = math.ceil(math.log2(sx / 3.0)) if sx > 3.0 else 0
+    sigma = math.sqrt((0.45 * sx) ** 2 - (4**k - 1) / 3) / 2**k if sx > 1.5 else 0.0
     level, f = pyramid.level(k), 2.0**-k
     sx, sy, w, h = sx * f, sy * f, w * f, h * f
     origin = quad[0].astype(np.float64) * f

@@ -78,7 +78,7 @@ def test_a_large_window_is_cut_from_a_halving_as_by_its_definition(width: int) -
     assert diff.mean() < 1.5, diff.mean()
 
 
-def test_a_frame_three_times_larger_reads_the_same() -> None:
+def test_a_frame_three_times_larger_names_every_card() -> None:
     """A table frame of eight cards scaled up three times (a photograph of 3840 x 2160) names them all."""
     frame = render_with_truth(random_scene(9, cards=8, face_down=0.0), 9, RenderOptions())
     big = cv2.resize(frame.image, None, fx=3.0, fy=3.0, interpolation=cv2.INTER_CUBIC)
