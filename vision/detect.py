@@ -66,10 +66,10 @@ class Ground:
     margin: int  # pixels (at `scale`) the ground reaches beyond the paper or dark card it lies on
 
     def region(self, dark: bool, skip: Sequence[FloatArray]) -> Image:
-        """The ground off the cards `skip` (quads in frame pixels) and their margin (the ground around a card is
-        its own border's, not another card's), without the slivers thinner than the margin (no index fits in
-        them). A quad with ground all around it stays in: a pip or a picture outlined on a card that was not
-        (its index is beside it)."""
+        """The ground off the cards `skip` (quads in frame pixels), right up to their outlines (in a fanned hand a
+        card's index lies at the edge of the card on top of it), without the slivers thinner than the margin (no
+        index fits in them). A quad with ground all around it stays in: a pip or a picture outlined on a card that
+        was not (its index is beside it)."""
         ground = self.dark if dark else self.paper
         if not ground.any():
             return ground
@@ -79,7 +79,7 @@ class Ground:
             for q, apart in zip(skip, self._around(ground, skip) <= 0.5, strict=True):
                 if apart:
                     cv2.fillConvexPoly(cards, np.round(q * self.scale).astype(np.int32), 255)
-            region &= ~np.asarray(cv2.dilate(cards, np.ones((2 * self.margin + 1,) * 2, np.uint8)), np.uint8)
+            region &= ~cards
         thin = cv2.getStructuringElement(cv2.MORPH_RECT, (self.margin | 1,) * 2)
         return np.asarray(cv2.morphologyEx(region, cv2.MORPH_OPEN, thin), np.uint8)
 

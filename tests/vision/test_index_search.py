@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from hardware_sim.camera import procedural_faces
-from vision.detect import Corner, find_cards, index_corners
+from vision.detect import Corner, Outline, find_cards, index_corners
 from vision.pipeline import Recognizer
-from vision.rectify import Image
+from vision.rectify import Image, box_quad
 
 
 def _on(face: Image, frame: Image, x: int, y: int, width: int) -> tuple[float, float]:
@@ -92,3 +92,19 @@ def test_a_large_index_on_grey_paper_at_the_frames_edge_is_searched() -> None:
     x, y = (round(v * found.ground.scale) for v in rank)
     assert found.ground.paper[y, x] > 0
     assert [d.card for d in Recognizer().identify(frame) if d.card is not None] == ["8h"]
+
+
+def test_an_index_against_the_edge_of_a_card_read_is_searched() -> None:
+    """In a fanned hand a card's index lies right at the edge of the card on top of it. Once that card is read its
+    outline is left out of the search, but not the paper beside it: the index under its edge is still proposed
+    (was: a margin around the card read was left out too, and took the index with it)."""
+    frame = np.full((720, 1280, 3), (40, 110, 30), np.uint8)  # felt
+    under = procedural_faces(0).face("7h")
+    rank = _on(under, frame, 300, 200, 150)
+    top = procedural_faces(0).face("Ks")
+    h = round(150 * top.shape[0] / top.shape[1])
+    left = 322  # a few pixels right of the index under it
+    frame[200:200 + h, left:left + 150] = cv2.resize(top, (150, h), interpolation=cv2.INTER_AREA)
+    found = find_cards(frame, indices=False)
+    read = replace(found, outlines=[Outline(box_quad(left, 200, left + 150, 200 + h))])
+    assert _near(index_corners(frame, read, skip=[0]), rank, 15.0)
