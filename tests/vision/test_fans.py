@@ -274,15 +274,15 @@ def test_a_card_read_from_its_index_alone_is_cut_at_the_edge_of_a_card_lying_on_
     shows too little of its index to be read, that outline held the other card's index and named it wrongly. It is
     cut at the straight edge of the card lying on it (at `seen_support` 1.01 no edge is found: the wrong name)."""
     no_edges = replace(SETTINGS, seen_support=1.01)
-    assert _named_over_unread_index(212, procedural_faces(0), "Th", "Jd", no_edges) == [True, False]
+    assert _named_over_unread_index(204, procedural_faces(0), "4d", "Ah", no_edges) == [True, False]
 
 
 def test_a_card_read_from_its_index_alone_overlapping_another_named_card_is_cut_at_an_edge_too() -> None:
     """A card of a pile read from its index alone, whose extrapolated outline holds no other card's index window but
     overlaps another named card's outline, lies among cards: it is cut at the edge of the card lying on it too (at
-    `seen_overlap` 1.01 only another card's index would let it be cut: the wrong name over the queen comes back)."""
+    `seen_overlap` 1.01 only another card's index would let it be cut: the wrong name over the king comes back)."""
     index_only = replace(SETTINGS, seen_overlap=1.01)
-    assert _named_over_unread_index(201, procedural_faces(0), "Qc", "6d", index_only) == [True, False]
+    assert _named_over_unread_index(212, procedural_faces(0), "Kd", "4c", index_only) == [True, False]
 
 
 def test_a_card_read_from_its_index_alone_on_an_unnamed_card_is_cut_at_an_edge_too() -> None:
