@@ -64,12 +64,14 @@ class Ground:
     dark: Image
     scale: float
     margin: int  # pixels (at `scale`) the ground reaches beyond the paper or dark card it lies on
+    off_table: Image  # what is far in colour from the table top (cards, hands, chips)
 
     def region(self, dark: bool, skip: Sequence[FloatArray]) -> Image:
-        """The ground off the cards `skip` (quads in frame pixels), right up to their outlines (in a fanned hand a
-        card's index lies at the edge of the card on top of it), without the slivers thinner than the margin (no
-        index fits in them). A quad with ground all around it stays in: a pip or a picture outlined on a card that
-        was not (its index is beside it)."""
+        """The ground off the cards `skip` (quads in frame pixels) and off the table top within the margin around
+        them (the ground reaching past a card's edge holds the table there, whose grain would pair up as glyphs),
+        without the slivers thinner than the margin (no index fits in them). What is no table right beside a card
+        stays: in a fanned hand a card's index lies at the edge of the card on top of it. A quad with ground all
+        around it stays in: a pip or a picture outlined on a card that was not (its index is beside it)."""
         ground = self.dark if dark else self.paper
         if not ground.any():
             return ground
@@ -79,7 +81,8 @@ class Ground:
             for q, apart in zip(skip, self._around(ground, skip) <= 0.5, strict=True):
                 if apart:
                     cv2.fillConvexPoly(cards, np.round(q * self.scale).astype(np.int32), 255)
-            region &= ~cards
+            near = cv2.dilate(cards, np.ones((2 * self.margin + 1,) * 2, np.uint8))
+            region &= ~np.asarray(cv2.bitwise_or(cards, cv2.bitwise_and(near, ~self.off_table)), np.uint8)
         thin = cv2.getStructuringElement(cv2.MORPH_RECT, (self.margin | 1,) * 2)
         return np.asarray(cv2.morphologyEx(region, cv2.MORPH_OPEN, thin), np.uint8)
 
@@ -141,7 +144,7 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
     dark = cv2.bitwise_and(cv2.compare(on_card, bar, cv2.CMP_LE),
                            cv2.inRange(cv2.erode(highest, near), 0, s.dark_card))
     dark = cv2.bitwise_and(dark, cv2.dilate(off_table, near))
-    return Ground(np.asarray(paper, np.uint8), np.asarray(dark, np.uint8), scale, margin)
+    return Ground(np.asarray(paper, np.uint8), np.asarray(dark, np.uint8), scale, margin, off_table)
 
 
 def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settings) -> list[Image]:
