@@ -223,7 +223,7 @@ class Recognizer:
         readings: list[Reading] = []  # the cards named
         unnamed: list[Detection] = []  # unknown and face-down cards
         lines: set[int] = set()  # outlines that are no card: lines on the table
-        read: list[int] = []  # outlines read: named, or a back
+        read: list[int] = []  # outlines read whole: named by both index corners, or a back
         down: list[int] = []  # ... the backs
         for i, x in enumerate(best):
             if x is None:
@@ -231,7 +231,8 @@ class Recognizer:
                 continue
             if isinstance(x, Reading):
                 readings.append(x)
-                read.append(i)
+                if x.whole:
+                    read.append(i)
                 continue
             unnamed.append(x)
             # a back holds no outline a third its size: one that does is dark cards outlined as one (a black deck)
@@ -247,11 +248,12 @@ class Recognizer:
                   for i in again if not isinstance(best[i], Reading)
                   for c, row in ((0, 2 * i), (1, 2 * i + 1)) if _shows_a_card(batch, row, s)]
         readings += self._refine(pyramid, unsure)
-        # Then the cards found by their index, in a second batch, where no card was read (named, or a back): off
-        # the outlines, and inside an outline named by neither corner (a row or a fan of overlapping cards outlined
-        # as one, whose corners are no card's) or that is no card at all (a line on the table with cards inside
-        # it); in a card's outline only along its sides (an index lies at a card's edge, further in its pips). A
-        # back is searched for light ink all the same: a black deck's cards are dark like backs.
+        # Then the cards found by their index, in a second batch, where no card was read whole (named by both
+        # corners, or a back): off the outlines, and inside an outline named by one corner or neither (a row or a
+        # fan of overlapping cards outlined as one, one card's index at a corner and the other's at none) or that is
+        # no card at all (a line on the table with cards inside it); in a card's outline only along its sides (an
+        # index lies at a card's edge, further in its pips). A back is searched for light ink all the same: a black
+        # deck's cards are dark like backs.
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
         inner = [c for c in indices if c.within in lines or (
             c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down)) and
