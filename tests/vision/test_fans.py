@@ -318,3 +318,17 @@ def test_a_whole_deck_spread_in_rows_is_named_card_by_card() -> None:
     assert all(t.index_visible for t in frame.truth)
     named = [d.card for d in Recognizer().identify(frame.image) if d.card is not None]
     assert sorted(named) == sorted(ALL_CARDS)
+
+
+def test_a_card_on_the_strip_of_another_outlined_as_one_with_it_is_named() -> None:
+    """A jack lies wholly on a card showing only its strip: the two are outlined as one card-shaped quad, named
+    by the under card's index at one corner while the other corner's window misses the jack's. An outline named
+    by one corner is searched for index glyphs along its sides, and the jack is named at its own index (was: the
+    outline's name covered it, never searched)."""
+    seed = 210
+    frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed, RenderOptions(faces=procedural_faces(0)))
+    jack = next(t for t in frame.truth if t.card == "Jc")
+    assert jack.visible == 1.0 and jack.indices
+    dets = Recognizer().identify(frame.image)
+    assert any(d.card == "Jc" and _holds(d, jack.indices[0]) for d in dets)
+    assert not any(d.card not in (None, "Jc") and _holds(d, p) for d in dets for p in jack.indices)
