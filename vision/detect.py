@@ -64,7 +64,7 @@ class Ground:
     dark: Image
     scale: float
     margin: int  # pixels (at `scale`) the ground reaches beyond the paper or dark card it lies on
-    off_table: Image  # what is far in colour from the table top (cards, hands, chips)
+    off_table: Image  # what is far in colour from the table top (cards, hands, chips), at `scale`
 
     def region(self, dark: bool, skip: Sequence[FloatArray]) -> Image:
         """The ground off the cards `skip` (quads in frame pixels) and off the table top within the margin around
@@ -105,7 +105,6 @@ class Found:
     corners: list[Corner]
     piles: list[FloatArray]  # rectangles around blobs of overlapping cards
     ground: Ground
-    off_table: Image  # at `ground.scale`: far in colour from the table top (cards, hands, chips)
 
     def off_table_share(self, quad: FloatArray) -> float:
         """The share of a quad (frame pixels) off the table top, sampled on an 8 x 8 grid across it."""
@@ -113,10 +112,11 @@ class Found:
         u, v = np.meshgrid(t, t)
         m = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), np.asarray(quad, np.float32) * self.ground.scale)
         points = cv2.perspectiveTransform(np.stack([u, v], axis=-1).reshape(-1, 1, 2), m).reshape(-1, 2)
-        h, w = self.off_table.shape
+        off_table = self.ground.off_table
+        h, w = off_table.shape
         x = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
         y = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
-        return float((self.off_table[y, x] > 0).mean())
+        return float((off_table[y, x] > 0).mean())
 
 
 def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings) -> Ground:
@@ -390,7 +390,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 break
         if len(corners) >= s.max_corners:
             break
-    found = Found(outlines, corners, piles, _ground(small, value, masks[2], scale, s), masks[2])
+    found = Found(outlines, corners, piles, _ground(small, value, masks[2], scale, s))
     return replace(found, corners=corners + index_corners(image, found, s)) if indices else found
 
 
