@@ -28,6 +28,7 @@ from vision.detect import Corner, Found, find_cards, index_corners
 from vision.errors import VisionInputError
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
+    CARD_ASPECT,
     CORNER_H,
     CORNER_W,
     Image,
@@ -211,12 +212,16 @@ class Recognizer:
             rows = 2 * len(quads)
             like = self.profile.nearest(Readings(batch.probs[:rows], batch.embeddings[:rows]), s)[1]
             again = [i for i in again if not like[2 * i] and not like[2 * i + 1]]
-        if again:
-            tries = [_grown(quads[i], s.regrow) for i in again] + [np.roll(quads[i], -1, axis=0) for i in again]
-            views = [warp_card(image, q) for q in tries]
+        tries = [(i, q) for i in again for q in (_grown(quads[i], s.regrow), np.roll(quads[i], -1, axis=0))]
+        # An outline of other proportions than a card's, reading no card, can be a card whose index column was cut
+        # off it (on a light table the index's ink can close the ring of the card's edges, or bound the paper found
+        # lighter than the table): it is read again made a card's shape, lengthened at one end, the other or both.
+        tries += [(i, q) for i, x in enumerate(best) if _misshapen(quads[i], s) and (
+                  i in again or x is None and stands_out(image, quads[i], s)) for q in _card_shaped(quads[i])]
+        if tries:
+            views = [warp_card(image, q) for _, q in tries]
             r = self.read([crop for view in views for crop in corner_crops(view)])
-            for k, (q, view) in enumerate(zip(tries, views, strict=True)):
-                i = again[k % len(again)]
+            for k, ((i, q), view) in enumerate(zip(tries, views, strict=True)):
                 x = self._name_outline(image, q, view, r, (2 * k, 2 * k + 1))
                 if isinstance(x, Reading) and x.whole and not isinstance(best[i], Reading):
                     best[i] = x
@@ -445,6 +450,31 @@ def _read_proposals(found: Found, proposals: list[Proposal], r: Readings, base: 
 def _shows_a_card(r: Readings, row: int, s: Settings) -> bool:
     """Whether window `row` reads as some card's index, whichever, at `mark_bar` or more: a card lies there."""
     return 1.0 - float(r.probs[row, NONE]) >= s.mark_bar
+
+
+def _misshapen(quad: npt.NDArray[np.float32], s: Settings) -> bool:
+    """Whether an outline's proportions differ from a card's by more than `Settings.card_shape` either way."""
+    short, long_ = side_lengths(quad)
+    return not CARD_ASPECT / s.card_shape <= long_ / max(short, 1e-6) <= CARD_ASPECT * s.card_shape
+
+
+def _card_shaped(quad: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+    """The outline (first edge a short side) given a card's proportions by lengthening its sides that are short of
+    them: at their one end, at the other, and at both by half."""
+    short, long_ = side_lengths(quad)
+    if long_ > CARD_ASPECT * short:  # too narrow: the short sides lengthened
+        step = (quad[1] - quad[0]) / max(float(np.linalg.norm(quad[1] - quad[0])), 1e-6) * (long_ / CARD_ASPECT - short)
+        ends = ([1, 2], [0, 3])
+    else:  # too short: the long sides lengthened
+        step = (quad[2] - quad[1]) / max(float(np.linalg.norm(quad[2] - quad[1])), 1e-6) * (CARD_ASPECT * short - long_)
+        ends = ([2, 3], [0, 1])
+    out = []
+    for there, here in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5)):
+        q = quad.copy()
+        q[ends[0]] += there * step
+        q[ends[1]] -= here * step
+        out.append(q)
+    return out
 
 
 def _grown(quad: npt.NDArray[np.float32], by: float) -> npt.NDArray[np.float32]:

@@ -58,6 +58,8 @@ class Settings:
     seen_canny: tuple[int, int] = (20, 60)  # ... edges found with these Canny thresholds, on the card upright
     regrow: float = 0.08  # an outline whose corners name no card is read again grown by this share of its width
     # each side (on a light table it can be found inside the card's border)
+    card_shape: float = 1.15  # an unread outline whose long side over its short one is off a card's by more than this
+    # factor is read again made a card's shape (its index column may have been cut off it)
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back

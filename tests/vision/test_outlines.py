@@ -9,7 +9,8 @@ import pytest
 
 from hardware_sim.camera.art import ART_H, ART_W, card_body_mask
 from vision.detect import find_cards
-from vision.rectify import order_quad, quad_area
+from vision.pipeline import _card_shaped
+from vision.rectify import CARD_ASPECT, order_quad, quad_area, side_lengths
 
 
 def _card_on_felt(angle: float, width: float) -> tuple[np.ndarray, np.ndarray]:
@@ -40,3 +41,17 @@ def test_outline_corners_are_where_the_sides_meet(angle: float, width: float) ->
     # the card, and a mask's outline a pixel or two off its edge.
     assert error <= 0.015 * width, (found.round(1).tolist(), truth.round(1).tolist())
     assert quad_area(found) == pytest.approx(quad_area(truth), rel=0.02)
+
+
+# 60 x 84 is a card's proportions (1 : 1.4): too narrow, the short sides grow; too short, the long sides do.
+@pytest.mark.parametrize(("w", "h"), [(48.0, 84.0), (60.0, 70.0)])
+def test_an_outline_of_other_proportions_is_made_a_cards_at_either_end_or_both(w: float, h: float) -> None:
+    quad = order_quad(np.array([[100, 100], [100 + w, 100], [100 + w, 100 + h], [100, 100 + h]], np.float32))
+    tries = _card_shaped(quad)
+    assert len(tries) == 3
+    for q in tries:
+        assert side_lengths(q) == pytest.approx((60.0, 60.0 * CARD_ASPECT), rel=1e-3)
+        assert all(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(x), float(y)), False) >= 0 for x, y in quad)
+    # lengthened at one end, at the other, and by half at both: three different quads round the outline
+    centres = {tuple(np.round(q.mean(axis=0), 1).tolist()) for q in tries}
+    assert len(centres) == 3 and (100 + w / 2, 100 + h / 2) in centres
