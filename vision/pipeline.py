@@ -217,7 +217,7 @@ class Recognizer:
         # off it (on a light table the index's ink can close the ring of the card's edges, or bound the paper found
         # lighter than the table): it is read again made a card's shape, lengthened at one end, the other or both.
         tries += [(i, q) for i, x in enumerate(best) if _misshapen(quads[i], s) and (
-                  i in again or x is None and stands_out(image, quads[i], s)) for q in _card_shaped(quads[i])]
+                  i in again or (x is None and stands_out(image, quads[i], s))) for q in _card_shaped(quads[i])]
         if tries:
             views = [warp_card(image, q) for _, q in tries]
             r = self.read([crop for view in views for crop in corner_crops(view)])
