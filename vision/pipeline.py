@@ -463,11 +463,10 @@ def _card_shaped(quad: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]
     them: at their one end, at the other, and at both by half."""
     short, long_ = side_lengths(quad)
     if long_ > CARD_ASPECT * short:  # too narrow: the short sides lengthened
-        step = (quad[1] - quad[0]) / max(float(np.linalg.norm(quad[1] - quad[0])), 1e-6) * (long_ / CARD_ASPECT - short)
-        ends = ([1, 2], [0, 3])
+        side, by, ends = quad[1] - quad[0], long_ / CARD_ASPECT - short, ([1, 2], [0, 3])
     else:  # too short: the long sides lengthened
-        step = (quad[2] - quad[1]) / max(float(np.linalg.norm(quad[2] - quad[1])), 1e-6) * (CARD_ASPECT * short - long_)
-        ends = ([2, 3], [0, 1])
+        side, by, ends = quad[2] - quad[1], CARD_ASPECT * short - long_, ([2, 3], [0, 1])
+    step = side / max(float(np.linalg.norm(side)), 1e-6) * by
     out = []
     for there, here in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5)):
         q = quad.copy()

@@ -9,7 +9,8 @@ import pytest
 
 from hardware_sim.camera.art import ART_H, ART_W, card_body_mask
 from vision.detect import find_cards
-from vision.pipeline import _card_shaped
+from vision.pipeline import Recognizer, _card_shaped
+from vision.read import IndexReader, Readings
 from vision.rectify import CARD_ASPECT, order_quad, quad_area, side_lengths
 
 
@@ -55,3 +56,29 @@ def test_an_outline_of_other_proportions_is_made_a_cards_at_either_end_or_both(w
     # lengthened at one end, at the other, and by half at both: three different quads round the outline
     centres = {tuple(np.round(q.mean(axis=0), 1).tolist()) for q in tries}
     assert len(centres) == 3 and (100 + w / 2, 100 + h / 2) in centres
+
+
+class _Counting(IndexReader):
+    """The network, counting the crops it is given."""
+
+    def __init__(self) -> None:
+        self.crops = 0
+        super().__init__()
+
+    def read(self, crops: list[np.ndarray]) -> Readings:
+        self.crops += len(crops)
+        return super().read(crops)
+
+
+def test_a_line_on_the_table_of_no_cards_proportions_is_not_read_again_as_a_card() -> None:
+    # A rectangle drawn on the felt (too narrow for a card: 60 x 100 pixels) is outlined and reads nothing, but
+    # holds only felt: it is a line, not a card with its index columns cut off, and is read once, not again at a
+    # card's shape (its two corners and nothing more).
+    frame = np.full((720, 1280, 3), (40, 110, 30), np.uint8)
+    cv2.rectangle(frame, (600, 300), (660, 400), (200, 200, 200), 3)
+    reader = _Counting()
+    recognizer = Recognizer(reader=reader)
+    reader.crops = 0
+    assert recognizer.identify(frame) == []
+    assert len(find_cards(frame, indices=False).outlines) == 1
+    assert reader.crops == 2
