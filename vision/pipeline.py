@@ -113,9 +113,7 @@ def stands_out(image: Image, quad: npt.NDArray[np.float32], s: Settings) -> bool
     """Whether what an outline holds differs in colour from the table just outside it, as a card's face or back
     does, both in its middle and along its rim (a rectangle drawn on the felt has felt inside and out, and
     felt along its inner rim even where cards lie in it)."""
-    centre = quad.mean(axis=0)
-    grown = (centre + (quad - centre) * 1.2).astype(np.float32)
-    view = warp_card(image, grown, 48, 67)
+    view = warp_card(image, _grown(quad, 0.1), 48, 67)
     inside = np.zeros(view.shape[:2], bool)
     inside[6:61, 4:44] = True  # the card itself, 1/1.2 of the view
     rim = inside.copy()
@@ -218,33 +216,20 @@ class Recognizer:
         # lighter than the table): it is read again made a card's shape, lengthened at one end, the other or both.
         tries += [(i, q) for i, x in enumerate(best) if _misshapen(quads[i], s) and (
                   i in again or (x is None and stands_out(image, quads[i], s))) for q in _card_shaped(quads[i])]
-        if tries:
-            views = [warp_card(image, q) for _, q in tries]
-            r = self.read([crop for view in views for crop in corner_crops(view)])
-            for k, ((i, q), view) in enumerate(zip(tries, views, strict=True)):
-                x = self._name_outline(image, q, view, r, (2 * k, 2 * k + 1))
-                if isinstance(x, Reading) and x.whole and not isinstance(best[i], Reading):
-                    best[i] = x
-        readings: list[Reading] = []  # the cards named
-        unnamed: list[Detection] = []  # unknown and face-down cards
-        lines: set[int] = set()  # outlines that are no card: lines on the table
-        read: list[int] = []  # outlines read whole: named by both index corners, or a back
-        down: list[int] = []  # ... the backs
-        for i, x in enumerate(best):
-            if x is None:
-                lines.add(i)
-                continue
-            if isinstance(x, Reading):
-                readings.append(x)
-                if x.whole:
-                    read.append(i)
-                continue
-            unnamed.append(x)
-            # a back holds no outline a third its size: one that does is dark cards outlined as one (a black deck)
-            if x.face == "down" and not any(3 * quad_area(o) < quad_area(quads[i]) and holds(
-                    quads[i], o.mean(axis=0)) for o in quads):
-                read.append(i)
-                down.append(i)
+        views = [warp_card(image, q) for _, q in tries]
+        r = self.read([crop for view in views for crop in corner_crops(view)])
+        for k, ((i, q), view) in enumerate(zip(tries, views, strict=True)):
+            x = self._name_outline(image, q, view, r, (2 * k, 2 * k + 1))
+            if isinstance(x, Reading) and x.whole and not isinstance(best[i], Reading):
+                best[i] = x
+        readings = [x for x in best if isinstance(x, Reading)]  # the cards named
+        unnamed = [x for x in best if isinstance(x, Detection)]  # unknown and face-down cards
+        lines = {i for i, x in enumerate(best) if x is None}  # outlines that are no card: lines on the table
+        # the backs: a back holds no outline a third its size (one that does is a black deck's cards outlined as one)
+        down = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "down" and not any(
+                3 * quad_area(o) < quad_area(quads[i]) and holds(quads[i], o.mean(axis=0)) for o in quads)]
+        # outlines read whole: named by both index corners, or a back
+        read = [i for i, x in enumerate(best) if (isinstance(x, Reading) and x.whole) or i in down]
         named, marks = _read_proposals(found, proposals, batch, 2 * len(quads), s)
         readings += named
         # an unnamed card's corner read as some card, though not surely, is read again around its window (an
@@ -264,11 +249,10 @@ class Recognizer:
             c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down)) and
             _at_edge(quads[c.within], c, s))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
-        if by_index:
-            windows = self.read([corner_crop_at(pyramid(), q) for q, _, _ in by_index])
-            named, more = _read_proposals(found, by_index, windows, 0, s)
-            readings += named
-            marks += more
+        windows = self.read([corner_crop_at(pyramid(), q) for q, _, _ in by_index])
+        named, more = _read_proposals(found, by_index, windows, 0, s)
+        readings += named
+        marks += more
         for pile in found.piles:
             # a pile none of whose cards was read: one detection, face down unless it is open paper
             if any(holds(pile, d.center) for d in [*(x.det for x in readings), *unnamed]):
@@ -291,8 +275,6 @@ class Recognizer:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
         window only roughly): a card is named where `refine_votes` of them read the mark's own likeliest card
         at `index_bar`, at the surest of those windows."""
-        if not marks:
-            return []
         s = self.settings
         shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
                   (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
@@ -337,9 +319,8 @@ class Recognizer:
         if not read_any and (long_ > s.max_unread_aspect * short or not stands_out(image, quad, s)):
             return None  # no card's shape, or nothing but table inside: a line drawn on the felt
         if not read_any and open_paper(card) < s.face_down_paper:
-            det = Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
-                            corners=corners)
-            return det
+            return Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
+                             corners=corners)
         rank = _sure_rank(r.probs[[a, b], :NONE], s)
         return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
 
