@@ -152,8 +152,7 @@ def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settin
     colour from the table top, opened then closed; paper lighter than what is around it; what is far from the
     table top closed then opened. `grey` is the frame's grey levels, `saturation` and `value` its HSV
     channels."""
-    white = cv2.subtract(value, saturation)
-    white = cv2.GaussianBlur(white, (5, 5), 0)
+    white = cv2.GaussianBlur(cv2.subtract(value, saturation), (5, 5), 0)
     _, paper = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, kernel)
@@ -183,8 +182,7 @@ def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settin
     # joins a card to its shadow and a corner of the table's colour to it, so both masks are outlined.
     joined = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
-    return [np.asarray(paper, np.uint8), np.asarray(edges, np.uint8), np.asarray(apart, np.uint8),
-            np.asarray(lighter, np.uint8), np.asarray(joined, np.uint8)]
+    return [np.asarray(m, np.uint8) for m in (paper, edges, apart, lighter, joined)]
 
 
 def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
@@ -273,9 +271,7 @@ def _where_sides_meet(quad: FloatArray, lines: list[FloatArray]) -> FloatArray:
 def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Settings) -> list[tuple[FloatArray, ...]]:
     """(corner, along next edge, along previous edge) at each convex near-right vertex of the blob's outline,
     the outline taken clockwise on screen."""
-    peri = cv2.arcLength(contour, True)
-    eps = max(2.0, 0.04 * min(widths)) if widths else 0.01 * peri
-    poly = cv2.approxPolyDP(contour, eps, True).reshape(-1, 2).astype(np.float32)
+    poly = cv2.approxPolyDP(contour, max(2.0, 0.04 * min(widths)), True).reshape(-1, 2).astype(np.float32)
     if len(poly) < 3:
         return []
     # clockwise on screen (y down) is a positive signed area in OpenCV's convention
@@ -290,8 +286,7 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Setti
         la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
         if la < 3 or lb < 3:
             continue
-        cross = a[0] * b[1] - a[1] * b[0]
-        if cross <= 0:  # concave on screen
+        if a[0] * b[1] - a[1] * b[0] <= 0:  # concave on screen
             continue
         angle = math.degrees(math.acos(max(-1.0, min(1.0, float(a @ b) / (la * lb)))))
         if lo <= angle <= hi:
@@ -347,10 +342,11 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
     quads = _to_edges(np.asarray(cv2.GaussianBlur(grey, (3, 3), 0), np.uint8), quads, s)
     widths_seen = [side_lengths(q)[0] for q in quads]
+    # a card's width: the calibration's, else the outlines' (strips are told from a card by three of them or more)
+    known = card_width * scale if card_width is not None else float(np.median(widths_seen)) if widths_seen else None
+    card_w = known if card_width is not None or len(widths_seen) >= 3 else None
     outlines = [Outline(order_quad(q / scale)) for q in quads]
     corners: list[Corner] = []
-    card_w = card_width * scale if card_width is not None else \
-        float(np.median(widths_seen)) if len(widths_seen) >= 3 else None
     if card_w is not None:
         # An outline narrower than a card is the visible strip of a card under another (a row of cards, a
         # fanned hand): the card is proposed at each of the strip's corners, at the card_w width.
@@ -364,10 +360,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     for k, blob in sorted(blobs, key=lambda kb: -cv2.contourArea(kb[1])):
         if any(_inside(blob, q) for q in quads):
             continue
-        if card_width is not None:
-            widths: tuple[float, ...] = (card_width * scale,)
-        elif widths_seen:
-            widths = (float(np.median(widths_seen)),)
+        if known is not None:
+            widths: tuple[float, ...] = (known,)
         else:
             if cv2.contourArea(blob) < 3 * s.min_card_area * frame_area:
                 continue
