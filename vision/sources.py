@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from types import TracebackType
 
 import cv2
 import numpy as np
@@ -14,42 +14,34 @@ from vision.calibration import TableCalibration
 from vision.errors import VisionDeviceError, VisionInputError
 from vision.rectify import Image
 
-if TYPE_CHECKING:
-    from types import TracebackType
-
 Frame = tuple[float, Image]  # (seconds since the source opened, BGR image)
 
 
-class FrameSource(Protocol):
+class FrameSource:
+    """A source of frames (each source overrides `read`); a context manager that closes it."""
+
     name: str
 
     def read(self) -> Frame | None:
         """The next frame, or None at the end of a file or stream."""
+        raise NotImplementedError
 
     def calibration(self) -> TableCalibration | None:
         """The table calibration the source knows by itself (the simulator), else None."""
+        return None
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        pass
 
-    def __enter__(self) -> FrameSource: ...
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None: ...
-
-
-class SourceClosing:
     def __enter__(self) -> FrameSource:
-        return self  # type: ignore[return-value]
+        return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
 
-    def close(self) -> None:  # overridden
-        pass
 
-
-class CaptureSource(SourceClosing):
+class CaptureSource(FrameSource):
     """A device, file or URL through `cv2.VideoCapture`."""
 
     def __init__(self, target: int | str) -> None:
@@ -73,9 +65,6 @@ class CaptureSource(SourceClosing):
             return None
         t = float(self._cap.get(cv2.CAP_PROP_POS_MSEC)) / 1000.0 if self._is_file else time.monotonic() - self._start
         return t, np.asarray(img, dtype=np.uint8)
-
-    def calibration(self) -> TableCalibration | None:
-        return None
 
     def close(self) -> None:
         self._cap.release()

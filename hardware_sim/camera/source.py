@@ -9,10 +9,10 @@ from __future__ import annotations
 from hardware_sim.camera.device import SimCamera
 from vision.calibration import TableCalibration
 from vision.errors import VisionInputError
-from vision.sources import Frame, FrameSource, SourceClosing, open_capture
+from vision.sources import Frame, FrameSource, open_capture
 
 
-class SimSource(SourceClosing):
+class SimSource(FrameSource):
     """The simulated table camera; its clock is the frame count over its frame rate."""
 
     def __init__(self, camera: SimCamera, *, frames: int | None = None) -> None:
