@@ -45,12 +45,6 @@ PROFILE_FORMAT = "cardtable-deck-profile"
 PROFILE_VERSION = 4
 
 
-def _members(keys: Sequence[str]) -> npt.NDArray[np.bool_]:
-    """Prototype x card: the cards each profile key stands for (one card, or the four of a rank)."""
-    member = [[card == key or card[0] == key for card in ALL_CARDS] for key in keys]
-    return np.array(member, dtype=bool).reshape(len(keys), len(ALL_CARDS))
-
-
 @dataclass(frozen=True)
 class DeckProfile:
     name: str
@@ -75,7 +69,8 @@ class DeckProfile:
         the deck's own corners contradict it (then unknown). "Not an index" stays the network's."""
         if len(r.probs) == 0:
             return r
-        member = _members(self.keys)
+        # prototype x card: the cards each prototype stands for (one card, or the four of a rank)
+        member = np.array([[c == k or c[0] == k for c in ALL_CARDS] for k in self.keys], bool)
         learnt = np.asarray(member.any(axis=0))
         network = r.probs[:, :NONE]
         some_card = network.sum(axis=1, keepdims=True)
@@ -155,8 +150,7 @@ def _prototypes(labelled: Sequence[tuple[str, Readings]]) -> dict[str, FloatArra
 
 
 # The outline as found and a little off (shift along the short and long side, scale): as at table time.
-JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94),
-          (0.0, 0.0, 1.06))
+JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94), (0.0, 0.0, 1.06))
 
 
 def _jittered_windows(pyramid: Pyramid, quad: FloatArray) -> list[Image]:
@@ -186,16 +180,13 @@ def _shows_an_index(r: Readings) -> bool:
     return max(int(index[0::2].sum()), int(index[1::2].sum())) >= 0.5 * (len(index) // 2)
 
 
-def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings = SETTINGS,
-                     expect: str | None = None) -> Readings:
+def read_single_card(image: Image, where: str, reader: IndexReader, expect: str | None = None) -> Readings:
     """The readings of the index corners of the one card in a calibration photo: of the outlines found, those
     whose corners read as indices are cards (two of them: an error naming the photo); with none, the whole photo
     is the card (a scan, or a card filling the photo); failing that, the card is found by its index (a card held
     up, lying on a line of the table), as at table time: the surest index window reading the `expect`ed card (the
     photo's name), or else the surest of all, with the windows near it."""
-    h, w = image.shape[:2]
-    whole = order_quad(box_quad(0, 0, w - 1, h - 1))
-    found = find_cards(image, s)
+    found = find_cards(image)
     cards = []
     for quad in sorted((o.quad for o in found.outlines), key=quad_area, reverse=True):
         r = reader.read(_views(warp_card(image, quad)))
@@ -205,22 +196,22 @@ def read_single_card(image: Image, where: str, reader: IndexReader, s: Settings 
         raise VisionInputError(f"{where}: more than one card in the photo (calibrate from one card per photo)")
     if cards:
         return cards[0]
-    r = reader.read(_views(warp_card(image, whole)))
+    h, w = image.shape[:2]
+    r = reader.read(_views(warp_card(image, order_quad(box_quad(0, 0, w - 1, h - 1)))))
     if _shows_an_index(r):
         return r
     quads = [corner_frame(c.point, c.along_short, c.along_long, cw) for c in found.corners for cw in c.widths]
-    if quads:
-        pyramid = Pyramid(image)
-        r = reader.read([corner_crop_at(pyramid, q) for q in quads])
-        # the photo's name is the evidence here: a window whose first choice is the named card counts at any
-        # majority (calibration is for the decks the network hesitates over), any other only at `index_bar`
-        sure = [(c == expect, p, i) for i, (c, p) in enumerate(r.best(i) for i in range(len(quads)))
-                if c and (p >= s.index_bar or (c == expect and p >= 0.5))]
-        if sure:
-            best = quads[max(sure)[2]]
-            near = [quads[i] for _, _, i in sure
-                    if float(np.linalg.norm(quads[i][0] - best[0])) < 0.3 * float(np.linalg.norm(best[1] - best[0]))]
-            return reader.read([v for q in near for v in _jittered_windows(pyramid, q)])
+    pyramid = Pyramid(image)
+    r = reader.read([corner_crop_at(pyramid, q) for q in quads])
+    # the photo's name is the evidence here: a window whose first choice is the named card counts at any
+    # majority (calibration is for the decks the network hesitates over), any other only at `index_bar`
+    sure = [(c == expect, p, i) for i, (c, p) in enumerate(r.best(i) for i in range(len(quads)))
+            if c and (p >= SETTINGS.index_bar or (c == expect and p >= 0.5))]
+    if sure:
+        best = quads[max(sure)[2]]
+        near = [quads[i] for _, _, i in sure
+                if float(np.linalg.norm(quads[i][0] - best[0])) < 0.3 * float(np.linalg.norm(best[1] - best[0]))]
+        return reader.read([v for q in near for v in _jittered_windows(pyramid, q)])
     raise VisionInputError(f"{where}: no card index found in the photo (one face-up card per photo)")
 
 
