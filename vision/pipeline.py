@@ -20,7 +20,6 @@ from typing import Any, Literal, TypeVar
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from vision.cards import ALL_CARDS, RANKS, is_card
 from vision.deck import DeckProfile
@@ -31,6 +30,7 @@ from vision.rectify import (
     CARD_ASPECT,
     CORNER_H,
     CORNER_W,
+    FloatArray,
     Image,
     Pyramid,
     card_coords,
@@ -46,7 +46,7 @@ from vision.resolve import Mark, Reading, holds, join_corners, one_per_card
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
-Proposal = tuple[npt.NDArray[np.float32], float, bool]  # a card quad, its bar, whether it may mark a card
+Proposal = tuple[FloatArray, float, bool]  # a card quad, its bar, whether it may mark a card
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -105,11 +105,11 @@ def check_frame(frame: object) -> Image:
     return np.ascontiguousarray(frame)
 
 
-def _corners_of(quad: npt.NDArray[np.float32]) -> tuple[tuple[float, float], ...]:
+def _corners_of(quad: FloatArray) -> tuple[tuple[float, float], ...]:
     return tuple((float(x), float(y)) for x, y in quad)
 
 
-def stands_out(image: Image, quad: npt.NDArray[np.float32], s: Settings) -> bool:
+def stands_out(image: Image, quad: FloatArray, s: Settings) -> bool:
     """Whether what an outline holds differs in colour from the table just outside it, as a card's face or back
     does, both in its middle and along its rim (a rectangle drawn on the felt has felt inside and out, and
     felt along its inner rim even where cards lie in it)."""
@@ -282,18 +282,16 @@ class Recognizer:
         r = self.read([corner_crop_at(pyramid(), q) for q in quads])
         out: list[Reading] = []
         for k, m in enumerate(marks):
-            sure: list[tuple[float, int]] = []  # the windows reading the mark's card at the bar
-            for j in range(k * len(shifts), (k + 1) * len(shifts)):
-                name, p = r.best(j)
-                if name == m.card and p >= s.index_bar:
-                    sure.append((p, j))
+            rows = range(k * len(shifts), (k + 1) * len(shifts))
+            # the windows reading the mark's card at the bar
+            sure = [(p, j) for j, (name, p) in ((j, r.best(j)) for j in rows) if name == m.card and p >= s.index_bar]
             if len(sure) >= s.refine_votes:
                 p, j = max(sure)
                 det = Detection(card=m.card, face="up", confidence=min(1.0, p), corners=_corners_of(quads[j]))
                 out.append(Reading(det, (_window(quads[j]),)))
         return out
 
-    def _name_outline(self, image: Image, quad: npt.NDArray[np.float32], card: Image, r: Readings,
+    def _name_outline(self, image: Image, quad: FloatArray, card: Image, r: Readings,
                       at: tuple[int, int]) -> Reading | Detection | None:
         """The outline's detection: a reading, with the index windows its name was read from (both when they
         agree), or an unnamed detection; None for no card. Two corners agreeing add no confidence: a card's two
@@ -348,8 +346,8 @@ def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[
     return out
 
 
-def _among_cards(x: Reading, readings: list[Reading], unnamed: list[npt.NDArray[np.float32]],
-                 centres: list[tuple[str | None, npt.NDArray[np.float32]]], s: Settings) -> bool:
+def _among_cards(x: Reading, readings: list[Reading], unnamed: list[FloatArray],
+                 centres: list[tuple[str | None, FloatArray]], s: Settings) -> bool:
     """Whether another card lies on or under the card of reading `x`: another card's index window on its outline
     (not in its own window), or another card's outline, named or `unnamed` (a back, an unknown card, a pile),
     overlapping it by `seen_overlap` of its area."""
@@ -383,7 +381,7 @@ def _first_edge(edges: Image, start: float, s: Settings) -> float:
     return float(middle[lines].min() / w) if lines.any() else 1.0
 
 
-def _sure_rank(card_probs: npt.NDArray[np.float32], s: Settings) -> str | None:
+def _sure_rank(card_probs: FloatArray, s: Settings) -> str | None:
     """The rank one of these windows (rows of card probabilities) reads at `rank_bar` or more, summed over suits."""
     ranks = card_probs.reshape(len(card_probs), 4, len(RANKS)).sum(axis=1)  # window x rank
     best = ranks.max(axis=0)
@@ -399,7 +397,7 @@ def _proposals(corners: list[Corner], s: Settings) -> list[Proposal]:
              not c.one_blob) for c in corners for width in c.widths]
 
 
-def _at_edge(quad: npt.NDArray[np.float32], c: Corner, s: Settings) -> bool:
+def _at_edge(quad: FloatArray, c: Corner, s: Settings) -> bool:
     """Whether a corner proposal's index window centre lies within `index_edge` of its card quad's sides."""
     centre = _window(corner_frame(c.point, c.along_short, c.along_long, c.widths[0])).mean(axis=0)
     x, y = (float(v) for v in card_coords(quad, centre)[0])
@@ -420,10 +418,9 @@ def _read_proposals(found: Found, proposals: list[Proposal], r: Readings, base: 
             named.append(Reading(det, (_window(quad),)))
         elif marks_a_card and _shows_a_card(r, base + j, s):
             cards = r.probs[[base + j], :NONE]
-            unknown = None
-            if found.off_table_share(quad) >= s.mark_card_off_table:
-                unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=_corners_of(quad),
-                                    rank=_sure_rank(cards, s))
+            off_table = found.off_table_share(quad) >= s.mark_card_off_table
+            unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=_corners_of(quad),
+                                rank=_sure_rank(cards, s)) if off_table else None
             marks.append(Mark(_window(quad), ALL_CARDS[int(cards.argmax())], unknown))
     return named, marks
 
@@ -433,13 +430,13 @@ def _shows_a_card(r: Readings, row: int, s: Settings) -> bool:
     return 1.0 - float(r.probs[row, NONE]) >= s.mark_bar
 
 
-def _misshapen(quad: npt.NDArray[np.float32], s: Settings) -> bool:
+def _misshapen(quad: FloatArray, s: Settings) -> bool:
     """Whether an outline's proportions differ from a card's by more than `Settings.card_shape` either way."""
     short, long_ = side_lengths(quad)
     return not CARD_ASPECT / s.card_shape <= long_ / max(short, 1e-6) <= CARD_ASPECT * s.card_shape
 
 
-def _card_shaped(quad: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+def _card_shaped(quad: FloatArray) -> list[FloatArray]:
     """The outline (first edge a short side) given a card's proportions by lengthening its sides that are short of
     them: at their one end, at the other, and at both by half."""
     short, long_ = side_lengths(quad)
@@ -457,14 +454,13 @@ def _card_shaped(quad: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]
     return out
 
 
-def _grown(quad: npt.NDArray[np.float32], by: float) -> npt.NDArray[np.float32]:
+def _grown(quad: FloatArray, by: float) -> FloatArray:
     """The quad grown about its centre by `by` of its width on each side (of its height at top and bottom)."""
     centre = quad.mean(axis=0)
     return np.asarray(centre + (quad - centre) * (1 + 2 * by), np.float32)
 
 
-def _jittered(window: npt.NDArray[np.float32], across: float, along: float,
-              scale: float) -> npt.NDArray[np.float32]:
+def _jittered(window: FloatArray, across: float, along: float, scale: float) -> FloatArray:
     """The card quad of an index window moved `across` and `along` (in window widths and heights) and scaled
     about its centre."""
     centre = window.mean(axis=0)
@@ -473,7 +469,7 @@ def _jittered(window: npt.NDArray[np.float32], across: float, along: float,
     return np.array([moved[0], moved[0] + u, moved[0] + u + v, moved[0] + v], np.float32)
 
 
-def _window(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+def _window(quad: FloatArray) -> FloatArray:
     """The index window at the first corner of a card quad, in the frame."""
     u, v = (quad[1] - quad[0]) * CORNER_W, (quad[3] - quad[0]) * CORNER_H
     return np.array([quad[0], quad[0] + u, quad[0] + u + v, quad[0] + v], np.float32)
