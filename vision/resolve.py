@@ -47,10 +47,6 @@ class Reading:
         """Each window's bounding box (x0, y0, x1, y1)."""
         return tuple((*map(float, w.min(axis=0)), *map(float, w.max(axis=0))) for w in self.windows)
 
-    @cached_property
-    def centres(self) -> tuple[tuple[float, float], ...]:
-        return tuple((float(c[0]), float(c[1])) for c in (w.mean(axis=0) for w in self.windows))
-
 
 @dataclass(frozen=True)
 class Mark:
@@ -71,8 +67,7 @@ def join_corners(readings: Sequence[Reading], aspect: tuple[float, float]) -> li
     for i, a in enumerate(singles):
         for b in singles[i + 1:]:
             if a.det.card == b.det.card and not {id(a), id(b)} & used:
-                quad = _corner_to_corner(np.roll(a.quad, -a.corner, axis=0), np.roll(b.quad, -b.corner, axis=0),
-                                         aspect)
+                quad = _corner_to_corner(np.roll(a.quad, -a.corner, axis=0), np.roll(b.quad, -b.corner, axis=0), aspect)
                 if quad is not None:
                     det = replace(a.det, corners=tuple((float(x), float(y)) for x, y in quad))
                     joined[id(a)] = Reading(det, (a.windows[0], b.windows[0]))
@@ -112,7 +107,7 @@ def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
         if any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
                for b, w in zip(x.boxes, x.windows, strict=True) if _meet(b, kb)):
             continue
-        if any(k.whole and any(holds(k.quad, c) for c in x.centres) for k in kept):
+        if any(k.whole and any(holds(k.quad, w.mean(axis=0)) for w in x.windows) for k in kept):
             continue
         kept.append(x)
     named = [_cut(x, [w for k in kept if k is not x for w in k.windows], marks) for x in kept]
@@ -144,8 +139,6 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
             continue  # an index beside this card
         u, v = card_coords(quad, inter.reshape(-1, 2)).min(axis=0)
         starts.append((float(u), float(v)))
-    if not starts and x.seen_across >= 1.0:
-        return x.det
     # [0, U] x [0, V] misses the window beginning at (u, v) when U <= u or V <= v; it holds the middle of the card's
     # own index window (its glyphs), not all of it: a fanned neighbour's index may begin within that window's width
     best = (0.0, 1.0, 1.0)
