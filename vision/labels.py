@@ -66,9 +66,8 @@ def _read_csv(path: Path) -> dict[str, list[LabelledCard]]:
             if reader.fieldnames is None or not need <= set(reader.fieldnames):
                 raise VisionInputError(f"{path}: a label CSV needs the columns {', '.join(sorted(need))}")
             for line, row in enumerate(reader, start=2):
-                where = f"{path}:{line}"
                 rank = rank_from_label(row["class"] or "")
-                box = _box([row["xmin"], row["ymin"], row["xmax"], row["ymax"]], where)
+                box = _box([row["xmin"], row["ymin"], row["xmax"], row["ymax"]], f"{path}:{line}")
                 out.setdefault(Path(row["filename"]).name, []).append(LabelledCard(rank=rank, box=box))
     except UnicodeDecodeError as exc:
         raise VisionInputError(f"{path}: not a text CSV file") from exc

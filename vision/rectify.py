@@ -108,11 +108,9 @@ def corner_crops(card: Image) -> tuple[Image, Image]:
     g = gray(card)
     h, w = g.shape[:2]
     cw, ch = round(w * CORNER_W), round(h * CORNER_H)
-    top_left = g[:ch, :cw]
-    bottom_right = cv2.rotate(g[h - ch:, w - cw:], cv2.ROTATE_180)
-    size = (CROP_W, CROP_H)
-    return (np.asarray(cv2.resize(top_left, size, interpolation=cv2.INTER_AREA), dtype=np.uint8),
-            np.asarray(cv2.resize(bottom_right, size, interpolation=cv2.INTER_AREA), dtype=np.uint8))
+    top_left, bottom_right = (np.asarray(cv2.resize(c, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA), np.uint8)
+                              for c in (g[:ch, :cw], cv2.rotate(g[h - ch:, w - cw:], cv2.ROTATE_180)))
+    return top_left, bottom_right
 
 
 def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatArray,

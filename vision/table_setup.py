@@ -156,8 +156,7 @@ def _consensus(marks: Sequence[Mark], tolerance_mm: float) -> npt.NDArray[np.flo
     a mark sheet has a handful of marks, so this stays cheap (12 marks: 495 fits)."""
     image = np.array([m.image for m in marks], dtype=np.float32)
     table = np.array([m.table for m in marks], dtype=np.float64)
-    best: tuple[int, float] | None = None
-    chosen: npt.NDArray[np.float64] | None = None
+    fits: list[tuple[tuple[int, float], npt.NDArray[np.float64]]] = []  # (inliers, -their disagreement), homography
     for four in itertools.combinations(range(len(marks)), 4):
         idx = list(four)
         if _collinear(table[idx]) or _collinear(image[idx].astype(np.float64)):
@@ -166,12 +165,10 @@ def _consensus(marks: Sequence[Mark], tolerance_mm: float) -> npt.NDArray[np.flo
         projected = cv2.perspectiveTransform(image.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2)
         errors = np.hypot(*(projected - table).T)
         inliers = errors <= tolerance_mm
-        score = (int(inliers.sum()), -float(errors[inliers].sum()))
-        if best is None or score > best:
-            best, chosen = score, h
-    if chosen is None:
+        fits.append(((int(inliers.sum()), -float(errors[inliers].sum())), h))
+    if not fits:
         raise VisionInputError("no four marks span the table: spread them out")
-    return chosen
+    return max(fits, key=lambda fit: fit[0])[1]
 
 
 def _collinear(points: npt.NDArray[np.float64]) -> bool:
