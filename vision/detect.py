@@ -141,8 +141,7 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
     # (its sum over the block at most `dark_card` times its count there: a mean with no division)
     on_card = cv2.blur(cv2.bitwise_and(highest, off_table), (block, block))
     bar = cv2.multiply(cv2.blur(off_table, (block, block)), s.dark_card / 255.0)
-    dark = cv2.bitwise_and(cv2.compare(on_card, bar, cv2.CMP_LE),
-                           cv2.inRange(cv2.erode(highest, near), 0, s.dark_card))
+    dark = cv2.bitwise_and(cv2.compare(on_card, bar, cv2.CMP_LE), cv2.inRange(cv2.erode(highest, near), 0, s.dark_card))
     dark = cv2.bitwise_and(dark, cv2.dilate(off_table, near))
     return Ground(np.asarray(paper, np.uint8), np.asarray(dark, np.uint8), scale, margin, off_table)
 
@@ -163,8 +162,7 @@ def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settin
     # as lighter than its surroundings instead (unsmoothed: opening and closing it merge a card with the glare
     # and the desk around it).
     block = max(15, (min(small.shape[:2]) // s.lighter_block) | 1)
-    lighter = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block,
-                                    -s.lighter_by)
+    lighter = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -s.lighter_by)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 15, 45)
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
@@ -206,16 +204,11 @@ def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> Float
         return None
     quad = _quad_of(contour)
     area = quad_area(quad)
-    if area <= 0:
-        return None
     short, long_ = side_lengths(quad)
-    if not s.min_aspect <= long_ / max(short, 1e-6) <= s.max_aspect:
-        return None
-    if blob / area < s.min_fill:
-        return None
-    if rect_w * rect_h > s.quad_of_rect * area:  # a quad cutting off much of the blob
-        return None
-    return quad
+    # a card's proportions, the blob filling it, and not a quad cutting off much of the blob
+    card = area > 0 and s.min_aspect <= long_ / max(short, 1e-6) <= s.max_aspect and blob / area >= s.min_fill \
+        and rect_w * rect_h <= s.quad_of_rect * area
+    return quad if card else None
 
 
 def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[FloatArray]:
@@ -320,8 +313,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     for k, mask in enumerate(masks):
         # every contour, holes too (the inside of a ring of edges); of paper lighter than its surroundings, and of
         # what is far from the table closed first, the blobs' outlines (their holes are a card's pips and index)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL if k >= 3 else cv2.RETR_LIST,
-                                       cv2.CHAIN_APPROX_SIMPLE)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL if k >= 3 else cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         areas = np.fromiter(map(cv2.contourArea, contours), np.float64, len(contours))
         sized = (areas >= s.min_card_area * frame_area) & (areas <= s.max_card_area * frame_area)
         for i in np.flatnonzero(sized).tolist():
@@ -360,16 +352,13 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     for k, blob in sorted(blobs, key=lambda kb: -cv2.contourArea(kb[1])):
         if any(_inside(blob, q) for q in quads):
             continue
-        if known is not None:
-            widths: tuple[float, ...] = (known,)
-        else:
-            if cv2.contourArea(blob) < 3 * s.min_card_area * frame_area:
-                continue
-            short = min(cv2.minAreaRect(blob)[1])
-            widths = (short / CARD_ASPECT, 0.75 * short / CARD_ASPECT)
-        if cv2.contourArea(blob) < 0.6 * CARD_ASPECT * widths[0] ** 2:  # smaller than a card: no cards in it
+        if known is None and cv2.contourArea(blob) < 3 * s.min_card_area * frame_area:
             continue
         rect = cv2.minAreaRect(blob)
+        short = min(rect[1])
+        widths: tuple[float, ...] = (known,) if known is not None else (short / CARD_ASPECT, 0.75 * short / CARD_ASPECT)
+        if cv2.contourArea(blob) < 0.6 * CARD_ASPECT * widths[0] ** 2:  # smaller than a card: no cards in it
+            continue
         if k == 2 and len(piles) < s.max_piles and cv2.contourArea(blob) >= s.pile_fill * rect[1][0] * rect[1][1]:
             piles.append(order_quad(cv2.boxPoints(rect) / scale))  # straight-edged: cards, not a hand
         for v, u, wv in _corners(blob, widths, s):
