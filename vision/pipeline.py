@@ -14,6 +14,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any, Literal, TypeVar
@@ -134,7 +135,7 @@ def open_paper(card: Image) -> float:
     return float(paper.mean())
 
 
-class Recognizer:
+class Recognizer(AbstractContextManager["Recognizer"]):
     """Finds and reads the cards of frames. `card_size` ((short, long) side in pixels, from a table
     calibration) sizes the corner proposals. `workers` (1 or 2): how many frames `in_order` works on at once,
     in threads (OpenCV releases the interpreter lock; the network itself runs one batch at a time)."""
@@ -152,9 +153,6 @@ class Recognizer:
         if profile is not None:
             profile.check_model(self.reader)
         self.identify(np.full((96, 128, 3), 128, np.uint8))  # OpenCV sets itself up on a first frame
-
-    def __enter__(self) -> Recognizer:
-        return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
@@ -194,7 +192,6 @@ class Recognizer:
         # the frame's grey levels and their halvings, made once for all the windows (a photograph can have a hundred of
         # them) and only when one is wanted (cards lying apart want none)
         pyramid = functools.cache(lambda: Pyramid(image))
-        grey = functools.cache(lambda: pyramid().level(0))
         batch = self.read(crops + [corner_crop_at(pyramid(), q) for q, _, _ in proposals])
         best = [self._name_outline(image, q, card, batch, (2 * i, 2 * i + 1))
                 for i, (q, card) in enumerate(zip(quads, cards, strict=True))]
@@ -259,17 +256,17 @@ class Recognizer:
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
             unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)))
-        readings = _seen_edges(grey, join_corners(readings, s.joined_aspect), marks, unnamed, s)
+        readings = _seen_edges(pyramid, join_corners(readings, s.joined_aspect), marks, unnamed, s)
         dets = one_per_card(readings, unnamed, marks)
         # the marks on cards, though on no card named or face down, are read again around their windows; a card
         # named so is one more reading
         known = [np.array(d.corners, np.float32) for d in dets if d.card is not None or d.face == "down"]
         refined = self._refine(pyramid, [m for m in marks if m.det is not None and not any(
             holds(q, m.window.mean(axis=0)) for q in known)])
-        if not refined:
-            return dets
-        return one_per_card(_seen_edges(grey, join_corners(readings + refined, s.joined_aspect), marks, unnamed, s),
-                            unnamed, marks)
+        if refined:
+            readings = _seen_edges(pyramid, join_corners(readings + refined, s.joined_aspect), marks, unnamed, s)
+            dets = one_per_card(readings, unnamed, marks)
+        return dets
 
     def _refine(self, pyramid: Callable[[], Pyramid], marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
@@ -323,7 +320,7 @@ class Recognizer:
         return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
 
 
-def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
+def _seen_edges(pyramid: Callable[[], Pyramid], readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
                 s: Settings) -> list[Reading]:
     """The readings, each card read from one index window alone seen only up to the first straight edge past its
     index that runs its length from its top (`_first_edge`), where another card lies on or under it (its index
@@ -339,7 +336,7 @@ def _seen_edges(grey: Callable[[], Image], readings: list[Reading], marks: list[
         if x.whole or len(x.windows) != 1 or not _among_cards(x, readings, others, centres, s):
             out.append(x)
             continue
-        view = warp_card(grey(), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
+        view = warp_card(pyramid().level(0), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
         edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), s.seen_canny[0], s.seen_canny[1]), np.uint8)
         across = _first_edge(edges, CORNER_W, s)  # never into the window its index was read in
         out.append(replace(x, seen_across=across) if across < 1.0 else x)

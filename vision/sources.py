@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager
 from pathlib import Path
 from types import TracebackType
 
@@ -17,7 +18,7 @@ from vision.rectify import Image
 Frame = tuple[float, Image]  # (seconds since the source opened, BGR image)
 
 
-class FrameSource:
+class FrameSource(AbstractContextManager["FrameSource"]):
     """A source of frames (each source overrides `read`); a context manager that closes it."""
 
     name: str
@@ -32,9 +33,6 @@ class FrameSource:
 
     def close(self) -> None:
         pass
-
-    def __enter__(self) -> FrameSource:
-        return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
