@@ -149,8 +149,7 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
 def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settings) -> list[Image]:
     """Card-like paper; the frame's edges (rings: a back, a dark or black card, any outline); what is far in
     colour from the table top, opened then closed; paper lighter than what is around it; what is far from the
-    table top closed then opened. `grey` is the frame's grey levels, `saturation` and `value` its HSV
-    channels."""
+    table top closed then opened (`saturation` and `value`: the frame's HSV channels)."""
     white = cv2.GaussianBlur(cv2.subtract(value, saturation), (5, 5), 0)
     _, paper = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))

@@ -323,9 +323,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
 def _seen_edges(pyramid: Callable[[], Pyramid], readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
                 s: Settings) -> list[Reading]:
     """The readings, each card read from one index window alone seen only up to the first straight edge past its
-    index that runs its length from its top (`_first_edge`), where another card lies on or under it (its index
-    window, read or marked, on this card's outline, or its outline, named or not, overlapping this one by
-    `seen_overlap`): the edge of a card of a fan or a pile lying on it. Its outline is only extrapolated from the
+    index that runs its length from its top (`_first_edge`), where another card lies on or under it
+    (`_among_cards`): the edge of a card of a fan or a pile lying on it. Its outline is only extrapolated from the
     window, and the card on top may show no index to cut it by (a sliver of one, a face-down card). A card lying
     alone is not cut: its own print (a picture's frame) can draw such lines."""
     centres = [(x.det.card, w.mean(axis=0)) for x in readings for w in x.windows]
