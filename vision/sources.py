@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from abc import abstractmethod
 from contextlib import AbstractContextManager
 from pathlib import Path
 from types import TracebackType
@@ -23,9 +24,9 @@ class FrameSource(AbstractContextManager["FrameSource"]):
 
     name: str
 
+    @abstractmethod
     def read(self) -> Frame | None:
         """The next frame, or None at the end of a file or stream."""
-        raise NotImplementedError
 
     def calibration(self) -> TableCalibration | None:
         """The table calibration the source knows by itself (the simulator), else None."""
