@@ -182,6 +182,7 @@ def serve_drawer(hand: HandState, i: int, owed: int, served: list[int], thrown: 
         hand.to_act = None
         return
     hand.pending_serve = None
+    hand.drawn[i] = list(served)
     seat = hand.seat_no[i]
     hand.emit(DrawServed(seat=seat, discards=hand.codes(thrown), served=hand.codes(served),
                           held_out=bool(thrown) and thrown[0] in hand.held[i]))

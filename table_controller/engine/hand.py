@@ -178,6 +178,9 @@ class Hand(HandState):
         self.draw_pos = 0
         self.burned_for_draw = False
         self.announced: dict[int, int] = {}
+        # Each player's draw as served (the served cards that later leave his hand stay listed: an exposed card
+        # among the discards): the reports about a draw name its cards by their place in it.
+        self.drawn: list[list[int]] = [[] for _ in ordered]
         self.pending_serve: tuple[int, int, list[int], list[int]] | None = None  # (i, still owed, served, discards)
 
         # 003 False openers 2.
@@ -220,6 +223,11 @@ class Hand(HandState):
         """Shoe positions (0 = first card off the shoe) of the cards a seat holds, then of its held-out cards."""
         i = self.index_of(seat)
         return tuple(self.hands[i] + self.held[i])
+
+    def draw_positions(self, seat: int) -> tuple[int, ...]:
+        """Shoe positions of the cards the seat's draw served him, in the order served, those since taken from his
+        hand included (an exposed card replaced): the places by which a card exposed in the draw is reported."""
+        return tuple(self.drawn[self.index_of(seat)])
 
     @property
     def button(self) -> int:

@@ -77,7 +77,7 @@ class HandState:
         "__dict__", "acted_full", "after", "aggressor", "announced", "ante_for_all", "ante_paid", "bets",
         "burn_pile", "burned_for_draw", "button_index", "carried_in", "checked_layout", "chips_total", "collected",
         "config", "contrib", "current", "dead", "dead_payer", "deck_codes", "delivered", "discards", "draw_pos",
-        "draw_top", "drawers", "entry", "entry_seat", "events", "false_opener_case", "final_first", "folded",
+        "draw_top", "drawers", "drawn", "entry", "entry_seat", "events", "false_opener_case", "final_first", "folded",
         "forced_last", "foul", "hands", "held", "ident", "index", "interval", "irregular_state", "last_inc",
         "learnt", "legal_full", "muck_pile", "mucked", "n", "needs", "opened", "opener_index", "openers_proved",
         "original", "others", "pass_and_out", "passed_deals", "pending_serve", "phase", "predraw_level", "raises",
@@ -159,6 +159,7 @@ class HandState:
     draw_pos: int
     burned_for_draw: bool
     announced: dict[int, int]
+    drawn: list[list[int]]  # drawn[i]: the positions player i's draw served him, in the order served
     pending_serve: tuple[int, int, list[int], list[int]] | None  # (i, still owed, served, discards)
     # 003 False openers 2.
     resume_at: int | None

@@ -368,9 +368,11 @@ def draw_open(hand: HandState) -> bool:
 
 
 def served_positions(hand: HandState, i: int) -> list[int]:
-    last = last_serve(hand, i)
-    n = 0 if last is None else len(last.served)
-    return hand.hands[i][len(hand.hands[i]) - n:] if n else []
+    """The cards of player i's draw that he still holds, in the order served. Read from his draw as served
+    (``HandState.drawn``), never from the end of his hand: a remedy may have taken one of them out since (an exposed
+    card goes among the discards) or put other cards in, and the last cards of his hand are then not his draw."""
+    held = hand.hands[i]
+    return [pos for pos in hand.drawn[i] if pos in held]
 
 
 def resolve(hand: HandState, positions: Sequence[int], codes: Sequence[str], what: str, *, learn: bool) -> list[int]:
@@ -698,15 +700,22 @@ def cannot_draw_short(hand: HandState, i: int) -> IllegalActionError:
                     "five cards, including his discard, in order to draw; he may stand pat", R_FIVE_TO_DRAW)
 
 
-def exposed_position(hand: HandState, cards: Sequence[int], report: Report, rule: str, *, learn: bool) -> int:
+def exposed_position(hand: HandState, cards: Sequence[int], report: Report, rule: str, *, learn: bool,
+                     held: Sequence[int] | None = None) -> int:
     """Which of these cards (a hand in the order dealt, or this draw in the order served) was exposed. With a shoe
-    that cannot read cards, ``count`` gives its place (1 = first) and the exposed card is learnt there."""
+    that cannot read cards, ``count`` gives its place (1 = first) and the exposed card is learnt there. ``held``:
+    those of ``cards`` the player still holds, when some have left his hand (an exposed card replaced): only they
+    can be exposed now, and the places keep counting the others."""
     assert report.card is not None
+    holds = cards if held is None else held
     if report.count is None:
-        return resolve(hand, cards, [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
+        return resolve(hand, holds, [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
     if not 1 <= report.count <= len(cards):
         raise illegal("bad_report", f"'count' is the exposed card's place, 1..{len(cards)}", rule)
     pos = cards[report.count - 1]
+    if pos not in holds:
+        raise illegal("not_held", f"the card at place {report.count} is no longer in seat {report.seat}'s hand "
+                      "(already replaced)", rule)
     return resolve(hand, [pos], [report.card], f"seat {report.seat} exposed card", learn=learn)[0]
 
 

@@ -81,6 +81,7 @@ from table_controller.engine.machine import Phase
 
 
 def _served_seat(hand: HandState, report: Report, rule: str) -> tuple[int, list[int]]:
+    """The player whose draw the report is about, and the cards of that draw he still holds (in the order served)."""
     i = seat_index(hand, report.seat, report.kind)
     if not draw_open(hand):
         raise illegal("wrong_phase", f"'{report.kind}' is reported during the draw", rule)
@@ -90,16 +91,31 @@ def _served_seat(hand: HandState, report: Report, rule: str) -> tuple[int, list[
     return i, served_positions(hand, i)
 
 
+def _require_whole_draw(hand: HandState, i: int, served: Sequence[int], report: Report, rule: str) -> None:
+    """For a remedy that counts player i's draw again (a miscount, a wrong count asked): it puts cards of the draw
+    back on the pack or names its surplus, so every card served him must still be in his hand (``served``: those
+    he holds). Once an earlier remedy has taken one out (an exposed card among the discards, a card back on the
+    pack, a draw served again short of an exposed card after mixed cards), the number he asked no longer matches
+    what he holds of it: refused."""
+    last = last_serve(hand, i)
+    if last is None or list(served) != hand.drawn[i] or len(served) != len(last.served):
+        raise illegal("draw_changed", f"seat {report.seat}'s draw was already changed by a remedy (a card of it is "
+                      "no longer in his hand): it cannot be counted again; call the floor", rule)
+
+
 def exposed_in_draw(hand: HandState, report: Report, apply_it: bool) -> Moves:
     option = hand.config.options.exposed_draw_card
     rule = R_EXPOSED_DRAW_001 if option is ExposedDrawCard.NEVER_KEPT else f"{R_EXPOSED_DRAW_003}; {R_EXPOSED_DRAW_000}"
-    i, served = _served_seat(hand, report, rule)
+    i, held = _served_seat(hand, report, rule)
     if not just_served(hand, i):
         raise illegal("too_late", "an exposed card is dealt with as it is served", rule)
     if report.card is None or report.card == UNKNOWN_CODE:
         raise IllegalActionError("bad_report", f"'{report.kind}' needs the exposed 'card' (an exposed card is seen)")
-    pos = exposed_position(hand, served, report, rule, learn=apply_it)
-    kept = option is ExposedDrawCard.FIRST_KEPT and served.index(pos) == 0
+    # Its place counts the draw as served, the cards already exposed and replaced included (003 Incorrect dealing
+    # in the draw 1: "the first card drawn", "any subsequent exposed card").
+    served = hand.drawn[i]
+    pos = exposed_position(hand, served, report, rule, learn=apply_it, held=held)
+    kept = option is ExposedDrawCard.FIRST_KEPT and pos == served[0]
     draw_over = hand.phase is not Phase.DRAWING
     # A card replaced now, once every other player has drawn, comes off the top (as far as the pack goes).
     moves = (Take(count=1, as_left=True),) if draw_over and not kept else NO_MOVES
@@ -171,6 +187,7 @@ def draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Moves:
     option = hand.config.options.late_draw_miscount
     rule = R_MISCOUNT_003 if option is LateDrawMiscount.DISCARD_OR_DROP else R_MISCOUNT_000
     i, served = _served_seat(hand, report, rule)
+    _require_whole_draw(hand, i, served, report, rule)
     asked = len(served)
     got = report.count
     if got is None or got == asked:
@@ -265,6 +282,7 @@ def dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Mov
         raise illegal("not_the_dealer", f"seat {report.seat} is not the dealer", R_DEALER_DRAW)
     if hand.config.form is GameForm.FIVE_CARD_DRAW:
         raise illegal("house_dealer", "in the casino game the croupier deals and does not play", "001 Game procedure")
+    _require_whole_draw(hand, i, served, report, R_DEALER_DRAW)
     asked, got = len(served), report.count
     if got is None or got == asked:
         raise IllegalActionError("bad_report", f"'count' must be the number of cards he took, not {asked}")
@@ -305,6 +323,7 @@ def dealer_draw_miscount(hand: HandState, report: Report, apply_it: bool) -> Mov
 
 def asked_wrong_count(hand: HandState, report: Report, apply_it: bool) -> Moves:
     i, served = _served_seat(hand, report, R_ASKED)
+    _require_whole_draw(hand, i, served, report, R_ASKED)
     asked, meant = len(served), report.count
     if meant is None or meant == asked or meant > hand.max_discard(hand.seat_no[i]) + asked:
         raise IllegalActionError("bad_report", "'count' must be the number of cards he meant to ask for")
@@ -444,6 +463,7 @@ def mixed_cards(hand: HandState, report: Report, apply_it: bool) -> Moves:
     ruled(hand, report, f"the unclean cards, discards and mixed cards are shuffled together and cut: {where}", R_MIXED)
     for i in players:
         served = take_from_stub(hand, i, counts[i])
+        hand.drawn[i] = served  # his draw now: the exposed cards reported of the draw before are in the shuffle
         hand.emit(ReplacementServed(seat=hand.seat_no[i], cards=hand.codes(served), rule=R_MIXED))
     return moves
 

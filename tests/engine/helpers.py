@@ -111,18 +111,17 @@ def random_report(hand: Hand, rng: random.Random, truth: list[str]) -> Report:
     if served and kind.endswith("miscount") and rng.random() < 0.7:
         count = len(served[-1].served) + rng.choice((-1, 1))
     held = list(hand.hole_cards(seat))  # "??" where the shoe could not read them
-    positions = hand.card_positions(seat)[:len(held)]
-    # An exposed card is seen: named, with its place in the hand (or in this draw) for a reader-less shoe.
-    first = 0
+    # An exposed card is seen: named, with its place in the hand (or in this draw as served) for a reader-less shoe.
+    places = hand.card_positions(seat)[:len(held)]
     in_draw = kind == "exposed_in_draw" or (kind == "faced_in_pack" and hand.phase in (
         Phase.DRAWING, Phase.FINAL_BETTING, Phase.SHOWDOWN))
     if in_draw and served and served[-1].served and draws[-1] is served[-1]:
-        first = max(0, len(held) - len(served[-1].served))  # a short hand may hold fewer than were served
-    place = rng.randrange(first, len(held)) if len(held) > first else 0
-    exposed = truth[positions[place]] if held else None
+        places = hand.draw_positions(seat)  # a card of it already replaced is named too: refused
+    place = rng.randrange(len(places)) if places else 0
+    exposed = truth[places[place]] if places else None
     if kind in ("exposed_in_deal", "faced_in_pack", "exposed_in_draw") and (
-            (held and held[place] == "??") or rng.random() < 0.8):
-        count = place - first + 1
+            (places and hand.code(places[place]) == "??") or rng.random() < 0.8):
+        count = place + 1
     some = rng.sample(held, rng.randrange(min(len(held), 2) + 1)) if held else []
     mixed = rng.sample(seats, rng.choice((1, 1, 2)))
     order: list[str] = []
