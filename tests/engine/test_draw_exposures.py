@@ -2,11 +2,10 @@
 and replaced before (003 Incorrect dealing in the draw 1; 000 Card exposed in the draw; 001 IV 6), and a remedy that
 counts a draw again is refused once a card of it has left the player's hand.
 
-The engine once took a player's draw to be the last cards of his hand, as many as he was served. After one exposed
-card had gone among the discards those were other cards: a card he kept from his original hand, or (the hand then
-shorter than the draw) only its last card. With a shoe that reads no card, the next exposed card was learnt on the
-wrong card, and the showdown refused the player's true cards as "known to be elsewhere"
-(tests/engine/test_irregular_properties.py, seed=16838, rate=1: the hand below).
+A player's draw is not the last cards of his hand: once an exposed card of it has gone among the discards, those are
+other cards (a card he kept from his original hand, or, the hand then shorter than the draw, only its last card). With
+a shoe that reads no card, a later exposed card must still be learnt on the card served at its place, so that the
+player's true cards are accepted at the showdown.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from table_controller.engine.machine import Phase
 from table_controller.engine.record import replay
 from tests.engine.helpers import dealt, draw_served
 
-# The hand of seed 16838: seats 2, 3 and 4, the button at seat 3, so the deal and the draw go 4, 2, 3.
+# Seats 2, 3 and 4, the button at seat 3, so the deal and the draw go 4, 2, 3.
 HANDS = {4: ["9d", "3s", "Kd", "3d", "8d"], 2: ["8h", "Jc", "Jd", "Ts", "Qd"], 3: ["4d", "7h", "Qh", "6d", "4c"]}
 STUB = ["Ac",  # burnt before the draw
         "6s", "7c",  # seat 4's draw
