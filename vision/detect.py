@@ -204,10 +204,11 @@ def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> Float
     quad = _quad_of(contour)
     area = quad_area(quad)
     short, long_ = side_lengths(quad)
-    # a card's proportions, the blob filling it, and not a quad cutting off much of the blob
-    card = area > 0 and s.min_aspect <= long_ / max(short, 1e-6) <= s.max_aspect and blob / area >= s.min_fill \
-        and rect_w * rect_h <= s.quad_of_rect * area
-    return quad if card else None
+    if area <= 0 or not s.min_aspect <= long_ / max(short, 1e-6) <= s.max_aspect or blob / area < s.min_fill:
+        return None  # not a card's proportions, or the blob does not fill it
+    if rect_w * rect_h > s.quad_of_rect * area:  # a quad cutting off much of the blob
+        return None
+    return quad
 
 
 def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[FloatArray]:
