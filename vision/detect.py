@@ -247,7 +247,50 @@ def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[Flo
     return out
 
 
-def _where_sides_meet(quad: FloatArray, lines: list[FloatArray]) -> FloatArray:
+def moved_out(grey: Image, quad: FloatArray, reach: float) -> FloatArray | None:
+    """The quad with each side moved out, parallel, to where the card gives way to the table: along lines across
+    the side, up to `reach` of the quad's width beyond it, the outermost point whose grey level is still as far
+    from the table's (at the lines' ends) as half the paper's distance from it (the card's paper, its border line
+    or its shadow). None when no side moves. An outline found inside a card (its index column cut off by the ink's
+    edges, on a table nearly as light as the paper) is so given about the card's own edges."""
+    h, w = grey.shape
+    a = np.asarray(quad, np.float32)
+    centre = a.mean(axis=0)
+    short = min(side_lengths(a))
+    inner = a + 0.25 * (centre - a)
+    x0, y0 = np.clip(inner.min(axis=0).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(inner.max(axis=0).astype(int) + 1, 1, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    paper = float(np.percentile(grey[y0:y1, x0:x1], 75))
+    side = np.roll(a, -1, axis=0) - a
+    along = side / np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-6)
+    normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
+    normal *= np.where(((a + side / 2 - centre) * normal).sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    middle = a[:, None] + np.linspace(0.15, 0.85, 15, dtype=np.float32)[:, None] * side[:, None]
+    steps = np.arange(0.0, reach * short, 0.5, dtype=np.float32)
+    at = middle[:, :, None] + steps[:, None] * normal[:, None, None]  # side x line x step x xy
+    profile = cv2.remap(grey, np.ascontiguousarray(at[..., 0].reshape(-1, len(steps))),
+                        np.ascontiguousarray(at[..., 1].reshape(-1, len(steps))), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE).reshape(4, len(middle[0]), len(steps)).astype(np.float32)
+    moves = np.zeros(4, np.float32)
+    for j in range(4):
+        table = float(np.median(profile[j, :, -4:]))
+        if abs(paper - table) < 12:
+            continue  # the card is not told from the table beside this side by its grey level
+        card = np.abs(profile[j] - table) >= abs(paper - table) / 2
+        ends = ~card[:, -4:].any(axis=1)  # lines ending on the table (not on another card beside it)
+        last = len(steps) - 1 - np.argmax(card[:, ::-1], axis=1)
+        if ends.sum() >= 8:
+            moves[j] = float(np.median(np.where(card.any(axis=1), steps[last], 0.0)[ends]))
+    if float(moves.max()) < 1.0:
+        return None
+    lines = [np.concatenate([along[j], a[j] + moves[j] * normal[j]]) for j in range(4)]
+    out = _where_sides_meet(a, lines, within=2 * reach)
+    return None if out is a else out
+
+
+def _where_sides_meet(quad: FloatArray, lines: list[FloatArray], within: float = 0.1) -> FloatArray:
     """The corners where the quad's sides, moved onto `lines` (vx, vy, x0, y0), meet; the quad itself where two
     sides are near parallel or a corner moved far (no card's edge: a fan's strip, glare)."""
     corners = []
@@ -258,7 +301,7 @@ def _where_sides_meet(quad: FloatArray, lines: list[FloatArray]) -> FloatArray:
         t = float((rx - px) * vy - (ry - py) * vx) / det
         corners.append((px + t * ux, py + t * uy))
     out = np.array(corners, np.float32)
-    return out if float(np.linalg.norm(out - quad, axis=1).max()) <= 0.1 * min(side_lengths(quad)) else quad
+    return out if float(np.linalg.norm(out - quad, axis=1).max()) <= within * min(side_lengths(quad)) else quad
 
 
 def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Settings) -> list[tuple[FloatArray, ...]]:

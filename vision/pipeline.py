@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.cards import ALL_CARDS, RANKS, is_card
 from vision.deck import DeckProfile
-from vision.detect import Corner, Found, find_cards, index_corners
+from vision.detect import Corner, Found, find_cards, index_corners, moved_out
 from vision.errors import VisionInputError
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
@@ -197,9 +197,10 @@ class Recognizer(AbstractContextManager["Recognizer"]):
                 for i, (q, card) in enumerate(zip(quads, cards, strict=True))]
         # An outline whose corners name no card is read again grown and the other way round. On a light table the
         # card's border can merge with the table, and its outline be found inside it, cutting into the index: it is
-        # grown by `Settings.regrow`. A photograph stretched out of shape can make a card's long side look the short
-        # one: it is turned a quarter. Either is named only where both corners agree (a strip of a card under others,
-        # grown onto its neighbours or read across, shows one corner of some card at most).
+        # grown by `Settings.regrow`, and moved out to where the card gives way to the table (`moved_out`). A
+        # photograph stretched out of shape can make a card's long side look the short one: it is turned a quarter.
+        # Each is named only where both corners agree (a strip of a card under others, grown onto its neighbours or
+        # read across, shows one corner of some card at most).
         again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None]
         if again and self.profile is not None:
             # With a deck profile, an outline whose corner is like one of the deck's own corners is framed right, and
@@ -208,6 +209,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             like = self.profile.nearest(Readings(batch.probs[:rows], batch.embeddings[:rows]), s)[1]
             again = [i for i in again if not like[2 * i] and not like[2 * i + 1]]
         tries = [(i, q) for i in again for q in (_grown(quads[i], s.regrow), np.roll(quads[i], -1, axis=0))]
+        tries += [(i, q) for i in again if (q := moved_out(pyramid().level(0), quads[i], s.move_out)) is not None]
         # An outline of other proportions than a card's, reading no card, can be a card whose index column was cut
         # off it (on a light table the index's ink can close the ring of the card's edges, or bound the paper found
         # lighter than the table): it is read again made a card's shape, lengthened at one end, the other or both.

@@ -4,14 +4,16 @@ corners agreeing below the bar are one weak reading twice, never a name."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from hardware_sim.camera import PlacedCard, TableScene, random_scene, render_with_truth
 from vision.cards import ALL_CARDS
+from vision.detect import moved_out
 from vision.pipeline import Recognizer
 from vision.read import NONE, IndexReader, Readings
-from vision.rectify import Image, quad_area
+from vision.rectify import Image, order_quad, quad_area
 from vision.resolve import holds
 from vision.settings import SETTINGS
 
@@ -57,3 +59,31 @@ def test_an_outline_found_inside_a_card_s_border_is_read_again_grown() -> None:
     assert [d.card for d in found] == ["6c"]
     # the grown outline is about the card's own
     assert 0.85 < quad_area(np.array(found[0].corners, np.float32)) / quad_area(truth) < 1.2
+
+
+def test_an_outline_found_inside_a_card_on_a_light_table_is_moved_out_to_its_edges() -> None:
+    """On the light desk the simulator's seven of diamonds is outlined inside its edges and reads nothing, grown
+    or turned; with each side moved out to where the card gives way to the desk (`moved_out`), both corners name
+    it. Before: unknown."""
+    frame = render_with_truth(random_scene(1, cards=8, face_down=0.2, surface="desk"), 1)
+    truth = np.array(next(t for t in frame.truth if t.card == "7d").corners, np.float32)
+    found = [d for d in Recognizer().identify(frame.image) if holds(truth, d.center)]
+    assert [d.card for d in found] == ["7d"]
+    assert 0.9 < quad_area(np.array(found[0].corners, np.float32)) / quad_area(truth) < 1.25
+
+
+def test_moving_out_finds_the_edge_of_a_card_whose_index_column_was_cut_off() -> None:
+    frame = render_with_truth(random_scene(1, cards=8, face_down=0.2, surface="desk"), 1)
+    truth = order_quad(np.array(next(t for t in frame.truth if t.card == "7d").corners, np.float32))
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    cut = truth.copy()
+    inward = (truth[1] - truth[0]) / width * 0.15 * width  # a long side moved in by 15% of the width
+    cut[0] += inward
+    cut[3] += inward
+    grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
+    moved = moved_out(grey, cut, SETTINGS.move_out)
+    assert moved is not None
+    assert float(np.linalg.norm(order_quad(moved) - truth, axis=1).max()) < 0.06 * width
+    # an outline on the card's edges already stays within a few pixels of them
+    again = moved_out(grey, truth, SETTINGS.move_out)
+    assert again is None or float(np.linalg.norm(order_quad(again) - truth, axis=1).max()) < 0.06 * width
