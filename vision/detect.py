@@ -248,11 +248,13 @@ def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[Flo
 
 
 def moved_out(grey: Image, quad: FloatArray, reach: float) -> FloatArray | None:
-    """The quad with each side moved out, parallel, to where the card gives way to the table: along lines across
-    the side, up to `reach` of the quad's width beyond it, the outermost point whose grey level is still as far
-    from the table's (at the lines' ends) as half the paper's distance from it (the card's paper, its border line
-    or its shadow). None when no side moves. An outline found inside a card (its index column cut off by the ink's
-    edges, on a table nearly as light as the paper) is so given about the card's own edges."""
+    """The quad with each side moved out to where the card gives way to the table: along lines across the side,
+    up to `reach` of the quad's width beyond it, the outermost point whose grey level is still as far from the
+    table's (at the lines' ends) as half the paper's distance from it (the card's paper, its border line or its
+    shadow), and a line fitted through those points (a side drawn a little askew is turned onto the edge). Only
+    the lines that end on the table count (not on another card beside it); None when no side moves. An outline
+    found inside a card (its index column cut off by the ink's edges, on a table nearly as light as the paper), or
+    a card drawn inside itself from its index window, is so given about the card's own edges."""
     h, w = grey.shape
     a = np.asarray(quad, np.float32)
     centre = a.mean(axis=0)
@@ -273,19 +275,21 @@ def moved_out(grey: Image, quad: FloatArray, reach: float) -> FloatArray | None:
     profile = cv2.remap(grey, np.ascontiguousarray(at[..., 0].reshape(-1, len(steps))),
                         np.ascontiguousarray(at[..., 1].reshape(-1, len(steps))), cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE).reshape(4, len(middle[0]), len(steps)).astype(np.float32)
-    moves = np.zeros(4, np.float32)
+    lines = [np.concatenate([along[j], a[j]]) for j in range(4)]
+    moved = False
     for j in range(4):
         table = float(np.median(profile[j, :, -4:]))
         if abs(paper - table) < 12:
             continue  # the card is not told from the table beside this side by its grey level
         card = np.abs(profile[j] - table) >= abs(paper - table) / 2
         ends = ~card[:, -4:].any(axis=1)  # lines ending on the table (not on another card beside it)
-        last = len(steps) - 1 - np.argmax(card[:, ::-1], axis=1)
+        last = np.where(card.any(axis=1), len(steps) - 1 - np.argmax(card[:, ::-1], axis=1), 0)
         if ends.sum() >= 8:
-            moves[j] = float(np.median(np.where(card.any(axis=1), steps[last], 0.0)[ends]))
-    if float(moves.max()) < 1.0:
+            points = middle[j][ends] + steps[last[ends]][:, None] * normal[j]
+            lines[j] = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            moved |= float(np.median(steps[last[ends]])) >= 1.0
+    if not moved:
         return None
-    lines = [np.concatenate([along[j], a[j] + moves[j] * normal[j]]) for j in range(4)]
     out = _where_sides_meet(a, lines, within=2 * reach)
     return None if out is a else out
 

@@ -39,6 +39,7 @@ from vision.rectify import (
     corner_crops,
     corner_frame,
     medians_u8,
+    order_quad,
     quad_area,
     side_lengths,
     warp_card,
@@ -265,10 +266,38 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         known = [np.array(d.corners, np.float32) for d in dets if d.card is not None or d.face == "down"]
         refined = self._refine(pyramid, [m for m in marks if m.det is not None and not any(
             holds(q, m.window.mean(axis=0)) for q in known)])
-        if refined:
-            readings = _seen_edges(pyramid, join_corners(readings + refined, s.joined_aspect), marks, unnamed, s)
+        # the marks still on no card named or face down: the card each stands for, drawn inside it from its window
+        # and moved out to where it gives way to the table, read at both corners as an outline is (a card lying
+        # alone whose outline was not found: across a line drawn on the table, or as light as the table)
+        known += [np.array(x.det.corners, np.float32) for x in refined]
+        outlined = self._outlined(image, pyramid, [m for m in marks if not any(
+            holds(q, m.window.mean(axis=0)) for q in known)])
+        if refined or outlined:
+            readings = _seen_edges(pyramid, join_corners(readings + refined + outlined, s.joined_aspect), marks,
+                                   unnamed, s)
             dets = one_per_card(readings, unnamed, marks)
         return dets
+
+    def _outlined(self, image: Image, pyramid: Callable[[], Pyramid], marks: list[Mark]) -> list[Reading]:
+        """Each mark's card (its window's card quad drawn a tenth of its width inside on each side) with its sides
+        moved out to the card's edges (`moved_out`), named where both its corners name one card (`_name_outline`)."""
+        s = self.settings
+        quads = []
+        for m in marks:
+            w = m.window
+            u, v = (w[1] - w[0]) / CORNER_W, (w[3] - w[0]) / CORNER_H
+            inside = _grown(np.array([w[0], w[0] + u, w[0] + u + v, w[0] + v], np.float32), -0.1)
+            q = moved_out(pyramid().level(0), inside, s.mark_reach)
+            if q is not None:
+                quads.append(order_quad(q))
+        views = [warp_card(image, q) for q in quads]
+        r = self.read([crop for view in views for crop in corner_crops(view)])
+        out = []
+        for k, (q, view) in enumerate(zip(quads, views, strict=True)):
+            x = self._name_outline(image, q, view, r, (2 * k, 2 * k + 1))
+            if isinstance(x, Reading) and x.whole:
+                out.append(x)
+        return out
 
     def _refine(self, pyramid: Callable[[], Pyramid], marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its

@@ -87,3 +87,19 @@ def test_moving_out_finds_the_edge_of_a_card_whose_index_column_was_cut_off() ->
     # an outline on the card's edges already stays within a few pixels of them
     again = moved_out(grey, truth, SETTINGS.move_out)
     assert again is None or float(np.linalg.norm(order_quad(again) - truth, axis=1).max()) < 0.06 * width
+
+
+def test_moving_out_turns_a_side_drawn_askew_onto_the_card_s_edge() -> None:
+    """A card drawn from its index window is inside the card but turned a little from it (a glyph pair gives the
+    card's axis only roughly): each side is fitted to the card's edge, not moved parallel."""
+    frame = render_with_truth(random_scene(1, cards=8, face_down=0.2, surface="desk"), 1)
+    truth = order_quad(np.array(next(t for t in frame.truth if t.card == "7d").corners, np.float32))
+    width = float(np.linalg.norm(truth[1] - truth[0]))
+    centre = truth.mean(axis=0)
+    turn = np.deg2rad(10.0)
+    rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
+    askew = (centre + 0.7 * (truth - centre) @ rotation.T).astype(np.float32)
+    grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
+    moved = moved_out(grey, askew, SETTINGS.mark_reach)
+    assert moved is not None
+    assert float(np.linalg.norm(order_quad(moved) - truth, axis=1).max()) < 0.08 * width

@@ -1,0 +1,25 @@
+"""A card found by its index alone, not named there surely (a mark), whose outline was not found (it lies across a
+line drawn on the table, on a table nearly as light as its paper): drawn inside itself from the index window and
+moved out to where it gives way to the table, it is read at both corners as an outline is (skipped with a reason
+when ../shared/datasets is absent)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hardware_sim.camera import RenderOptions, load_face_set, random_scene, render_with_truth
+from tests.vision.helpers import DATASETS
+from vision.pipeline import Recognizer
+from vision.rectify import quad_iou
+
+pytestmark = pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/datasets is absent (a fresh clone)")
+
+
+def test_a_card_across_a_zone_line_on_a_light_desk_is_named_from_its_index_moved_out() -> None:
+    faces = load_face_set(DATASETS / "svgcards-jumbo" / "vertical2")
+    frame = render_with_truth(random_scene(6, cards=8, face_down=0.2, surface="desk"), 6, RenderOptions(faces=faces))
+    truth = np.array(next(t for t in frame.truth if t.card == "Td").corners, np.float32)
+    found = [d for d in Recognizer().identify(frame.image) if quad_iou(truth, np.array(d.corners, np.float32)) > 0.3]
+    assert [d.card for d in found] == ["Td"]
+    assert quad_iou(truth, np.array(found[0].corners, np.float32)) > 0.8
