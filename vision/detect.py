@@ -271,6 +271,8 @@ def moved_out(grey: Image, quad: FloatArray, reach: float) -> FloatArray | None:
     normal *= np.where(((a + side / 2 - centre) * normal).sum(axis=1) < 0, -1.0, 1.0)[:, None]
     middle = a[:, None] + np.linspace(0.15, 0.85, 15, dtype=np.float32)[:, None] * side[:, None]
     steps = np.arange(0.0, reach * short, 0.5, dtype=np.float32)
+    if len(steps) < 8:
+        return None  # too small a quad to tell its card's edge from the table beyond it
     at = middle[:, :, None] + steps[:, None] * normal[:, None, None]  # side x line x step x xy
     profile = cv2.remap(grey, np.ascontiguousarray(at[..., 0].reshape(-1, len(steps))),
                         np.ascontiguousarray(at[..., 1].reshape(-1, len(steps))), cv2.INTER_LINEAR,

@@ -103,3 +103,10 @@ def test_moving_out_turns_a_side_drawn_askew_onto_the_card_s_edge() -> None:
     moved = moved_out(grey, askew, SETTINGS.mark_reach)
     assert moved is not None
     assert float(np.linalg.norm(order_quad(moved) - truth, axis=1).max()) < 0.08 * width
+
+
+@pytest.mark.parametrize("quad", [np.zeros((4, 2), np.float32), np.array([[5, 5], [7, 5], [7, 8], [5, 8]], np.float32),
+                                  np.array([[-90, -90], [-40, -90], [-40, -20], [-90, -20]], np.float32)])
+def test_moving_out_a_degenerate_or_outside_quad_gives_nothing(quad: np.ndarray) -> None:
+    grey = np.full((120, 160), 200, np.uint8)
+    assert moved_out(grey, quad, SETTINGS.mark_reach) is None
