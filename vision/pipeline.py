@@ -282,14 +282,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         """Each mark's card (its window's card quad drawn a tenth of its width inside on each side) with its sides
         moved out to the card's edges (`moved_out`), named where both its corners name one card (`_name_outline`)."""
         s = self.settings
-        quads = []
-        for m in marks:
-            w = m.window
-            u, v = (w[1] - w[0]) / CORNER_W, (w[3] - w[0]) / CORNER_H
-            inside = _grown(np.array([w[0], w[0] + u, w[0] + u + v, w[0] + v], np.float32), -0.1)
-            q = moved_out(pyramid().level(0), inside, s.mark_reach)
-            if q is not None:
-                quads.append(order_quad(q))
+        moved = [moved_out(pyramid().level(0), _grown(_card_of(m.window), -0.1), s.mark_reach) for m in marks]
+        quads = [order_quad(q) for q in moved if q is not None]
         views = [warp_card(image, q) for q in quads]
         r = self.read([crop for view in views for crop in corner_crops(view)])
         out = []
@@ -492,8 +486,13 @@ def _jittered(window: FloatArray, across: float, along: float, scale: float) -> 
     about its centre."""
     centre = window.mean(axis=0)
     moved = centre + (window - centre) * scale + (window[1] - window[0]) * across + (window[3] - window[0]) * along
-    u, v = (moved[1] - moved[0]) / CORNER_W, (moved[3] - moved[0]) / CORNER_H
-    return np.array([moved[0], moved[0] + u, moved[0] + u + v, moved[0] + v], np.float32)
+    return _card_of(moved)
+
+
+def _card_of(window: FloatArray) -> FloatArray:
+    """The card quad whose first corner's index window (`_window`) is `window`."""
+    u, v = (window[1] - window[0]) / CORNER_W, (window[3] - window[0]) / CORNER_H
+    return np.array([window[0], window[0] + u, window[0] + u + v, window[0] + v], np.float32)
 
 
 def _window(quad: FloatArray) -> FloatArray:
