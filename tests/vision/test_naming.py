@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from hardware_sim.camera import PlacedCard, TableScene, random_scene, render_with_truth
 from vision.cards import ALL_CARDS
 from vision.detect import moved_out
-from vision.pipeline import Recognizer
+from vision.pipeline import Detection, Recognizer
 from vision.read import NONE, IndexReader, Readings
 from vision.rectify import Image, order_quad, quad_area
 from vision.resolve import holds
@@ -49,13 +50,22 @@ def test_one_corner_at_the_name_bar_names_the_card() -> None:
     assert [d.card for d in found if d.card is not None] == ["Kd"]
 
 
+def _on_the_desk(seed: int, card: str) -> tuple[np.ndarray, npt.NDArray[np.float32]]:
+    """A rendered scene of the simulator's deck on the light desk, and the true quad of `card` in it (ordered)."""
+    frame = render_with_truth(random_scene(seed, cards=8, face_down=0.2, surface="desk"), seed)
+    return frame.image, order_quad(np.array(next(t for t in frame.truth if t.card == card).corners, np.float32))
+
+
+def _found_over(image: np.ndarray, truth: npt.NDArray[np.float32]) -> list[Detection]:
+    return [d for d in Recognizer().identify(image) if holds(truth, d.center)]
+
+
 def test_an_outline_found_inside_a_card_s_border_is_read_again_grown() -> None:
     """On the light desk the simulator's six of clubs is outlined about a tenth of its width inside its edge,
     which cuts the rank off both corner windows (read as another rank, below the bar): read again grown by
     `Settings.regrow`, both corners name it. Before: unknown."""
-    frame = render_with_truth(random_scene(201, cards=8, face_down=0.2, surface="desk"), 201)
-    truth = np.array(next(t for t in frame.truth if t.card == "6c").corners, np.float32)
-    found = [d for d in Recognizer().identify(frame.image) if holds(truth, d.center)]
+    image, truth = _on_the_desk(201, "6c")
+    found = _found_over(image, truth)
     assert [d.card for d in found] == ["6c"]
     # the grown outline is about the card's own
     assert 0.85 < quad_area(np.array(found[0].corners, np.float32)) / quad_area(truth) < 1.2
@@ -65,44 +75,46 @@ def test_an_outline_found_inside_a_card_on_a_light_table_is_moved_out_to_its_edg
     """On the light desk the simulator's seven of diamonds is outlined inside its edges and reads nothing, grown
     or turned; with each side moved out to where the card gives way to the desk (`moved_out`), both corners name
     it. Before: unknown."""
-    frame = render_with_truth(random_scene(1, cards=8, face_down=0.2, surface="desk"), 1)
-    truth = np.array(next(t for t in frame.truth if t.card == "7d").corners, np.float32)
-    found = [d for d in Recognizer().identify(frame.image) if holds(truth, d.center)]
+    image, truth = _on_the_desk(1, "7d")
+    found = _found_over(image, truth)
     assert [d.card for d in found] == ["7d"]
     assert 0.9 < quad_area(np.array(found[0].corners, np.float32)) / quad_area(truth) < 1.25
 
 
+def _grey(image: np.ndarray) -> Image:
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def _farthest(quad: npt.NDArray[np.float32], truth: npt.NDArray[np.float32]) -> float:
+    """The largest distance between a corner of `quad` and the true card's same corner."""
+    return float(np.linalg.norm(order_quad(quad) - truth, axis=1).max())
+
+
 def test_moving_out_finds_the_edge_of_a_card_whose_index_column_was_cut_off() -> None:
-    frame = render_with_truth(random_scene(1, cards=8, face_down=0.2, surface="desk"), 1)
-    truth = order_quad(np.array(next(t for t in frame.truth if t.card == "7d").corners, np.float32))
+    image, truth = _on_the_desk(1, "7d")
     width = float(np.linalg.norm(truth[1] - truth[0]))
     cut = truth.copy()
-    inward = (truth[1] - truth[0]) / width * 0.15 * width  # a long side moved in by 15% of the width
-    cut[0] += inward
-    cut[3] += inward
-    grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
-    moved = moved_out(grey, cut, SETTINGS.move_out)
+    cut[[0, 3]] += 0.15 * (truth[1] - truth[0])  # a long side moved in by 15% of the width
+    moved = moved_out(_grey(image), cut, SETTINGS.move_out)
     assert moved is not None
-    assert float(np.linalg.norm(order_quad(moved) - truth, axis=1).max()) < 0.06 * width
+    assert _farthest(moved, truth) < 0.06 * width
     # an outline on the card's edges already stays within a few pixels of them
-    again = moved_out(grey, truth, SETTINGS.move_out)
-    assert again is None or float(np.linalg.norm(order_quad(again) - truth, axis=1).max()) < 0.06 * width
+    again = moved_out(_grey(image), truth, SETTINGS.move_out)
+    assert again is None or _farthest(again, truth) < 0.06 * width
 
 
 def test_moving_out_turns_a_side_drawn_askew_onto_the_card_s_edge() -> None:
     """A card drawn from its index window is inside the card but turned a little from it (a glyph pair gives the
     card's axis only roughly): each side is fitted to the card's edge, not moved parallel."""
-    frame = render_with_truth(random_scene(1, cards=8, face_down=0.2, surface="desk"), 1)
-    truth = order_quad(np.array(next(t for t in frame.truth if t.card == "7d").corners, np.float32))
+    image, truth = _on_the_desk(1, "7d")
     width = float(np.linalg.norm(truth[1] - truth[0]))
     centre = truth.mean(axis=0)
     turn = np.deg2rad(10.0)
     rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
     askew = (centre + 0.7 * (truth - centre) @ rotation.T).astype(np.float32)
-    grey = np.asarray(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), np.uint8)
-    moved = moved_out(grey, askew, SETTINGS.mark_reach)
+    moved = moved_out(_grey(image), askew, SETTINGS.mark_reach)
     assert moved is not None
-    assert float(np.linalg.norm(order_quad(moved) - truth, axis=1).max()) < 0.08 * width
+    assert _farthest(moved, truth) < 0.08 * width
 
 
 @pytest.mark.parametrize("quad", [np.zeros((4, 2), np.float32), np.array([[5, 5], [7, 5], [7, 8], [5, 8]], np.float32),
