@@ -247,7 +247,7 @@ def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[Flo
     return out
 
 
-def moved_out(grey: Image, quad: FloatArray, reach: float) -> FloatArray | None:
+def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings = SETTINGS) -> FloatArray | None:
     """The quad with each side moved out to where the card gives way to the table: along lines across the side,
     up to `reach` of the quad's width beyond it, the outermost point whose grey level is still as far from the
     table's (at the lines' ends) as half the paper's distance from it (the card's paper, its border line or its
@@ -281,7 +281,7 @@ def moved_out(grey: Image, quad: FloatArray, reach: float) -> FloatArray | None:
     moved = False
     for j in range(4):
         table = float(np.median(profile[j, :, -4:]))
-        if abs(paper - table) < 12:
+        if abs(paper - table) < s.edge_paper:
             continue  # the card is not told from the table beside this side by its grey level
         card = np.abs(profile[j] - table) >= abs(paper - table) / 2
         ends = ~card[:, -4:].any(axis=1)  # lines ending on the table (not on another card beside it)

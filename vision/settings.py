@@ -60,6 +60,8 @@ class Settings:
     # each side (on a light table it can be found inside the card's border)
     move_out: float = 0.2  # ... and with each side moved out to the card's edge, up to this share of its width
     mark_reach: float = 0.6  # a mark's card, drawn inside it, is moved out to its edges up to this share of its width
+    edge_paper: float = 12.0  # ... a side is moved only where the card's paper and the table beyond it differ by
+    # this many grey levels
     card_shape: float = 1.15  # an unread outline whose long side over its short one is off a card's by more than this
     # factor is read again made a card's shape (its index column may have been cut off it)
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
