@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -35,6 +36,8 @@ from vision.rectify import (
     side_lengths,
 )
 from vision.settings import SETTINGS, Settings
+
+Labels = npt.NDArray[np.integer[Any]]  # a mask's parts numbered, 0 the background
 
 
 @dataclass(frozen=True)
@@ -491,12 +494,12 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
     return kept
 
 
-def _components(mask: Image) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.float64]]:
-    """The 8-connected parts of a mask: their count (the background included), stats and centres."""
+def _components(mask: Image) -> tuple[int, Labels, npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """The 8-connected parts of a mask: their count (the background included), labels, stats and centres."""
     # 16-bit labels are much faster, and enough when fewer pixels are set than they can count
-    labels = cv2.CV_16U if cv2.countNonZero(mask) < 65535 else cv2.CV_32S
-    n, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=labels)
-    return int(n), np.asarray(stats, np.int32), np.asarray(centres, np.float64)
+    ltype = cv2.CV_16U if cv2.countNonZero(mask) < 65535 else cv2.CV_32S
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=ltype)
+    return int(n), np.asarray(labels), np.asarray(stats, np.int32), np.asarray(centres, np.float64)
 
 
 def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
@@ -506,7 +509,7 @@ def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> li
     # coordinates: the labelling goes by 2 x 2 blocks, so the parts come in the order the whole mask gives them.
     x, y, w, h = cv2.boundingRect(region)
     left, top = x - x % 2, y - y % 2
-    n, stats, _ = _components(region[top:y + h, left:x + w])
+    n, _, stats, _ = _components(region[top:y + h, left:x + w])
     stats[:, :2] += (left, top)
     fw, fh = size
     boxes = [(max(0, int(x * to_fine) - pad), max(0, int(y * to_fine) - pad),
@@ -541,6 +544,7 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     to_fine = size_fine[0] / region.shape[1]
     where = cv2.resize(region, size_fine, interpolation=cv2.INTER_NEAREST)
     centres_, sizes_ = [], []
+    lo, hi = s.glyph_size[0], s.glyph_size[1] * min(size_fine)
     for x0, y0, x1, y1 in _boxes(region, to_fine, block // 2 + 1, size_fine):
         # the box of the frame at the fine scale (the frame's own pixels when it is no wider)
         sx0, sy0, sx1, sy1 = (round(v / fine) for v in (x0, y0, x1, y1))
@@ -552,12 +556,24 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
             cv2.min(cv2.min(part[:, :, 0], part[:, :, 1]), part[:, :, 2])
         ink = np.asarray(cv2.bitwise_and(where[y0:y1, x0:x1], cv2.adaptiveThreshold(
             np.asarray(level, np.uint8), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)), np.uint8)
-        _, stats, centres = _components(ink)
+        n, labels, stats, centres = _components(ink)
         centres_.append(centres[1:] + np.array([x0, y0]))
         sizes_.append(stats[1:])
+        # A glyph touching a thin line (its card's edge, a line drawn on the table, a picture's frame) is one
+        # tangle with it, far bigger than a glyph or sparse: each tangle is cut again with its one-pixel lines
+        # opened away.
+        extent, area = stats[1:n, 2:4].max(axis=1), stats[1:n, 4]
+        tangled = (extent >= 2 * lo) & ((extent > hi) | (area < 0.15 * stats[1:n, 2] * stats[1:n, 3]))
+        for i in np.flatnonzero(tangled).tolist():
+            tx, ty, tw, th, _ = stats[i + 1]
+            tangle = np.asarray(labels[ty:ty + th, tx:tx + tw] == i + 1, np.uint8)
+            opened = np.asarray(cv2.morphologyEx(tangle, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
+            _, _, cut, middles = _components(opened)
+            cut[:, :2] += (tx, ty)
+            centres_.append(middles[1:] + np.array([x0 + tx, y0 + ty]))
+            sizes_.append(cut[1:])
     stats = np.concatenate(sizes_)
     centres = np.concatenate(centres_)
-    lo, hi = s.glyph_size[0], s.glyph_size[1] * min(size_fine)
     size = stats[:, 2:4].max(axis=1)
     fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
     keep = (size >= lo) & (size <= hi) & (fill >= 0.15) & (fill <= 0.85)

@@ -46,6 +46,21 @@ def test_an_index_low_in_a_frame_cluttered_above_is_still_proposed() -> None:
     assert len(corners) > 96
 
 
+def test_an_index_touched_by_a_thin_line_is_still_proposed() -> None:
+    """A one-pixel line running into the rank (a card's edge, a line drawn on the table, a picture's frame) makes
+    one long tangle of it with the glyph; the tangle is cut again with the line opened away, so the index is
+    proposed (it was lost in the tangle)."""
+    frame = np.full((720, 1280, 3), 215, np.uint8)
+    face = procedural_faces(0).face("7h")
+    rank = _on(face, frame, 600, 300, 180)
+    alone = replace(find_cards(frame, indices=False), outlines=[])
+    assert _near(index_corners(frame, alone), rank, 20.0)
+    x, y = round(rank[0]), round(rank[1])
+    cv2.line(frame, (40, y), (x, y), (40, 40, 40), 1)
+    cv2.line(frame, (x, y), (x, 700), (40, 40, 40), 1)
+    assert _near(index_corners(frame, alone), rank, 20.0)
+
+
 def test_a_close_up_index_taller_than_an_eighth_of_the_frame_is_read() -> None:
     """A card photographed close (a phone over the table, a scan), its index glyphs a sixth of the frame's height,
     cut by the frame so that no outline closes round it: named by its index."""

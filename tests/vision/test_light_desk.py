@@ -51,3 +51,11 @@ def test_an_outline_cut_off_inside_the_index_column_is_read_as_a_card(deck: str,
     # its corners read nothing; made a card's shape, both its corners name it.
     frame, dets = _desk_frame(deck, seed)
     assert _named_at(frame, dets, card), [d.card for d in dets]
+
+
+@pytest.mark.parametrize(("seed", "card"), [(5, "Ks"), (6, "Qd")])
+def test_a_court_card_across_a_zone_line_is_named_from_its_index(seed: int, card: str) -> None:
+    # No outline closes round the card (its edges run into the zone line's), and its rank touches the thin line of
+    # its edge in the ink: found as a glyph pair once that line is opened away.
+    frame, dets = _desk_frame("card-faces", seed)
+    assert _named_at(frame, dets, card), [d.card for d in dets]
