@@ -563,7 +563,7 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
         # tangle with it, far bigger than a glyph or sparse: each tangle is cut again with its one-pixel lines
         # opened away.
         extent, area = stats[1:n, 2:4].max(axis=1), stats[1:n, 4]
-        tangled = (extent >= 2 * lo) & ((extent > hi) | (area < 0.15 * stats[1:n, 2] * stats[1:n, 3]))
+        tangled = (extent >= 2 * lo) & ((extent > hi) | (area < s.glyph_fill[0] * stats[1:n, 2] * stats[1:n, 3]))
         for i in np.flatnonzero(tangled).tolist():
             tx, ty, tw, th, _ = stats[i + 1]
             tangle = np.asarray(labels[ty:ty + th, tx:tx + tw] == i + 1, np.uint8)
@@ -576,7 +576,7 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     centres = np.concatenate(centres_)
     size = stats[:, 2:4].max(axis=1)
     fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
-    keep = (size >= lo) & (size <= hi) & (fill >= 0.15) & (fill <= 0.85)
+    keep = (size >= lo) & (size <= hi) & (fill >= s.glyph_fill[0]) & (fill <= s.glyph_fill[1])
     # Each glyph's outline (-1: none). Glyphs are paired only with glyphs of the same outline: the reader
     # decides whether an outline's own glyphs are wanted (when its index corners do not agree on one card). A
     # glyph inside an outline too small to be its card (a pip or a picture's frame taken for a card) is on none.

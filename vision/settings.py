@@ -31,6 +31,8 @@ class Settings:
     max_corners: int = 64  # corner proposals per frame
     glyph_size: tuple[float, float] = (6.0, 0.2)  # an index glyph's size: pixels at least, share of the frame at
     # most (a card close under a phone's camera, or a scan, has glyphs a sixth of the frame tall)
+    glyph_fill: tuple[float, float] = (0.15, 0.85)  # ... and the share of its bounding box it fills (a sparser blob
+    # is glyphs tangled with a line, cut again)
     index_edge: tuple[float, float] = (0.2, 0.17)  # an index's centre lies this near a card's sides (share of its
     # width, height): glyphs further in on an outline are its pips and picture
     paper_level: int = 90  # dark ink is looked for where the lowest colour channel's local mean is at least this
