@@ -502,6 +502,25 @@ def _components(mask: Image) -> tuple[int, Labels, npt.NDArray[np.int32], npt.ND
     return int(n), np.asarray(labels), np.asarray(stats, np.int32), np.asarray(centres, np.float64)
 
 
+def _untangled(labels: Labels, stats: npt.NDArray[np.int32], lo: float, hi: float,
+               least_fill: float) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """The parts (stats and centres, in the frame of `labels`) that the tangles among `labels`' parts fall into
+    with their one-pixel lines opened away. A glyph touching a thin line (its card's edge, a line drawn on the
+    table, a picture's frame) is one tangle with it: a part at least twice a glyph's least size (`lo`) that is
+    bigger than a glyph (`hi`) or sparser (under `least_fill` of its box)."""
+    stats_, centres_ = [np.zeros((0, 5), np.int32)], [np.zeros((0, 2), np.float64)]
+    extent, area = stats[1:, 2:4].max(axis=1), stats[1:, 4]
+    tangled = (extent >= 2 * lo) & ((extent > hi) | (area < least_fill * stats[1:, 2] * stats[1:, 3]))
+    for i in np.flatnonzero(tangled).tolist():
+        x, y, w, h, _ = stats[i + 1]
+        tangle = np.asarray(labels[y:y + h, x:x + w] == i + 1, np.uint8)
+        opened = np.asarray(cv2.morphologyEx(tangle, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
+        _, _, cut, centres = _components(opened)
+        stats_.append(cut[1:] + np.array([x, y, 0, 0, 0], np.int32))
+        centres_.append(centres[1:] + np.array([x, y]))
+    return np.concatenate(stats_), np.concatenate(centres_)
+
+
 def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1, frame pixels at the fine scale) around the region's parts, each grown by `pad`,
     overlapping ones merged: every region pixel lies in exactly one box."""
@@ -556,22 +575,10 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
             cv2.min(cv2.min(part[:, :, 0], part[:, :, 1]), part[:, :, 2])
         ink = np.asarray(cv2.bitwise_and(where[y0:y1, x0:x1], cv2.adaptiveThreshold(
             np.asarray(level, np.uint8), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)), np.uint8)
-        n, labels, stats, centres = _components(ink)
-        centres_.append(centres[1:] + np.array([x0, y0]))
-        sizes_.append(stats[1:])
-        # A glyph touching a thin line (its card's edge, a line drawn on the table, a picture's frame) is one
-        # tangle with it, far bigger than a glyph or sparse: each tangle is cut again with its one-pixel lines
-        # opened away.
-        extent, area = stats[1:n, 2:4].max(axis=1), stats[1:n, 4]
-        tangled = (extent >= 2 * lo) & ((extent > hi) | (area < s.glyph_fill[0] * stats[1:n, 2] * stats[1:n, 3]))
-        for i in np.flatnonzero(tangled).tolist():
-            tx, ty, tw, th, _ = stats[i + 1]
-            tangle = np.asarray(labels[ty:ty + th, tx:tx + tw] == i + 1, np.uint8)
-            opened = np.asarray(cv2.morphologyEx(tangle, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
-            _, _, cut, middles = _components(opened)
-            cut[:, :2] += (tx, ty)
-            centres_.append(middles[1:] + np.array([x0 + tx, y0 + ty]))
-            sizes_.append(cut[1:])
+        _, labels, stats, centres = _components(ink)
+        cut, cut_centres = _untangled(labels, stats, lo, hi, s.glyph_fill[0])
+        centres_ += [centres[1:] + np.array([x0, y0]), cut_centres + np.array([x0, y0])]
+        sizes_ += [stats[1:], cut]
     stats = np.concatenate(sizes_)
     centres = np.concatenate(centres_)
     size = stats[:, 2:4].max(axis=1)
