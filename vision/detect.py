@@ -573,8 +573,7 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
         # dark ink is dark in the lowest colour channel (red and black ink alike), light ink light in the highest
         level = 255 - cv2.max(cv2.max(part[:, :, 0], part[:, :, 1]), part[:, :, 2]) if light_ink else \
             cv2.min(cv2.min(part[:, :, 0], part[:, :, 1]), part[:, :, 2])
-        ink = np.asarray(cv2.bitwise_and(where[y0:y1, x0:x1], cv2.adaptiveThreshold(
-            np.asarray(level, np.uint8), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 18)), np.uint8)
+        ink = _ink(np.asarray(level, np.uint8), np.asarray(where[y0:y1, x0:x1], np.uint8), block)
         _, labels, stats, centres = _components(ink)
         cut, cut_centres = _untangled(labels, stats, lo, hi, s.glyph_fill[0])
         centres_ += [centres[1:] + np.array([x0, y0]), cut_centres + np.array([x0, y0])]
@@ -605,6 +604,19 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
         for g in np.flatnonzero(stacked & (owner == k)):
             out += _stack(centres[g].astype(np.float32), float(bw[g]), float(bh[g]), int(k), light_ink)
     return out
+
+
+def _ink(level: Image, ground: Image, block: int) -> Image:
+    """Ink on the ground: at least 18 grey levels darker (in `level`) than the mean of the ground around it
+    (over `block` pixels square). The mean is the ground's alone: the table beside a card's edge, far lighter or
+    darker than the card, would pull it off the card's own level and lose the thin strokes of an index there."""
+    def box_sum(image: Image) -> FloatArray:
+        return np.asarray(cv2.boxFilter(image, cv2.CV_32F, (block, block), normalize=False,
+                                        borderType=cv2.BORDER_REPLICATE), np.float32)
+
+    total, count = box_sum(np.asarray(cv2.bitwise_and(level, ground), np.uint8)), box_sum(ground) / 255
+    mean = np.rint(total / np.maximum(count, 1.0))  # whole grey levels, as OpenCV's adaptive threshold has them
+    return np.asarray(cv2.bitwise_and(ground, cv2.compare(level, mean - 18, cv2.CMP_LE)), np.uint8)
 
 
 def _stack(centre: FloatArray, bw: float, bh: float, within: int, light_ink: bool) -> list[Corner]:

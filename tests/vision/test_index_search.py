@@ -61,6 +61,17 @@ def test_an_index_touched_by_a_thin_line_is_still_proposed() -> None:
     assert _near(index_corners(frame, alone), rank, 20.0)
 
 
+def test_a_black_cards_index_beside_a_light_desk_is_proposed() -> None:
+    """A black deck's card (gold ink on near-black paper) on a light desk, small as at a table camera's distance:
+    its index lies a few pixels from the card's edge. The ink is looked for against the mean of the card around
+    it, not of the desk beside it (the desk's light raised the mean over the index, and its thin strokes were
+    lost)."""
+    frame = np.full((720, 1280, 3), 225, np.uint8)
+    rank = _on(procedural_faces(0).black().face("7h"), frame, 600, 300, 90)
+    alone = replace(find_cards(frame, indices=False), outlines=[])
+    assert _near(index_corners(frame, alone), rank, 14.0)
+
+
 def test_a_close_up_index_taller_than_an_eighth_of_the_frame_is_read() -> None:
     """A card photographed close (a phone over the table, a scan), its index glyphs a sixth of the frame's height,
     cut by the frame so that no outline closes round it: named by its index."""
