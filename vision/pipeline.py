@@ -85,6 +85,10 @@ class Detection:
     def center(self) -> tuple[float, float]:
         return sum(x for x, _ in self.corners) / 4, sum(y for _, y in self.corners) / 4
 
+    @property
+    def quad(self) -> FloatArray:
+        return np.array(self.corners, np.float32)
+
     def to_json(self) -> dict[str, Any]:
         return {"card": self.card, "rank": self.rank, "face": self.face, "confidence": round(self.confidence, 3),
                 "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners]}
