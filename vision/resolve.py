@@ -40,7 +40,7 @@ class Reading:
 
     @cached_property
     def quad(self) -> FloatArray:
-        return np.array(self.det.corners, np.float32)
+        return self.det.quad
 
     @cached_property
     def boxes(self) -> tuple[tuple[float, ...], ...]:
@@ -69,7 +69,7 @@ def join_corners(readings: Sequence[Reading], aspect: tuple[float, float]) -> li
             if a.det.card == b.det.card and not {id(a), id(b)} & used:
                 quad = _corner_to_corner(np.roll(a.quad, -a.corner, axis=0), np.roll(b.quad, -b.corner, axis=0), aspect)
                 if quad is not None:
-                    det = replace(a.det, corners=tuple((float(x), float(y)) for x, y in quad))
+                    det = replace(a.det, corners=corners_of(quad))
                     joined[id(a)] = Reading(det, (a.windows[0], b.windows[0]))
                     used |= {id(a), id(b)}
     return [joined.get(id(r), r) for r in readings if id(r) not in used or id(r) in joined]
@@ -114,7 +114,7 @@ def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
     out = _uncovered(named, unnamed)
     # a mark's window on a card seen whole is its pips; on an outline not named (a back, a pile, cards outlined as
     # one) a card is reported there already
-    seen = [k.quad for k in kept if k.whole] + [_quad_of(d) for d in out]
+    seen = [k.quad for k in kept if k.whole] + [d.quad for d in out]
     marked = [m.det for m in marks if m.det is not None and not any(holds(q, m.window.mean(axis=0)) for q in seen)]
     return named + out + _uncovered([*named, *out], marked)
 
@@ -154,15 +154,15 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
     m = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), quad)
     rect = box_quad(0, 0, across, along).reshape(-1, 1, 2)
     cut = order_quad(cv2.perspectiveTransform(rect, m).reshape(4, 2))
-    return replace(x.det, corners=tuple((float(px), float(py)) for px, py in cut))
+    return replace(x.det, corners=corners_of(cut))
 
 
 def _uncovered(named: list[Detection], unnamed: Sequence[Detection]) -> list[Detection]:
     """The unnamed detections, largest first, that overlap no kept one, hold no smaller named one's centre (a zone
     around cards) and lie on no kept detection, named or not, over twice their size (a large pip, a picture's frame)."""
-    seen = [_quad_of(d) for d in named]  # the named quads, then the unnamed ones kept
+    seen = [d.quad for d in named]  # the named quads, then the unnamed ones kept
     areas = [quad_area(q) for q in seen]
-    quads = [_quad_of(d) for d in unnamed]
+    quads = [d.quad for d in unnamed]
     sizes = [quad_area(q) for q in quads]
     out: list[Detection] = []
     for i in sorted(range(len(unnamed)), key=lambda i: -sizes[i]):
@@ -191,8 +191,9 @@ def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
-def _quad_of(d: Detection) -> FloatArray:
-    return np.array(d.corners, np.float32)
+def corners_of(quad: FloatArray) -> tuple[tuple[float, float], ...]:
+    """A quad's points as a detection's corners."""
+    return tuple((float(x), float(y)) for x, y in quad)
 
 
 def holds(quad: FloatArray, point: Sequence[float] | FloatArray) -> bool:
