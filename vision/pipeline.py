@@ -1,10 +1,9 @@
 """The recognizer: frame in, detections out (`Recognizer(profile).identify(frame)`).
 
-The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index
-windows from glyph pairs; `rectify` cuts their index crops; `read` runs the trained index reader on them in two
-batches (the outlines and corners first, then the index windows found where no card was read), sharpened by a
-deck profile (`deck`) when one is given. Each outline and window is named here, and `resolve` keeps one
-detection per card. The rules, and their reasons, are docs/vision.md's "Name" and "One detection per card".
+The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index windows
+from glyph pairs; `rectify` cuts their index crops; `read` reads them in two batches (the outlines and corners,
+then the index windows where no card was read), sharpened by a deck profile (`deck`) when one is given; each is
+named here, and `resolve` keeps one detection per card. The rules: docs/vision.md, "Name" and "One detection per card".
 """
 
 from __future__ import annotations
@@ -44,13 +43,14 @@ from vision.rectify import (
     side_lengths,
     warp_card,
 )
-from vision.resolve import Mark, Reading, holds, join_corners, one_per_card
+from vision.resolve import Mark, Reading, corners_of, holds, join_corners, one_per_card
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
 Proposal = tuple[FloatArray, float, bool]  # a card quad, its bar, whether it may mark a card
 T = TypeVar("T")
 R = TypeVar("R")
+_SEEN_W, _SEEN_H = 48, 67  # a card looked at upright for the edges of cards on it, pixels
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,10 +109,6 @@ def check_frame(frame: object) -> Image:
     if frame.shape[0] < 32 or frame.shape[1] < 32:
         raise VisionInputError(f"frame too small: {frame.shape[1]}x{frame.shape[0]}")
     return np.ascontiguousarray(frame)
-
-
-def _corners_of(quad: FloatArray) -> tuple[tuple[float, float], ...]:
-    return tuple((float(x), float(y)) for x, y in quad)
 
 
 def stands_out(image: Image, quad: FloatArray, s: Settings) -> bool:
@@ -192,38 +188,32 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         found = find_cards(image, s, card_width=self.card_size[0] if self.card_size else None, indices=False)
         quads = [o.quad for o in found.outlines]
         cards = [warp_card(image, q) for q in quads]
-        crops = [crop for card in cards for crop in corner_crops(card)]
         proposals = _proposals(found.corners, s)
         # the frame's grey levels and their halvings, made once for all the windows (a photograph can have a hundred of
         # them) and only when one is wanted (cards lying apart want none)
         pyramid = functools.cache(lambda: Pyramid(image))
-        batch = self.read(crops + [corner_crop_at(pyramid(), q) for q, _, _ in proposals])
-        best = [self._name_outline(image, q, card, batch, (2 * i, 2 * i + 1))
+        batch = self.read([crop for card in cards for crop in corner_crops(card)] +
+                          [corner_crop_at(pyramid(), q) for q, _, _ in proposals])
+        best = [self._name_outline(image, q, card, batch, i)
                 for i, (q, card) in enumerate(zip(quads, cards, strict=True))]
-        # An outline whose corners name no card is read again grown and the other way round. On a light table the
-        # card's border can merge with the table, and its outline be found inside it, cutting into the index: it is
-        # grown by `Settings.regrow`, and moved out to where the card gives way to the table (`moved_out`). A
-        # photograph stretched out of shape can make a card's long side look the short one: it is turned a quarter.
-        # Each is named only where both corners agree (a strip of a card under others, grown onto its neighbours or
-        # read across, shows one corner of some card at most).
+        # An outline whose corners name no card is read again, named only where both corners agree (a strip of a card
+        # under others, grown onto its neighbours or read across, shows one corner of some card at most): grown, and
+        # moved out to where the card gives way to the table (on a light table it can be found inside the card, cutting
+        # into the index); turned a quarter (a photograph stretched out of shape can make a long side look short).
         again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None]
         if again and self.profile is not None:
-            # With a deck profile, an outline whose corner is like one of the deck's own corners is framed right, and
-            # the deck could not tell which card it is: read moved, the network alone would decide it.
+            # a corner like one of the deck's own corners is framed right (the deck could not tell its card): read
+            # moved, the network alone would decide it
             rows = 2 * len(quads)
             like = self.profile.nearest(Readings(batch.probs[:rows], batch.embeddings[:rows]), s)[1]
             again = [i for i in again if not like[2 * i] and not like[2 * i + 1]]
         tries = [(i, q) for i in again for q in (_grown(quads[i], s.regrow), np.roll(quads[i], -1, axis=0))]
         tries += [(i, q) for i in again if (q := moved_out(pyramid().level(0), quads[i], s.move_out)) is not None]
-        # An outline of other proportions than a card's, reading no card, can be a card whose index column was cut
-        # off it (on a light table the index's ink can close the ring of the card's edges, or bound the paper found
-        # lighter than the table): it is read again made a card's shape, lengthened at one end, the other or both.
+        # An outline of other proportions than a card's, reading no card, may have lost its index column (on a light
+        # table the index's ink can close the ring of the card's edges): it is read again made a card's shape.
         tries += [(i, q) for i, x in enumerate(best) if _misshapen(quads[i], s) and (
                   i in again or (x is None and stands_out(image, quads[i], s))) for q in _card_shaped(quads[i])]
-        views = [warp_card(image, q) for _, q in tries]
-        r = self.read([crop for view in views for crop in corner_crops(view)])
-        for k, ((i, q), view) in enumerate(zip(tries, views, strict=True)):
-            x = self._name_outline(image, q, view, r, (2 * k, 2 * k + 1))
+        for (i, _), x in zip(tries, self._name_outlines(image, [q for _, q in tries]), strict=True):
             if isinstance(x, Reading) and x.whole and not isinstance(best[i], Reading):
                 best[i] = x
         readings = [x for x in best if isinstance(x, Reading)]  # the cards named
@@ -242,12 +232,10 @@ class Recognizer(AbstractContextManager["Recognizer"]):
                   for i in again if not isinstance(best[i], Reading)
                   for c, row in ((0, 2 * i), (1, 2 * i + 1)) if _shows_a_card(batch, row, s)]
         readings += self._refine(pyramid, unsure)
-        # Then the cards found by their index, in a second batch, where no card was read whole (named by both
-        # corners, or a back): off the outlines, and inside an outline named by one corner or neither (a row or a
-        # fan of overlapping cards outlined as one, one card's index at a corner and the other's at none) or that is
-        # no card at all (a line on the table with cards inside it); in a card's outline only along its sides (an
-        # index lies at a card's edge, further in its pips). A back is searched for light ink all the same: a black
-        # deck's cards are dark like backs.
+        # Then, in a second batch, the cards found by their index where no card was read whole: off the outlines, in
+        # an outline that is no card (a line on the table around cards), and along the sides (an index lies at a
+        # card's edge, further in are its pips) of one named by one corner or neither (cards outlined as one). A back
+        # is searched for light ink all the same: a black deck's cards are dark like backs.
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
         inner = [c for c in indices if c.within in lines or (
             c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down)) and
@@ -262,18 +250,16 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             if any(holds(pile, d.center) for d in [*(x.det for x in readings), *unnamed]):
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
-            unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=_corners_of(pile)))
+            unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=corners_of(pile)))
         readings = _seen_edges(pyramid, join_corners(readings, s.joined_aspect), marks, unnamed, s)
         dets = one_per_card(readings, unnamed, marks)
-        # the marks on cards, though on no card named or face down, are read again around their windows; a card
-        # named so is one more reading
-        known = [np.array(d.corners, np.float32) for d in dets if d.card is not None or d.face == "down"]
+        # the marks on cards, though on no card named or face down, are read again around their windows
+        known = [d.quad for d in dets if d.card is not None or d.face == "down"]
         refined = self._refine(pyramid, [m for m in marks if m.det is not None and not any(
             holds(q, m.window.mean(axis=0)) for q in known)])
-        # the marks still on no card named or face down: the card each stands for, drawn inside it from its window
-        # and moved out to where it gives way to the table, read at both corners as an outline is (a card lying
-        # alone whose outline was not found: across a line drawn on the table, or as light as the table)
-        known += [np.array(x.det.corners, np.float32) for x in refined]
+        # the marks still on no card: a card lying alone whose outline was not found (across a line drawn on the
+        # table, or as light as the table), outlined from its window
+        known += [x.quad for x in refined]
         outlined = self._outlined(image, pyramid, [m for m in marks if not any(
             holds(q, m.window.mean(axis=0)) for q in known)])
         if refined or outlined:
@@ -284,18 +270,11 @@ class Recognizer(AbstractContextManager["Recognizer"]):
 
     def _outlined(self, image: Image, pyramid: Callable[[], Pyramid], marks: list[Mark]) -> list[Reading]:
         """Each mark's card (its window's card quad drawn a tenth of its width inside on each side) with its sides
-        moved out to the card's edges (`moved_out`), named where both its corners name one card (`_name_outline`)."""
-        s = self.settings
-        moved = [moved_out(pyramid().level(0), _grown(_card_of(m.window), -0.1), s.mark_reach) for m in marks]
-        quads = [order_quad(q) for q in moved if q is not None]
-        views = [warp_card(image, q) for q in quads]
-        r = self.read([crop for view in views for crop in corner_crops(view)])
-        out = []
-        for k, (q, view) in enumerate(zip(quads, views, strict=True)):
-            x = self._name_outline(image, q, view, r, (2 * k, 2 * k + 1))
-            if isinstance(x, Reading) and x.whole:
-                out.append(x)
-        return out
+        moved out to the card's edges (`moved_out`), where both its corners name one card."""
+        moved = [moved_out(pyramid().level(0), _grown(_card_of(m.window), -0.1), self.settings.mark_reach)
+                 for m in marks]
+        named = self._name_outlines(image, [order_quad(q) for q in moved if q is not None])
+        return [x for x in named if isinstance(x, Reading) and x.whole]
 
     def _refine(self, pyramid: Callable[[], Pyramid], marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
@@ -313,18 +292,24 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             sure = [(p, j) for j, (name, p) in ((j, r.best(j)) for j in rows) if name == m.card and p >= s.index_bar]
             if len(sure) >= s.refine_votes:
                 p, j = max(sure)
-                det = Detection(card=m.card, face="up", confidence=min(1.0, p), corners=_corners_of(quads[j]))
+                det = Detection(card=m.card, face="up", confidence=min(1.0, p), corners=corners_of(quads[j]))
                 out.append(Reading(det, (_window(quads[j]),)))
         return out
 
+    def _name_outlines(self, image: Image, quads: list[FloatArray]) -> list[Reading | Detection | None]:
+        views = [warp_card(image, q) for q in quads]
+        r = self.read([crop for view in views for crop in corner_crops(view)])
+        return [self._name_outline(image, q, view, r, k) for k, (q, view) in enumerate(zip(quads, views, strict=True))]
+
     def _name_outline(self, image: Image, quad: FloatArray, card: Image, r: Readings,
-                      at: tuple[int, int]) -> Reading | Detection | None:
-        """The outline's detection: a reading, with the index windows its name was read from (both when they
-        agree), or an unnamed detection; None for no card. Two corners agreeing add no confidence: a card's two
-        corners are one point-symmetric image (a back's pattern as much as a face's index), read twice."""
+                      k: int) -> Reading | Detection | None:
+        """The detection of outline `k` of readings `r` (its corners in rows 2k and 2k + 1): a reading, with the
+        index windows its name was read from (both when they agree), or an unnamed detection; None for no card. Two
+        corners agreeing add no confidence: a card's two corners are one point-symmetric image (a back's pattern as
+        much as a face's index), read twice."""
         s = self.settings
-        a, b = at
-        corners = _corners_of(quad)
+        a, b = 2 * k, 2 * k + 1
+        corners = corners_of(quad)
         (ca, pa), (cb, pb) = r.best(a), r.best(b)
         conf = max(pa if ca else 0.0, pb if cb else 0.0)
         for c, p, other, corner in ((ca, pa, b, 0), (cb, pb, a, 1)):
@@ -351,14 +336,12 @@ class Recognizer(AbstractContextManager["Recognizer"]):
 
 def _seen_edges(pyramid: Callable[[], Pyramid], readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
                 s: Settings) -> list[Reading]:
-    """The readings, each card read from one index window alone seen only up to the first straight edge past its
-    index that runs its length from its top (`_first_edge`), where another card lies on or under it
-    (`_among_cards`): the edge of a card of a fan or a pile lying on it. Its outline is only extrapolated from the
-    window, and the card on top may show no index to cut it by (a sliver of one, a face-down card). A card lying
-    alone is not cut: its own print (a picture's frame) can draw such lines."""
+    """The readings, each card read from one index window alone (its outline extrapolated) among other cards seen
+    only up to the first straight edge past its index that runs its length (`_first_edge`): a card of a fan or a pile
+    lying on it, which may show no index to cut it by. A card lying alone is not cut: its print can draw such lines."""
     centres = [(x.det.card, w.mean(axis=0)) for x in readings for w in x.windows]
     centres += [(m.card, m.window.mean(axis=0)) for m in marks]
-    others = [np.array(d.corners, np.float32) for d in unnamed]  # backs, unknown cards, piles
+    others = [d.quad for d in unnamed]  # backs, unknown cards, piles
     out = []
     for x in readings:
         if x.whole or len(x.windows) != 1 or not _among_cards(x, readings, others, centres, s):
@@ -382,9 +365,6 @@ def _among_cards(x: Reading, readings: list[Reading], unnamed: list[FloatArray],
     least = s.seen_overlap * quad_area(x.quad)
     quads = [y.quad for y in readings if y.det.card != x.det.card] + unnamed
     return any(cv2.intersectConvexConvex(x.quad, q)[0] > least for q in quads)
-
-
-_SEEN_W, _SEEN_H = 48, 67  # a card looked at upright for the edges of cards on it, pixels
 
 
 def _first_edge(edges: Image, start: float, s: Settings) -> float:
@@ -439,12 +419,12 @@ def _read_proposals(found: Found, proposals: list[Proposal], r: Readings, base: 
     for j, (quad, bar, marks_a_card) in enumerate(proposals):
         name, p = r.best(base + j)
         if name is not None and p >= bar:
-            det = Detection(card=name, face="up", confidence=min(1.0, p), corners=_corners_of(quad))
+            det = Detection(card=name, face="up", confidence=min(1.0, p), corners=corners_of(quad))
             named.append(Reading(det, (_window(quad),)))
         elif marks_a_card and _shows_a_card(r, base + j, s):
             cards = r.probs[[base + j], :NONE]
             off_table = found.off_table_share(quad) >= s.mark_card_off_table
-            unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=_corners_of(quad),
+            unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=corners_of(quad),
                                 rank=_sure_rank(cards, s)) if off_table else None
             marks.append(Mark(_window(quad), ALL_CARDS[int(cards.argmax())], unknown))
     return named, marks
