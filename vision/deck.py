@@ -1,10 +1,8 @@
 """Calibrate: a deck profile from photographs of that deck, which makes the reader surer of that deck.
 
-A profile holds prototypes: the reader's embedding (`vision.read`) of the deck's index corners, averaged per
-card (one photo per card, named by its card) or per rank (photos labelled by whole-card box and rank,
-`--labels`). At table time `DeckProfile.sharpen` lets the prototypes decide the corners they are decisive
-about; "not an index" stays the network's, so a back stays a back (docs/vision.md, "Deck profiles"). The
-profile is JSON tied to the SHA-256 of the model whose embedding it holds, written atomically.
+A profile holds prototypes: the reader's embedding of the deck's index corners, averaged per card (one photo per
+card, named by its card) or per rank (photos labelled by whole-card box and rank). JSON, tied to the SHA-256 of the
+model whose embedding it holds (docs/vision.md, "Deck profiles").
 """
 
 from __future__ import annotations
@@ -35,7 +33,6 @@ from vision.rectify import (
     corner_crops,
     corner_frame,
     order_quad,
-    quad_area,
     quad_iou,
     warp_card,
 )
@@ -86,7 +83,7 @@ class DeckProfile:
         cards[contradicted] = np.minimum(cards[contradicted], some_card[contradicted] / len(ALL_CARDS))
         return Readings(np.concatenate([cards, r.probs[:, NONE:]], axis=1).astype(np.float32), r.embeddings)
 
-    def nearest(self, r: Readings, s: Settings = SETTINGS) \
+    def nearest(self, r: Readings, s: Settings) \
             -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
         """Each corner's nearest prototype (an index into `keys`), whether the corner is like it (at least
         `profile_similarity`: a corner less like every prototype is no evidence either way), and whether it is
@@ -140,15 +137,6 @@ class DeckProfile:
         return cls(name, sha, protos, default)
 
 
-def _prototypes(labelled: Sequence[tuple[str, Readings]]) -> dict[str, FloatArray]:
-    """Each key's prototype: the unit mean of its corners' embeddings."""
-    by_key: dict[str, list[FloatArray]] = {}
-    for key, r in labelled:
-        by_key.setdefault(key, []).extend(r.embeddings)
-    means = {key: np.mean(es, axis=0) for key, es in by_key.items() if es}
-    return {key: (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32) for key, m in means.items()}
-
-
 # The outline as found and a little off (shift along the short and long side, scale): as at table time.
 JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94), (0.0, 0.0, 1.06))
 
@@ -180,18 +168,14 @@ def _shows_an_index(r: Readings) -> bool:
     return max(int(index[0::2].sum()), int(index[1::2].sum())) >= 0.5 * (len(index) // 2)
 
 
-def read_single_card(image: Image, where: str, reader: IndexReader, expect: str | None = None) -> Readings:
-    """The readings of the index corners of the one card in a calibration photo: of the outlines found, those
-    whose corners read as indices are cards (two of them: an error naming the photo); with none, the whole photo
-    is the card (a scan, or a card filling the photo); failing that, the card is found by its index (a card held
-    up, lying on a line of the table), as at table time: the surest index window reading the `expect`ed card (the
-    photo's name), or else the surest of all, with the windows near it."""
+def read_single_card(image: Image, where: str, reader: IndexReader, expect: str) -> Readings:
+    """The readings of the index corners of the one card in a calibration photo: the outline whose corners read as
+    indices (two: an error naming the photo); else the whole photo (a scan); else the card found by its index (held
+    up, lying on a line of the table): the surest window reading the `expect`ed card, else the surest of all, and
+    the windows near it."""
     found = find_cards(image)
-    cards = []
-    for quad in sorted((o.quad for o in found.outlines), key=quad_area, reverse=True):
-        r = reader.read(_views(warp_card(image, quad)))
-        if _shows_an_index(r):
-            cards.append(r)
+    readings = (reader.read(_views(warp_card(image, o.quad))) for o in found.outlines)
+    cards = [r for r in readings if _shows_an_index(r)]
     if len(cards) >= 2:
         raise VisionInputError(f"{where}: more than one card in the photo (calibrate from one card per photo)")
     if cards:
@@ -237,9 +221,14 @@ def _indices(r: Readings) -> Readings:
 
 
 def _profile(name: str, reader: IndexReader, labelled: list[tuple[str, Readings]], default: bool) -> DeckProfile:
-    protos = _prototypes(labelled)
-    if not protos:
+    """Each key's prototype: the unit mean of its corners' embeddings."""
+    by_key: dict[str, list[FloatArray]] = {}
+    for key, r in labelled:
+        by_key.setdefault(key, []).extend(r.embeddings)
+    if not any(by_key.values()):
         raise VisionInputError("no index corner was read in the calibration photos: nothing to learn")
+    means = {key: np.mean(es, axis=0) for key, es in by_key.items() if es}
+    protos = {key: (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32) for key, m in means.items()}
     return DeckProfile(name, str(reader.meta["sha256"]), protos, default)
 
 
