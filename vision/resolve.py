@@ -1,11 +1,9 @@
 """Resolve: a frame's readings become one detection per card (`one_per_card`).
 
 Every card name read in a frame is a hypothesis, a `Reading`: card X, read from the index window here, its card's
-outline there (found, or extrapolated from the window along the card's sides). In a fan or a pile the hypotheses
-overlap, and the windows tell which card lies on top: an index that is seen lies on top of every card whose
-outline holds it. So readings are kept surest first, each card once and each window's glyphs once, and a card not
-seen whole is cut where another card's index (read, or a `Mark`) lies on it; the unnamed detections and the marks'
-cards are kept where no card is reported already. The rules: docs/vision.md, "One detection per card".
+outline there (found, or extrapolated from the window). In a fan or a pile the hypotheses overlap, and the windows
+tell which card lies on top: an index that is seen lies on top of every card whose outline holds it. The rules:
+docs/vision.md, "One detection per card".
 """
 
 from __future__ import annotations
@@ -33,9 +31,8 @@ class Reading:
     windows: tuple[FloatArray, ...]
     corner: int = 0
     whole: bool = False
-    # how far across its card from the index corner (card coordinates, 0..1) the card is seen: to the first straight
-    # edge past its index of a card lying on it (`vision.pipeline` looks for one on cards read from one window among
-    # other cards); 1 where none is
+    # how far across its card from the index corner (0..1) it is seen: to the edge of a card lying on it, where
+    # `vision.pipeline._seen_edges` finds one
     seen_across: float = 1.0
 
     @cached_property
