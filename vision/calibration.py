@@ -84,14 +84,14 @@ class TableCalibration:
         tx, ty = self.to_table(x, y)
         return next((zone for zone in self.zones if zone.contains(tx, ty)), None)
 
-    def card_size_px(self, card_mm: tuple[float, float] = (63.0, 88.0)) -> tuple[float, float]:
-        """(short, long) side in pixels of a card lying at the middle of the zones (or of the image)."""
+    def card_size_px(self) -> tuple[float, float]:
+        """(short, long) side in pixels of a poker card (63 x 88 mm) lying at the middle of the zones (or image)."""
         if self.zones:
             pts = np.array([p for z in self.zones for p in z.polygon], dtype=np.float64)
             cx, cy = (pts.min(axis=0) + pts.max(axis=0)) / 2
         else:
             cx, cy = self.to_table(self.image_size[0] / 2, self.image_size[1] / 2)
-        w, h = card_mm
+        w, h = 63.0, 88.0
         corners = [self.to_image(cx + dx, cy + dy) for dx, dy in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2))]
         a, b = math.dist(corners[0], corners[1]), math.dist(corners[1], corners[2])
         return min(a, b), max(a, b)

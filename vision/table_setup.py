@@ -1,8 +1,7 @@
 """Making a table calibration from a mark sheet: the procedure of docs/vision.md, "Table calibration".
 
-The homography is checked before anything is saved: with more than four marks the fit is over-determined, so
-a mistyped or misread mark lies far from where the others put it and the sheet is refused, naming that mark
-(four marks always fit exactly and prove nothing). A zone partly outside the frame is refused too.
+The homography is checked before anything is saved: with more than four marks a mistyped or misread mark lies far
+from where the others put it, and the sheet is refused naming it (four marks always fit exactly and prove nothing).
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""Watching a source: recognition and tracking frame by frame, with an annotated view.
-
-`annotated_frames(source, ...)` yields `WatchFrame`s: the frame with the detections drawn, the
-detections and the events. A recognizer with two workers reads the next frame while this one is tracked.
-"""
+"""Watching a source: recognition and tracking frame by frame, with an annotated view (`annotated_frames`)."""
 
 from __future__ import annotations
 
