@@ -189,8 +189,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         quads = [o.quad for o in found.outlines]
         cards = [warp_card(image, q) for q in quads]
         proposals = _proposals(found.corners, s)
-        # the frame's grey levels and their halvings, made once for all the windows (a photograph can have a hundred of
-        # them) and only when one is wanted (cards lying apart want none)
+        # the frame's grey levels and their halvings: made once for all the windows, and only when one is wanted
         pyramid = functools.cache(lambda: Pyramid(image))
         batch = self.read([crop for card in cards for crop in corner_crops(card)] +
                           [corner_crop_at(pyramid(), q) for q, _, _ in proposals])
@@ -226,8 +225,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         read = [i for i, x in enumerate(best) if (isinstance(x, Reading) and x.whole) or i in down]
         named, marks = _read_proposals(found, proposals, batch, 2 * len(quads), s)
         readings += named
-        # an unnamed card's corner read as some card, though not surely, is read again around its window (an
-        # outline found a little off the card frames its index a little off)
+        # an unnamed card's corner read as some card, not surely, is read again around its window (framed a little off)
         unsure = [Mark(_window(np.roll(quads[i], -2 * c, axis=0)), ALL_CARDS[int(batch.probs[row, :NONE].argmax())])
                   for i in again if not isinstance(best[i], Reading)
                   for c, row in ((0, 2 * i), (1, 2 * i + 1)) if _shows_a_card(batch, row, s)]
@@ -246,7 +244,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         readings += named
         marks += more
         for pile in found.piles:
-            # a pile none of whose cards was read: one detection, face down unless it is open paper
+            # a pile none of whose cards was read: one detection
             if any(holds(pile, d.center) for d in [*(x.det for x in readings), *unnamed]):
                 continue
             face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
