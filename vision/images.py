@@ -17,8 +17,9 @@ MAX_PIXELS = 40_000_000
 
 
 def load_image(path: str | Path, *, paper_background: bool = False) -> Image:
-    """A BGR image from a file, a JPEG turned as its EXIF orientation says. Transparent pixels become white paper
-    when `paper_background` (face images with a transparent card body), else black."""
+    """A BGR image from a file, a JPEG turned upright as its EXIF orientation says (the corners reported are where a
+    viewer shows the cards). Transparent pixels become white paper when `paper_background` (face images with a
+    transparent card body), else black."""
     try:
         data = np.fromfile(path, dtype=np.uint8)
     except FileNotFoundError as exc:
@@ -27,9 +28,7 @@ def load_image(path: str | Path, *, paper_background: bool = False) -> Image:
         raise VisionInputError(f"{path}: cannot read ({type(exc).__name__})") from exc
     if data.size == 0:
         raise VisionInputError(f"{path}: empty file")
-    # A camera stores a photograph as its sensor lay and says in the JPEG's EXIF how to turn it upright: JPEGs are
-    # turned so (the corners reported are where a viewer shows the cards). Other files are taken as stored, with
-    # their alpha channel (a face image with a transparent card body).
+    # other files are taken as stored, with their alpha channel
     flags = cv2.IMREAD_COLOR if data[:3].tobytes() == b"\xff\xd8\xff" else cv2.IMREAD_UNCHANGED
     try:
         img = cv2.imdecode(data, flags)
