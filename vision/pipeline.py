@@ -237,7 +237,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
         inner = [c for c in indices if c.within in lines or (
             c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down)) and
-            _at_edge(quads[c.within], c, s))]
+            (_at_edge(quads[c.within], c, s) or _cut_by_frame(quads[c.within], image.shape)))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         windows = self.read([corner_crop_at(pyramid(), q) for q, _, _ in by_index])
         named, more = _read_proposals(found, by_index, windows, 0, s)
@@ -398,6 +398,16 @@ def _proposals(corners: list[Corner], s: Settings) -> list[Proposal]:
     stroke or a shadow is such a blob more often than an index is)."""
     return [(corner_frame(c.point, c.along_short, c.along_long, width), s.index_bar if c.by_index else s.name_bar,
              not c.one_blob) for c in corners for width in c.widths]
+
+
+def _cut_by_frame(quad: FloatArray, shape: tuple[int, ...]) -> bool:
+    """Whether one of the quad's sides runs along the frame's edge: the outline of a card the frame cuts, whose
+    shares of its sides are no measure of where on the card its index lies."""
+    h, w = shape[:2]
+    ends = np.stack([quad, np.roll(quad, -1, axis=0)], axis=1)  # each side's two ends
+    along = [np.all(ends[..., 0] < 2, axis=1), np.all(ends[..., 0] > w - 3, axis=1),
+             np.all(ends[..., 1] < 2, axis=1), np.all(ends[..., 1] > h - 3, axis=1)]
+    return bool(np.any(along))
 
 
 def _at_edge(quad: FloatArray, c: Corner, s: Settings) -> bool:

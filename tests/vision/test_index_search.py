@@ -145,3 +145,16 @@ def test_the_table_beside_cards_read_proposes_no_index() -> None:
     found = find_cards(frame, indices=False)
     assert len(found.outlines) == 10
     assert index_corners(frame, found, skip=range(len(found.outlines))) == []
+
+
+@pytest.mark.parametrize("card", ["8s", "5d", "Kc"])
+def test_a_card_cut_by_the_frames_corner_is_named_by_its_index(card: str) -> None:
+    """A phone's photograph cuts a card at the frame's corner: its outline is the part in the frame, so the index
+    lies well inside that outline by the outline's own proportions. Its glyph pairs are searched all the same (the
+    search within an outline keeps to its sides, where an index lies, only when the outline is the whole card)."""
+    frame = np.full((640, 640, 3), (40, 110, 30), np.uint8)  # felt
+    face = procedural_faces(0).face(card)
+    width = 340
+    big = cv2.resize(face, (width, round(width * face.shape[0] / face.shape[1])), interpolation=cv2.INTER_AREA)
+    frame[460:, 440:] = big[:180, :200]
+    assert [d.card for d in Recognizer().identify(frame)] == [card]
