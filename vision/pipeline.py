@@ -35,8 +35,8 @@ from vision.rectify import (
     Pyramid,
     card_coords,
     corner_crop_at,
-    corner_crops,
     corner_frame,
+    index_crops,
     medians_u8,
     order_quad,
     quad_area,
@@ -187,14 +187,12 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         s = self.settings
         found = find_cards(image, s, card_width=self.card_size[0] if self.card_size else None, indices=False)
         quads = [o.quad for o in found.outlines]
-        cards = [warp_card(image, q) for q in quads]
         proposals = _proposals(found.corners, s)
         # the frame's grey levels and their halvings: made once for all the windows, and only when one is wanted
         pyramid = functools.cache(lambda: Pyramid(image))
-        batch = self.read([crop for card in cards for crop in corner_crops(card)] +
+        batch = self.read([crop for q in quads for crop in index_crops(image, q)] +
                           [corner_crop_at(pyramid(), q) for q, _, _ in proposals])
-        best = [self._name_outline(image, q, card, batch, i)
-                for i, (q, card) in enumerate(zip(quads, cards, strict=True))]
+        best = [self._name_outline(image, q, batch, i) for i, q in enumerate(quads)]
         # An outline whose corners name no card is read again, named only where both corners agree (a strip of a card
         # under others, grown onto its neighbours or read across, shows one corner of some card at most): grown, and
         # moved out to where the card gives way to the table (on a light table it can be found inside the card, cutting
@@ -295,12 +293,10 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         return out
 
     def _name_outlines(self, image: Image, quads: list[FloatArray]) -> list[Reading | Detection | None]:
-        views = [warp_card(image, q) for q in quads]
-        r = self.read([crop for view in views for crop in corner_crops(view)])
-        return [self._name_outline(image, q, view, r, k) for k, (q, view) in enumerate(zip(quads, views, strict=True))]
+        r = self.read([crop for q in quads for crop in index_crops(image, q)])
+        return [self._name_outline(image, q, r, k) for k, q in enumerate(quads)]
 
-    def _name_outline(self, image: Image, quad: FloatArray, card: Image, r: Readings,
-                      k: int) -> Reading | Detection | None:
+    def _name_outline(self, image: Image, quad: FloatArray, r: Readings, k: int) -> Reading | Detection | None:
         """The detection of outline `k` of readings `r` (its corners in rows 2k and 2k + 1): a reading, with the
         index windows its name was read from (both when they agree), or an unnamed detection; None for no card. Two
         corners agreeing add no confidence: a card's two corners are one point-symmetric image (a back's pattern as
@@ -325,7 +321,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         short, long_ = side_lengths(quad)
         if not read_any and (long_ > s.max_unread_aspect * short or not stands_out(image, quad, s)):
             return None  # no card's shape, or nothing but table inside: a line drawn on the felt
-        if not read_any and open_paper(card) < s.face_down_paper:
+        if not read_any and open_paper(warp_card(image, quad)) < s.face_down_paper:
             return Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
                              corners=corners)
         rank = _sure_rank(r.probs[[a, b], :NONE], s)

@@ -56,11 +56,13 @@ def box_quad(x0: float, y0: float, x1: float, y1: float) -> FloatArray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
 
 
-def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int = CARD_H) -> Image:
+def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int = CARD_H,
+              size: tuple[int, int] | None = None) -> Image:
     """The card under `quad` (ordered by `order_quad`) as an upright `width` x `height` image (bilinear: a
-    perspective warp has no area interpolation)."""
+    perspective warp has no area interpolation); `size`: only that much of it from its top-left corner."""
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), box_quad(0, 0, width - 1, height - 1))
-    out = cv2.warpPerspective(image, m, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.warpPerspective(image, m, size or (width, height), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out, dtype=np.uint8)
 
 
@@ -108,9 +110,18 @@ def corner_crops(card: Image) -> tuple[Image, Image]:
     g = gray(card)
     h, w = g.shape[:2]
     cw, ch = round(w * CORNER_W), round(h * CORNER_H)
-    top_left, bottom_right = (np.asarray(cv2.resize(c, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA), np.uint8)
-                              for c in (g[:ch, :cw], cv2.rotate(g[h - ch:, w - cw:], cv2.ROTATE_180)))
-    return top_left, bottom_right
+    return _crop(g[:ch, :cw]), _crop(np.asarray(cv2.rotate(g[h - ch:, w - cw:], cv2.ROTATE_180), np.uint8))
+
+
+def index_crops(image: Image, quad: FloatArray) -> list[Image]:
+    """`corner_crops(warp_card(image, quad))`, warped from the frame window by window (a fifth of the card's pixels):
+    the bottom-right window is the top-left one of the card turned half a turn."""
+    size = (round(CARD_W * CORNER_W), round(CARD_H * CORNER_H))
+    return [_crop(gray(warp_card(image, q, size=size))) for q in (quad, np.roll(quad, -2, axis=0))]
+
+
+def _crop(window: Image) -> Image:
+    return np.asarray(cv2.resize(window, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA), np.uint8)
 
 
 def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatArray,
