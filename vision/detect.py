@@ -29,10 +29,10 @@ from vision.rectify import (
     box_quad,
     boxes_meet,
     card_coords,
-    medians_u8,
     order_quad,
     quad_area,
     quad_iou,
+    quantiles_u8,
     side_lengths,
 )
 from vision.settings import SETTINGS, Settings
@@ -170,7 +170,7 @@ def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settin
     # not the table: far in colour from the frame's median (the table top), thin lines opened away
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
     # the table top is most of the frame: a sparse grid of it gives its median colour
-    table = medians_u8(np.asarray(lab[::8, ::8], np.uint8).reshape(-1, 3).T)
+    table = quantiles_u8(np.asarray(lab[::8, ::8], np.uint8).reshape(-1, 3).T)
     off = cv2.absdiff(lab, np.array([*table, 0.0], np.float64))  # a scalar: the table's colour
     lightness, green_red, blue_yellow = cv2.split(off)
     distance = cv2.add(cv2.add(lightness, green_red), blue_yellow)  # the L1 distance, saturated at 255
@@ -267,7 +267,7 @@ def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings = SETTING
     x1, y1 = np.clip(inner.max(axis=0).astype(int) + 1, 1, [w, h])
     if x1 <= x0 or y1 <= y0:
         return None
-    paper = float(np.percentile(grey[y0:y1, x0:x1], 75))
+    paper = float(quantiles_u8(grey[y0:y1, x0:x1].reshape(1, -1), 0.75)[0])
     side = np.roll(a, -1, axis=0) - a
     along = side / np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-6)
     normal = np.stack([along[:, 1], -along[:, 0]], axis=1)

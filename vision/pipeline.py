@@ -37,9 +37,9 @@ from vision.rectify import (
     corner_crop_at,
     corner_frame,
     index_crops,
-    medians_u8,
     order_quad,
     quad_area,
+    quantiles_u8,
     side_lengths,
     warp_card,
 )
@@ -120,18 +120,18 @@ def stands_out(image: Image, quad: FloatArray, s: Settings) -> bool:
     inside[6:61, 4:44] = True  # the card itself, 1/1.2 of the view
     rim = inside.copy()
     rim[10:57, 8:40] = False  # a tenth of the card's width along its edge
-    middle = medians_u8(view[14:53, 10:38].reshape(-1, 3).T)  # median: a card lying partly on a zone
-    outside = medians_u8(view[~inside].T)
-    along = medians_u8(view[rim].T)
+    middle = quantiles_u8(view[14:53, 10:38].reshape(-1, 3).T)  # median: a card lying partly on a zone
+    outside = quantiles_u8(view[~inside].T)
+    along = quantiles_u8(view[rim].T)
     return bool(min(np.linalg.norm(middle - outside), np.linalg.norm(along - outside)) >= s.min_edge_contrast)
 
 
 def open_paper(card: Image) -> float:
     """Share of an upright card image that is light, unsaturated paper (a face's ground; a back has little)."""
-    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
+    hsv = np.asarray(cv2.cvtColor(card, cv2.COLOR_BGR2HSV), np.uint8)
     h, w = card.shape[:2]
     inner = hsv[h // 10: h - h // 10, w // 10: w - w // 10]
-    level = float(np.percentile(hsv[:, :, 2], 95))
+    level = float(quantiles_u8(hsv[:, :, 2].reshape(1, -1), 0.95)[0])
     paper = (inner[:, :, 1] < 70) & (inner[:, :, 2] > 0.7 * level)
     return float(paper.mean())
 

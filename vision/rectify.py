@@ -192,18 +192,20 @@ def to_blob(crops: list[Image]) -> FloatArray:
     pixels = np.stack(crops).reshape(len(crops), -1)
     c = pixels.astype(np.float32)
     mean = c.mean(axis=1, keepdims=True)
-    light_ink = medians_u8(pixels)[:, None] < mean
+    light_ink = quantiles_u8(pixels)[:, None] < mean
     c = np.where(light_ink, 255.0 - c, c)
     mean = np.where(light_ink, 255.0 - mean, mean)
     out = (c - mean) / (c.std(axis=1, keepdims=True) + 8.0)
     return np.ascontiguousarray(out.reshape(len(crops), 1, CROP_H, CROP_W), dtype=np.float32)
 
 
-def medians_u8(rows: Image) -> npt.NDArray[np.float64]:
-    """The median of each row of 8-bit values, as `np.median` gives it (the mean of the two middle ones of an
-    even count), counted from each row's histogram rather than by sorting."""
+def quantiles_u8(rows: Image, q: float = 0.5) -> npt.NDArray[np.float64]:
+    """The `q` quantile of each row of 8-bit values, as `np.quantile` gives it (between the two values nearest it: the
+    median of an even count the mean of the two middle ones), counted from each row's histogram, not by sorting."""
     n, m = rows.shape
     bins = rows.astype(np.intp) + 256 * np.arange(n, dtype=np.intp)[:, None]
     below = np.cumsum(np.bincount(bins.ravel(), minlength=256 * n).reshape(n, 256), axis=1)
     # the k-th smallest value is the number of values v whose count of values up to v is at most k
-    return np.asarray(((below <= (m - 1) // 2).sum(axis=1) + (below <= m // 2).sum(axis=1)) / 2, np.float64)
+    k, t = divmod(q * (m - 1), 1.0)
+    lo, hi = ((below <= j).sum(axis=1) for j in (k, min(k + 1, m - 1)))
+    return np.asarray(lo + t * (hi - lo), np.float64)

@@ -17,19 +17,21 @@ from vision.rectify import (
     Image,
     box_quad,
     corner_crop_at,
-    medians_u8,
+    quantiles_u8,
     side_lengths,
     to_blob,
 )
 
 
 @pytest.mark.parametrize("length", [1, 2, 3, 10, 11, 1536])
-def test_medians_u8_are_numpy_medians(length: int) -> None:
+def test_quantiles_u8_are_numpy_quantiles(length: int) -> None:
     rng = np.random.default_rng(length)
     wide = rng.integers(0, 256, (5, length), dtype=np.uint8)
     narrow = rng.integers(120, 124, (5, length), dtype=np.uint8)  # many ties
     for rows in (wide, narrow):
-        assert np.array_equal(medians_u8(rows), np.median(rows, axis=1))
+        assert np.array_equal(quantiles_u8(rows), np.median(rows, axis=1))
+        for q in (0.0, 0.75, 0.95, 1.0):
+            assert np.allclose(quantiles_u8(rows, q), np.quantile(rows, q, axis=1), rtol=0, atol=1e-9)
 
 
 def test_side_lengths_of_a_tilted_rectangle() -> None:
