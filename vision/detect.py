@@ -141,9 +141,9 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
         cv2.drawContours(paper, holes, -1, 255, cv2.FILLED)
     # a dark card is not the table: a dark table top (felt) is no ground for light ink, and the local mean is the
     # card's alone (what is off the table), so that an index in a dark card's corner beside a light table counts
-    # (its sum over the block at most `dark_card` times its count there: a mean with no division)
+    # (its sum over the block at most `dark_card` times its count there: a mean with no division, the product looked up)
     on_card = cv2.blur(cv2.bitwise_and(highest, off_table), (block, block))
-    bar = cv2.multiply(cv2.blur(off_table, (block, block)), s.dark_card / 255.0)
+    bar = cv2.LUT(cv2.blur(off_table, (block, block)), cv2.multiply(np.arange(256, dtype=np.uint8), s.dark_card / 255))
     dark = cv2.bitwise_and(cv2.compare(on_card, bar, cv2.CMP_LE), cv2.inRange(cv2.erode(highest, near), 0, s.dark_card))
     dark = cv2.bitwise_and(dark, cv2.dilate(off_table, near))
     return Ground(np.asarray(paper, np.uint8), np.asarray(dark, np.uint8), scale, margin, off_table)
