@@ -8,7 +8,6 @@ named here, and `resolve` keeps one detection per card. The rules: docs/vision.m
 
 from __future__ import annotations
 
-import functools
 import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -34,7 +33,7 @@ from vision.rectify import (
     Image,
     Pyramid,
     card_coords,
-    corner_crop_at,
+    corner_crops_at,
     corner_frame,
     index_crops,
     order_quad,
@@ -189,9 +188,9 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         quads = [o.quad for o in found.outlines]
         proposals = _proposals(found.corners, s)
         # the frame's grey levels and their halvings: made once for all the windows, and only when one is wanted
-        pyramid = functools.cache(lambda: Pyramid(image))
+        pyramid = Pyramid(image)
         batch = self.read([crop for q in quads for crop in index_crops(image, q)] +
-                          [corner_crop_at(pyramid(), q) for q, _, _ in proposals])
+                          corner_crops_at(pyramid, [q for q, _, _ in proposals]))
         best = [self._name_outline(image, q, batch, i) for i, q in enumerate(quads)]
         # An outline whose corners name no card is read again, named only where both corners agree (a strip of a card
         # under others, grown onto its neighbours or read across, shows one corner of some card at most): grown, and
@@ -205,7 +204,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             like = self.profile.nearest(Readings(batch.probs[:rows], batch.embeddings[:rows]), s)[1]
             again = [i for i in again if not like[2 * i] and not like[2 * i + 1]]
         tries = [(i, q) for i in again for q in (_grown(quads[i], s.regrow), np.roll(quads[i], -1, axis=0))]
-        tries += [(i, q) for i in again if (q := moved_out(pyramid().level(0), quads[i], s.move_out)) is not None]
+        tries += [(i, q) for i in again if (q := moved_out(pyramid.level(0), quads[i], s.move_out)) is not None]
         # An outline of other proportions than a card's, reading no card, may have lost its index column (on a light
         # table the index's ink can close the ring of the card's edges): it is read again made a card's shape.
         tries += [(i, q) for i, x in enumerate(best) if _misshapen(quads[i], s) and (
@@ -237,7 +236,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down)) and
             (_at_edge(quads[c.within], c, s) or _cut_by_frame(quads[c.within], image.shape)))]
         by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
-        windows = self.read([corner_crop_at(pyramid(), q) for q, _, _ in by_index])
+        windows = self.read(corner_crops_at(pyramid, [q for q, _, _ in by_index]))
         named, more = _read_proposals(found, by_index, windows, 0, s)
         readings += named
         marks += more
@@ -264,15 +263,15 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             dets = one_per_card(readings, unnamed, marks)
         return dets
 
-    def _outlined(self, image: Image, pyramid: Callable[[], Pyramid], marks: list[Mark]) -> list[Reading]:
+    def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
         """Each mark's card (its window's card quad drawn a tenth of its width inside on each side) with its sides
         moved out to the card's edges (`moved_out`), where both its corners name one card."""
-        moved = [moved_out(pyramid().level(0), _grown(_card_of(m.window), -0.1), self.settings.mark_reach)
+        moved = [moved_out(pyramid.level(0), _grown(_card_of(m.window), -0.1), self.settings.mark_reach)
                  for m in marks]
         named = self._name_outlines(image, [order_quad(q) for q in moved if q is not None])
         return [x for x in named if isinstance(x, Reading) and x.whole]
 
-    def _refine(self, pyramid: Callable[[], Pyramid], marks: list[Mark]) -> list[Reading]:
+    def _refine(self, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
         window only roughly): a card is named where `refine_votes` of them read the mark's own likeliest card
         at `index_bar`, at the surest of those windows."""
@@ -280,7 +279,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
                   (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
         quads = [_jittered(m.window, *shift) for m in marks for shift in shifts]
-        r = self.read([corner_crop_at(pyramid(), q) for q in quads])
+        r = self.read(corner_crops_at(pyramid, quads))
         out: list[Reading] = []
         for k, m in enumerate(marks):
             rows = range(k * len(shifts), (k + 1) * len(shifts))
@@ -328,7 +327,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
 
 
-def _seen_edges(pyramid: Callable[[], Pyramid], readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
+def _seen_edges(pyramid: Pyramid, readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
                 s: Settings) -> list[Reading]:
     """The readings, each card read from one index window alone (its outline extrapolated) among other cards seen
     only up to the first straight edge past its index that runs its length (`_first_edge`): a card of a fan or a pile
@@ -341,7 +340,7 @@ def _seen_edges(pyramid: Callable[[], Pyramid], readings: list[Reading], marks: 
         if x.whole or len(x.windows) != 1 or not _among_cards(x, readings, others, centres, s):
             out.append(x)
             continue
-        view = warp_card(pyramid().level(0), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
+        view = warp_card(pyramid.level(0), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
         edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), s.seen_canny[0], s.seen_canny[1]), np.uint8)
         across = _first_edge(edges, CORNER_W, s)  # never into the window its index was read in
         out.append(replace(x, seen_across=across) if across < 1.0 else x)

@@ -135,15 +135,16 @@ def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatA
 
 
 class Pyramid:
-    """A frame's grey levels and their halvings (`cv2.pyrDown`, each made when first wanted), shared by the index
+    """A frame's grey levels and their halvings (`cv2.pyrDown`), each made when first wanted, shared by the index
     windows cut from one frame: a window many times the crop's size is cut from the halving that leaves it 1.5 to
     3 times the crop's size, so its cost does not grow with the frame (a phone's photograph of a card close
     under it). Level k's pixel (x, y) is the frame's (x * 2**k, y * 2**k)."""
 
     def __init__(self, image: Image) -> None:
-        self._levels = [gray(image)]
+        self._image, self._levels = image, list[Image]()
 
     def level(self, k: int) -> Image:
+        self._levels = self._levels or [gray(self._image)]
         while len(self._levels) <= k:
             self._levels.append(np.asarray(cv2.pyrDown(self._levels[-1]), np.uint8))
         return self._levels[k]
@@ -151,37 +152,48 @@ class Pyramid:
 
 def corner_crop_at(image: Image | Pyramid, quad: FloatArray) -> Image:
     """The index window at the first corner of the card `quad` (which may run outside the frame)."""
+    return corner_crops_at(image, [quad])[0]
+
+
+def corner_crops_at(image: Image | Pyramid, quads: Sequence[FloatArray]) -> list[Image]:
+    """The index window at the first corner of each card quad (`corner_crop_at`), their geometry reckoned at once."""
     pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
-    w = float(np.linalg.norm(quad[1] - quad[0]))
-    h = float(np.linalg.norm(quad[3] - quad[0]))
-    u = (quad[1] - quad[0]) / max(w, 1e-6)
-    v = (quad[3] - quad[0]) / max(h, 1e-6)
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    side = q[:, [1, 3]] - q[:, :1]  # along the card's short side and its long side
+    length = np.linalg.norm(side, axis=2)
+    u, v = np.moveaxis(side / np.maximum(length, np.float32(1e-6))[..., None], 1, 0)
+    w, h = length.astype(np.float64).T
     sx, sy = w * CORNER_W / CROP_W, h * CORNER_H / CROP_H
     # Shrinking by sx wants the frame smoothed by a Gaussian of 0.45 sx first (no aliasing). Past 3, the window is
     # cut from the k-th halving, whose binomial filters smoothed by a variance of (4**k - 1) / 3 frame pixels
     # squared: the blur left to apply there makes up the same smoothing.
-    k = math.ceil(math.log2(sx / 3.0)) if sx > 3.0 else 0
-    sigma = math.sqrt((0.45 * sx) ** 2 - (4**k - 1) / 3) / 2**k if sx > 1.5 else 0.0
-    level, f = pyramid.level(k), 2.0**-k
-    sx, sy, w, h = sx * f, sy * f, w * f, h * f
-    origin = quad[0].astype(np.float64) * f
-    # only the window's neighbourhood of the level is smoothed
-    ends = np.array([origin, origin + u * w * CORNER_W, origin + v * h * CORNER_H,
-                     origin + u * w * CORNER_W + v * h * CORNER_H])
-    pad = 3 + 2 * sx
-    ih, iw = level.shape[:2]
-    x0, y0 = (max(0, int(ends[:, axis].min() - pad)) for axis in (0, 1))
-    x1, y1 = min(iw, int(ends[:, 0].max() + pad) + 1), min(ih, int(ends[:, 1].max() + pad) + 1)
-    if x1 - x0 < 2 or y1 - y0 < 2:  # the window lies outside the frame
-        x0, y0, x1, y1 = 0, 0, iw, ih
-    g = level[y0:y1, x0:x1]
-    if sigma > 0:  # shrinking: smooth first so the crop is not aliased
-        g = np.asarray(cv2.GaussianBlur(g, (0, 0), sigma), np.uint8)
-    # crop pixel (x, y) -> level point corner + x*sx*u + y*sy*v, in the neighbourhood's coordinates
-    m = np.array([[u[0] * sx, v[0] * sy, origin[0] - x0], [u[1] * sx, v[1] * sy, origin[1] - y0]], np.float32)
-    out = cv2.warpAffine(g, m, (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                         borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(out, dtype=np.uint8)
+    k = np.where(sx > 3.0, np.ceil(np.log2(np.maximum(sx, 3.0) / 3.0)), 0.0).astype(int)
+    sigma = np.where(sx > 1.5, np.sqrt(np.maximum((0.45 * sx) ** 2 - (4.0**k - 1) / 3, 0.0)) / 2.0**k, 0.0)
+    f = 2.0**-k
+    sx, sy, origin = sx * f, sy * f, q[:, 0] * f[:, None]
+    # only the window's neighbourhood of the level is smoothed (its sides reckoned in the quads' single precision)
+    across = u * (w * f).astype(np.float32)[:, None] * np.float32(CORNER_W)
+    down = v * (h * f).astype(np.float32)[:, None] * np.float32(CORNER_H)
+    ends = np.stack([origin, origin + across, origin + down, origin + across + down], axis=1)
+    pad = (3 + 2 * sx)[:, None]
+    lo, hi = np.maximum(0, (ends.min(axis=1) - pad).astype(int)), (ends.max(axis=1) + pad).astype(int) + 1
+    # crop pixel (x, y) -> level point corner + x*sx*u + y*sy*v
+    sx, sy = sx.astype(np.float32)[:, None], sy.astype(np.float32)[:, None]
+    m = np.stack([u * sx, v * sy, np.zeros_like(u)], axis=2).astype(np.float32)  # x, y rows of the affine map
+    out = []
+    for i, (start, stop) in enumerate(zip(lo.tolist(), hi.tolist(), strict=True)):
+        level = pyramid.level(int(k[i]))
+        ih, iw = level.shape[:2]
+        (x0, y0), x1, y1 = start, min(iw, stop[0]), min(ih, stop[1])
+        if x1 - x0 < 2 or y1 - y0 < 2:  # the window lies outside the frame
+            x0, y0, x1, y1 = 0, 0, iw, ih
+        g = level[y0:y1, x0:x1]
+        if sigma[i] > 0:  # shrinking: smooth first so the crop is not aliased
+            g = np.asarray(cv2.GaussianBlur(g, (0, 0), float(sigma[i])), np.uint8)
+        m[i, :, 2] = (origin[i] - (x0, y0)).astype(np.float32)  # in the neighbourhood's coordinates
+        out.append(np.asarray(cv2.warpAffine(g, m[i], (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                             borderMode=cv2.BORDER_REPLICATE), np.uint8))
+    return out
 
 
 def to_blob(crops: list[Image]) -> FloatArray:
