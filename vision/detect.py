@@ -12,7 +12,6 @@ Details and reasons: docs/vision.md, "Detect" and "Find by index".
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -322,26 +321,18 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Setti
     # clockwise on screen (y down) is a positive signed area in OpenCV's convention
     if cv2.contourArea(poly, oriented=True) < 0:
         poly = poly[::-1]
-    lo, hi = s.corner_angle
-    out: list[tuple[FloatArray, ...]] = []
-    n = len(poly)
-    for i in range(n):
-        p, v, q = poly[i - 1], poly[i], poly[(i + 1) % n]
-        a, b = q - v, p - v
-        la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
-        if la < 3 or lb < 3:
-            continue
-        if a[0] * b[1] - a[1] * b[0] <= 0:  # concave on screen
-            continue
-        angle = math.degrees(math.acos(max(-1.0, min(1.0, float(a @ b) / (la * lb)))))
-        if lo <= angle <= hi:
-            u = a / la
-            # the long side: the previous edge straightened to a right angle with the next one
-            w = np.array([-u[1], u[0]], np.float32)
-            if float(w @ b) < 0:
-                w = -w
-            out.append((v, u.astype(np.float32), w))
-    return out
+    a, b = np.roll(poly, -1, axis=0) - poly, np.roll(poly, 1, axis=0) - poly  # to the next vertex, to the previous
+    la, lb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    cos = (a * b).sum(axis=1, dtype=np.float64) / np.maximum(la.astype(np.float64) * lb, 1e-12)
+    angle = np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+    # convex on screen, its edges 3 pixels or longer
+    at = (la >= 3) & (lb >= 3) & (a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0] > 0) & (angle >= s.corner_angle[0]) & \
+        (angle <= s.corner_angle[1])
+    u = a / np.maximum(la, 1.0)[:, None]
+    # the long side: the previous edge straightened to a right angle with the next one
+    w = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    w *= np.where((w * b).sum(axis=1) < 0, -1, 1).astype(np.float32)[:, None]
+    return [(poly[i], u[i], w[i]) for i in np.flatnonzero(at)]
 
 
 def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *,
