@@ -29,8 +29,8 @@ from vision.rectify import (
     Image,
     Pyramid,
     box_quad,
-    corner_crop_at,
     corner_crops,
+    corner_crops_at,
     corner_frame,
     order_quad,
     quad_iou,
@@ -142,11 +142,11 @@ JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.
 
 
 def _jittered_windows(pyramid: Pyramid, quad: FloatArray) -> list[Image]:
-    """The index window of a card known by its first corner (`corner_crop_at`), once per (dx, dy, scale) of
+    """The index window of a card known by its first corner (`corner_crops_at`), once per (dx, dy, scale) of
     `JITTER`: the corner moved by dx of the short side and dy of the long side, the card scaled about it."""
     u, v = quad[1] - quad[0], quad[3] - quad[0]
-    return [corner_crop_at(pyramid, (quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32))
-            for dx, dy, k in JITTER]
+    return corner_crops_at(pyramid, [(quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32)
+                                     for dx, dy, k in JITTER])
 
 
 def _views(card: Image) -> list[Image]:
@@ -186,7 +186,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, expect: str)
         return r
     quads = [corner_frame(c.point, c.along_short, c.along_long, cw) for c in found.corners for cw in c.widths]
     pyramid = Pyramid(image)
-    r = reader.read([corner_crop_at(pyramid, q) for q in quads])
+    r = reader.read(corner_crops_at(pyramid, quads))
     # the photo's name is the evidence here: a window whose first choice is the named card counts at any
     # majority (calibration is for the decks the network hesitates over), any other only at `index_bar`
     sure = [(c == expect, p, i) for i, (c, p) in enumerate(r.best(i) for i in range(len(quads)))

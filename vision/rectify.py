@@ -3,7 +3,7 @@
 A card seen under a quadrilateral is warped to the canonical upright card (`CARD_W` x `CARD_H`). A standard
 index sits in its top-left corner and, turned 180 degrees, in its bottom-right one, so both corners are cut
 out as the same upright window (`corner_crops`). A card known only by one visible corner (a fanned hand, a
-pile) is cut out straight from that corner's two edges (`corner_crop_at`). Every crop is `CROP_W` x `CROP_H`
+pile) is cut out straight from that corner's two edges (`corner_crops_at`). Every crop is `CROP_W` x `CROP_H`
 grey levels; `to_blob` normalises a batch of them for the network, which was trained on exactly this framing
 (vision.trainset uses these functions).
 """
@@ -150,13 +150,9 @@ class Pyramid:
         return self._levels[k]
 
 
-def corner_crop_at(image: Image | Pyramid, quad: FloatArray) -> Image:
-    """The index window at the first corner of the card `quad` (which may run outside the frame)."""
-    return corner_crops_at(image, [quad])[0]
-
-
 def corner_crops_at(image: Image | Pyramid, quads: Sequence[FloatArray]) -> list[Image]:
-    """The index window at the first corner of each card quad (`corner_crop_at`), their geometry reckoned at once."""
+    """The index window at the first corner of each card quad (which may run outside the frame), their geometry
+    reckoned at once."""
     pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     side = q[:, [1, 3]] - q[:, :1]  # along the card's short side and its long side

@@ -43,7 +43,7 @@ from vision.rectify import (
     CROP_H,
     CROP_W,
     FloatArray,
-    corner_crop_at,
+    corner_crops_at,
     corner_frame,
     gray,
 )
@@ -260,7 +260,7 @@ def camera_crop(face: Image, rng: Rng, *, turned: bool, window: tuple[float, flo
     scene = (bgra[:, :, :3] * a + surface(rng, sw, sh) * (1 - a)).astype(np.uint8)
     scene = _degrade(scene, rng)
     quad = quad - np.array([x0, y0], np.float32)
-    return corner_crop_at(scene, quad)
+    return corner_crops_at(scene, [quad])[0]
 
 
 def index_glyphs(face: Image) -> tuple[FloatArray, FloatArray, float] | None:
@@ -578,12 +578,12 @@ def photo_crop(photos: PhotoCache, ib: IndexBox, rng: Rng) -> Image:
     v = np.array([-math.sin(t), math.cos(t)], np.float32)  # upright y axis in the image
     origin = np.array([cx, cy], np.float32) + ox * u + oy * v
     quad = np.array([origin, origin + u * win_w, origin + u * win_w + v * win_h, origin + v * win_h], np.float32)
-    # corner_crop_at frames CORNER_W x CORNER_H of the quad: give it the card that has this window
+    # corner_crops_at frames CORNER_W x CORNER_H of the quad: give it the card that has this window
     card = quad.copy()
     card[1] = quad[0] + (quad[1] - quad[0]) / 0.30
     card[3] = quad[0] + (quad[3] - quad[0]) / 0.34
     card[2] = card[1] + card[3] - card[0]
-    crop = corner_crop_at(img, card)
+    crop = corner_crops_at(img, [card])[0]
     if rng.uniform() < 0.5:
         f = cv2.GaussianBlur(crop.astype(np.float32), (0, 0), rng.uniform(0.3, 1.0))
         f = f * rng.uniform(0.7, 1.2) + rng.normal(0, rng.uniform(0, 6), f.shape)
@@ -697,7 +697,7 @@ def _negative(src: Sources, deck: Deck, photos: PhotoCache, rng: Rng) -> tuple[I
     if kind >= 0.6 and src.scene_windows:  # what the pipeline reads in a photo away from any index
         sw = src.scene_windows[int(rng.integers(0, len(src.scene_windows)))]
         quad = sw.quad + rng.normal(0, 0.02 * float(np.linalg.norm(sw.quad[1] - sw.quad[0])), (4, 2))
-        return corner_crop_at(photos.get(sw.image), quad.astype(np.float32)), NONE, -1
+        return corner_crops_at(photos.get(sw.image), [quad.astype(np.float32)])[0], NONE, -1
     kind /= 0.6 if src.scene_windows else 1.0
     if kind < 0.3 and deck.backs:
         back = deck.backs[int(rng.integers(0, len(deck.backs)))]

@@ -16,7 +16,7 @@ from vision.rectify import (
     FloatArray,
     Image,
     box_quad,
-    corner_crop_at,
+    corner_crops_at,
     quantiles_u8,
     side_lengths,
     to_blob,
@@ -76,7 +76,7 @@ def test_a_large_window_is_cut_from_a_halving_as_by_its_definition(width: int) -
     frame = np.full((card.shape[0] + 200, width + 200, 3), (40, 110, 30), np.uint8)
     frame[100:100 + card.shape[0], 100:100 + width] = card
     quad = box_quad(100, 100, 100 + width, 100 + card.shape[0])
-    diff = np.abs(corner_crop_at(frame, quad).astype(float) - _smoothed_then_cut(frame, quad).astype(float))
+    diff = np.abs(corner_crops_at(frame, [quad])[0].astype(float) - _smoothed_then_cut(frame, quad).astype(float))
     assert diff.mean() < 1.5, diff.mean()
 
 
