@@ -241,12 +241,9 @@ def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[Flo
     strong = np.where((rising >= falling)[..., None], step >= s.edge_step, step <= -s.edge_step)
     fitted = (np.minimum(rising, falling) <= 1) & (strong.sum(axis=2) >= k.shape[2] // 2)
     points = middle + ((reach[k] + reach[k + 1]) / 2)[..., None] * normal[:, :, None]  # the step between samples
-    out = []
-    for i, quad in enumerate(quads):
-        lines = [cv2.fitLine(points[i, j][strong[i, j]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel() if fitted[i, j]
-                 else np.concatenate([along[i, j], a[i, j]]) for j in range(4)]
-        out.append(_where_sides_meet(quad, lines))
-    return out
+    return [_where_sides_meet(quad, [cv2.fitLine(points[i, j][strong[i, j]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+                                     if fitted[i, j] else np.concatenate([along[i, j], a[i, j]]) for j in range(4)])
+            for i, quad in enumerate(quads)]
 
 
 def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings = SETTINGS) -> FloatArray | None:
