@@ -344,7 +344,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                        np.uint8) if scale < 1 else image
     frame_area = small.shape[0] * small.shape[1]
     quads: list[FloatArray] = []
-    blobs: list[tuple[int, npt.NDArray[np.int32]]] = []
+    blobs: list[tuple[int, npt.NDArray[np.int32], float]] = []  # mask, contour, area
     # value: the highest colour channel
     _, saturation, value = (np.asarray(c, np.uint8) for c in cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)))
     grey = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -363,7 +363,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 (lighter if k == 3 else quads).append(quad)
             elif k in (0, 2):  # paper or not-the-table: cards overlapping (edges alone are too many things; paper
                 # lighter than its surroundings is, in a cluttered room, as many patches of wall and light)
-                blobs.append((k, c))
+                blobs.append((k, c, float(areas[i])))
     # Where another mask outlines a card too, its outline is kept (`_not_outlined`): on felt the lighter-than-around
     # mask takes in the card's blurred rim, and a part of a card it outlines (a picture's frame) is no card.
     quads = _one_quad_per_card(quads)
@@ -389,17 +389,20 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
     piles: list[FloatArray] = []
-    for k, blob in sorted(blobs, key=lambda kb: -cv2.contourArea(kb[1])):
-        if any(_inside(blob, q) for q in quads):
+    for k, blob, area in sorted(blobs, key=lambda b: -b[2]):
+        x, y, bw, bh = cv2.boundingRect(blob)
+        # mostly a card outlined already (by another mask): its box's centre on the card, and not much larger
+        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (x + bw / 2, y + bh / 2), False) >= 0 and
+               area < 1.3 * quad_area(q) for q in quads):
             continue
-        if known is None and cv2.contourArea(blob) < 3 * s.min_card_area * frame_area:
+        if known is None and area < 3 * s.min_card_area * frame_area:
             continue
         rect = cv2.minAreaRect(blob)
         short = min(rect[1])
         widths: tuple[float, ...] = (known,) if known is not None else (short / CARD_ASPECT, 0.75 * short / CARD_ASPECT)
-        if cv2.contourArea(blob) < 0.6 * CARD_ASPECT * widths[0] ** 2:  # smaller than a card: no cards in it
+        if area < 0.6 * CARD_ASPECT * widths[0] ** 2:  # smaller than a card: no cards in it
             continue
-        if k == 2 and len(piles) < s.max_piles and cv2.contourArea(blob) >= s.pile_fill * rect[1][0] * rect[1][1]:
+        if k == 2 and len(piles) < s.max_piles and area >= s.pile_fill * rect[1][0] * rect[1][1]:
             piles.append(order_quad(cv2.boxPoints(rect) / scale))  # straight-edged: cards, not a hand
         for v, u, wv in _corners(blob, widths, s):
             # a ring of edges gives each corner twice (its outer and inner contour)
@@ -643,11 +646,3 @@ def _pairs(pts: FloatArray, size: FloatArray, within: int, light_ink: bool, s: S
     widths = 1.7 * iw[:, 0] / CORNER_W
     return [Corner(origin[i].astype(np.float32), u[i].astype(np.float32), v[i].astype(np.float32),
                    (float(widths[i]),), True, within, light_ink) for i in range(len(top))]
-
-
-def _inside(blob: npt.NDArray[np.int32], quad: FloatArray) -> bool:
-    """A blob (of the other mask) that is mostly the card already outlined."""
-    x, y, bw, bh = cv2.boundingRect(blob)
-    cx, cy = x + bw / 2, y + bh / 2
-    return bool(cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (cx, cy), False) >= 0) and \
-        cv2.contourArea(blob) < 1.3 * quad_area(quad)
