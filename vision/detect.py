@@ -318,17 +318,18 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Setti
     # clockwise on screen (y down) is a positive signed area in OpenCV's convention
     if cv2.contourArea(poly, oriented=True) < 0:
         poly = poly[::-1]
-    a, b = np.roll(poly, -1, axis=0) - poly, np.roll(poly, 1, axis=0) - poly  # to the next vertex, to the previous
-    la, lb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
-    cos = (a * b).sum(axis=1, dtype=np.float64) / np.maximum(la.astype(np.float64) * lb, 1e-12)
-    angle = np.degrees(np.arccos(np.clip(cos, -1.0, 1.0)))
+    a = np.concatenate([poly[1:], poly[:1]]) - poly  # to the next vertex (the previous one: b)
+    b = -np.concatenate([a[-1:], a[:-1]])
+    la = np.sqrt((a * a).sum(axis=1))
+    lb = np.concatenate([la[-1:], la[:-1]])
+    angle = np.degrees(np.arccos(np.clip((a * b).sum(axis=1) / (la.astype(np.float64) * lb + 1e-300), -1.0, 1.0)))
     # convex on screen, its edges 3 pixels or longer
     at = (la >= 3) & (lb >= 3) & (a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0] > 0) & (angle >= s.corner_angle[0]) & \
         (angle <= s.corner_angle[1])
     u = a / np.maximum(la, 1.0)[:, None]
     # the long side: the previous edge straightened to a right angle with the next one
     w = np.stack([-u[:, 1], u[:, 0]], axis=1)
-    w *= np.where((w * b).sum(axis=1) < 0, -1, 1).astype(np.float32)[:, None]
+    w[(w * b).sum(axis=1) < 0] *= -1
     return [(poly[i], u[i], w[i]) for i in np.flatnonzero(at)]
 
 
