@@ -241,9 +241,12 @@ def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[Flo
     strong = np.where((rising >= falling)[..., None], step >= s.edge_step, step <= -s.edge_step)
     fitted = (np.minimum(rising, falling) <= 1) & (strong.sum(axis=2) >= k.shape[2] // 2)
     points = middle + ((reach[k] + reach[k + 1]) / 2)[..., None] * normal[:, :, None]  # the step between samples
-    return [_where_sides_meet(quad, [cv2.fitLine(points[i, j][strong[i, j]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-                                     if fitted[i, j] else np.concatenate([along[i, j], a[i, j]]) for j in range(4)])
-            for i, quad in enumerate(quads)]
+    out = []
+    for i, quad in enumerate(quads):
+        lines = [cv2.fitLine(points[i, j][strong[i, j]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel() if fitted[i, j]
+                 else np.concatenate([along[i, j], a[i, j]]) for j in range(4)]
+        out.append(_where_sides_meet(quad, lines))
+    return out
 
 
 def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings = SETTINGS) -> FloatArray | None:
@@ -608,7 +611,7 @@ def _ink(level: Image, ground: Image, block: int) -> Image:
 
     total, count = box_sum(np.asarray(cv2.bitwise_and(level, ground), np.uint8)), box_sum(ground) / 255
     mean = np.rint(total / np.maximum(count, 1.0))  # whole grey levels, as OpenCV's adaptive threshold has them
-    return np.asarray(cv2.bitwise_and(ground, cv2.compare(level, mean - 18, cv2.CMP_LE)), np.uint8)
+    return np.asarray(cv2.bitwise_and(ground, cv2.compare(level.astype(np.float32), mean - 18, cv2.CMP_LE)), np.uint8)
 
 
 def _stack(centre: FloatArray, bw: float, bh: float, within: int, light_ink: bool) -> list[Corner]:
