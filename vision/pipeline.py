@@ -229,8 +229,9 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         readings += self._refine(pyramid, unsure)
         # Then, in a second batch, the cards found by their index where no card was read whole: off the outlines, in
         # an outline that is no card (a line on the table around cards), and along the sides (an index lies at a
-        # card's edge, further in are its pips) of one named by one corner or neither (cards outlined as one). A back
-        # is searched for light ink all the same: a black deck's cards are dark like backs.
+        # card's edge, further in are its pips; all of it for a card the frame cuts) of one named by one corner or
+        # neither (cards outlined as one). A back is searched for light ink all the same: a black deck's cards are
+        # dark like backs.
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
         inner = [c for c in indices if c.within in lines or (
             c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down)) and
