@@ -557,7 +557,7 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     block = max(15, (min(size_fine) // 12) | 1)
     to_fine = size_fine[0] / region.shape[1]
     where = cv2.resize(region, size_fine, interpolation=cv2.INTER_NEAREST)
-    centres_, sizes_ = [], []
+    centres_, sizes_, contrasts_ = [], [], []
     lo, hi = s.glyph_size[0], s.glyph_size[1] * min(size_fine)
     for x0, y0, x1, y1 in _boxes(region, to_fine, block // 2 + 1, size_fine):
         # the box of the frame at the fine scale (the frame's own pixels when it is no wider)
@@ -568,16 +568,21 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
         # dark ink is dark in the lowest colour channel (red and black ink alike), light ink light in the highest
         level = 255 - cv2.max(cv2.max(part[:, :, 0], part[:, :, 1]), part[:, :, 2]) if light_ink else \
             cv2.min(cv2.min(part[:, :, 0], part[:, :, 1]), part[:, :, 2])
-        ink = _ink(np.asarray(level, np.uint8), np.asarray(where[y0:y1, x0:x1], np.uint8), block)
+        ink, depth = _ink(np.asarray(level, np.uint8), np.asarray(where[y0:y1, x0:x1], np.uint8), block)
         _, labels, stats, centres = _components(ink)
         cut, cut_centres = _untangled(labels, stats, lo, hi, s.glyph_fill[0])
         centres_ += [centres[1:] + np.array([x0, y0]), cut_centres + np.array([x0, y0])]
         sizes_ += [stats[1:], cut]
+        contrasts_.append(_contrasts(ink, depth, np.concatenate([stats[1:], cut])))
     stats = np.concatenate(sizes_)
     centres = np.concatenate(centres_)
     size = stats[:, 2:4].max(axis=1)
     fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
-    keep = (size >= lo) & (size <= hi) & (fill >= s.glyph_fill[0]) & (fill <= s.glyph_fill[1])
+    # Dark ink is printed: it stands well beyond the paper, where a light table's grain or a shadow's edge, faint,
+    # only just passes for ink (and pairs up with its like by the hundred). A black deck's light ink is fainter.
+    contrast = np.concatenate(contrasts_)
+    printed = light_ink | (contrast >= s.glyph_contrast)
+    keep = (size >= lo) & (size <= hi) & (fill >= s.glyph_fill[0]) & (fill <= s.glyph_fill[1]) & printed
     # Each glyph's outline (-1: none). Glyphs are paired only with glyphs of the same outline: the reader
     # decides whether an outline's own glyphs are wanted (when its index corners do not agree on one card). A
     # glyph inside an outline too small to be its card (a pip or a picture's frame taken for a card) is on none.
@@ -590,7 +595,7 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     # a rank touching its suit (a jumbo index, or one blurred together) is one blob twice as tall as wide
     bw, bh = stats[:, 2].astype(np.float32), stats[:, 3].astype(np.float32)
     across = np.minimum(bw, bh)
-    stacked = (across >= lo) & (size <= hi) & (fill >= 0.25) & (fill <= 0.75) & (size >= 1.7 * across) & \
+    stacked = printed & (across >= lo) & (size <= hi) & (fill >= 0.25) & (fill <= 0.75) & (size >= 1.7 * across) & \
         (size <= 2.8 * across)
     out: list[Corner] = []
     for k in np.unique(owner[keep | stacked]):
@@ -601,17 +606,32 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     return out
 
 
-def _ink(level: Image, ground: Image, block: int) -> Image:
+def _ink(level: Image, ground: Image, block: int) -> tuple[Image, Image]:
     """Ink on the ground: at least 18 grey levels darker (in `level`) than the mean of the ground around it
-    (over `block` pixels square). The mean is the ground's alone: the table beside a card's edge, far lighter or
-    darker than the card, would pull it off the card's own level and lose the thin strokes of an index there."""
+    (over `block` pixels square); and how far below that mean each pixel is (its depth, 0 where it is not). The
+    mean is the ground's alone: the table beside a card's edge, far lighter or darker than the card, would pull it
+    off the card's own level and lose the thin strokes of an index there."""
     def box_sum(image: Image) -> FloatArray:
         return np.asarray(cv2.boxFilter(image, cv2.CV_32F, (block, block), normalize=False,
                                         borderType=cv2.BORDER_REPLICATE), np.float32)
 
     total, count = box_sum(np.asarray(cv2.bitwise_and(level, ground), np.uint8)), box_sum(ground) / 255
-    mean = np.rint(total / np.maximum(count, 1.0))  # whole grey levels, as OpenCV's adaptive threshold has them
-    return np.asarray(cv2.bitwise_and(ground, cv2.compare(level.astype(np.float32), mean - 18, cv2.CMP_LE)), np.uint8)
+    mean = np.rint(total / np.maximum(count, 1.0)).astype(np.uint8)  # whole grey levels, as OpenCV's adaptive
+    # threshold has them
+    depth = np.asarray(cv2.subtract(mean, level), np.uint8)
+    return np.asarray(cv2.bitwise_and(ground, cv2.inRange(depth, 18, 255)), np.uint8), depth
+
+
+def _contrasts(ink: Image, depth: Image, stats: npt.NDArray[np.int32]) -> FloatArray:
+    """The contrast of each part (`stats`' rows): the mean depth of the ink in its box."""
+    x, y, w, h = stats[:, :4].T
+
+    def in_boxes(image: Image) -> FloatArray:
+        total = np.asarray(cv2.integral(image, sdepth=cv2.CV_32S), np.int32)
+        return np.asarray(total[y + h, x + w] - total[y, x + w] - total[y + h, x] + total[y, x], np.float32)
+
+    inked = np.asarray(cv2.bitwise_and(depth, ink), np.uint8)
+    return np.asarray(in_boxes(inked) / np.maximum(in_boxes(ink) / 255, 1), np.float32)
 
 
 def _stack(centre: FloatArray, bw: float, bh: float, within: int, light_ink: bool) -> list[Corner]:

@@ -33,6 +33,8 @@ class Settings:
     # most (a card close under a phone's camera, or a scan, has glyphs a sixth of the frame tall)
     glyph_fill: tuple[float, float] = (0.15, 0.85)  # ... and the share of its bounding box it fills (a sparser blob
     # is glyphs tangled with a line, cut again)
+    glyph_contrast: float = 22.0  # ... and its dark ink is on average this many grey levels beyond the ground's mean
+    # (ink is 18 beyond it: a light table's grain, a shadow's edge, only just pass for ink)
     index_edge: tuple[float, float] = (0.2, 0.17)  # an index's centre lies this near a card's sides (share of its
     # width, height): glyphs further in on an outline are its pips and picture
     paper_level: int = 90  # dark ink is looked for where the lowest colour channel's local mean is at least this

@@ -158,3 +158,21 @@ def test_a_card_cut_by_the_frames_corner_is_named_by_its_index(card: str) -> Non
     big = cv2.resize(face, (width, round(width * face.shape[0] / face.shape[1])), interpolation=cv2.INTER_AREA)
     frame[460:, 440:] = big[:180, :200]
     assert [d.card for d in Recognizer().identify(frame)] == [card]
+
+
+def test_faint_streaks_of_a_light_table_are_no_glyphs() -> None:
+    """A light wooden table's grain is light enough to be paper, and its streaks, a little darker, pass for ink and
+    pair up by the hundred (a photograph's reading time went on them). A glyph's ink must stand well beyond the
+    paper around it, as a printed index does: the streaks propose nothing, the card's index still is proposed."""
+    frame = np.full((720, 1280, 3), (150, 190, 215), np.uint8)  # light wood
+    streaks = frame.copy()
+    for row in range(12):
+        for col in range(30):
+            x, y = 40 + 40 * col, 30 + 24 * row
+            cv2.ellipse(streaks, (x, y), (9, 4), 10 * (row % 3), 0, 360, (127, 167, 192), -1)
+    rank = _on(procedural_faces(0).face("7h"), streaks, 900, 420, 180)
+    alone = replace(find_cards(streaks, indices=False), outlines=[])  # as on a light desk: found by its index only
+    corners = index_corners(streaks, alone)
+    assert _near(corners, rank, 20.0)
+    assert not [c for c in corners if c.point[1] < 330]  # none among the streaks (above the card)
+
