@@ -600,6 +600,8 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     out: list[Corner] = []
     for k in np.unique(owner[keep | stacked]):
         glyphs = np.flatnonzero(keep & (owner == k))
+        # the most inked first: where the cap (`max_index_pairs`) cuts, it keeps the pairs likeliest to be an index
+        glyphs = glyphs[np.argsort(-contrast[glyphs], kind="stable")]
         out += _pairs(centres[glyphs].astype(np.float32), size[glyphs].astype(np.float32), int(k), light_ink, s)
         for g in np.flatnonzero(stacked & (owner == k)):
             out += _stack(centres[g].astype(np.float32), float(bw[g]), float(bh[g]), int(k), light_ink)

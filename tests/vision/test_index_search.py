@@ -12,6 +12,7 @@ from hardware_sim.camera import RenderOptions, procedural_faces, random_scene, r
 from vision.detect import Corner, Outline, find_cards, index_corners
 from vision.pipeline import Recognizer
 from vision.rectify import Image, box_quad
+from vision.settings import SETTINGS
 
 
 def _on(face: Image, frame: Image, x: int, y: int, width: int) -> tuple[float, float]:
@@ -176,3 +177,17 @@ def test_faint_streaks_of_a_light_table_are_no_glyphs() -> None:
     assert _near(corners, rank, 20.0)
     assert not [c for c in corners if c.point[1] < 330]  # none among the streaks (above the card)
 
+
+def test_where_the_cap_cuts_the_pairs_of_the_most_inked_glyphs_are_kept() -> None:
+    """A frame holding more glyph pairs than are read (`Settings.max_index_pairs`): rows of grey dots, ink enough
+    to count, above a card whose index is printed black. The cap keeps the pairs of the most inked glyphs first,
+    so the card's index is proposed (taken in raster order, the pairs above it filled the cap)."""
+    frame = np.full((720, 1280, 3), 215, np.uint8)
+    for row in range(8):
+        for col in range(40):
+            cv2.circle(frame, (30 + 18 * col, 30 + 18 * row), 6, (165, 165, 165), -1)
+    rank = _on(procedural_faces(0).face("7h"), frame, 900, 420, 180)
+    alone = replace(find_cards(frame, indices=False), outlines=[])
+    corners = index_corners(frame, alone)
+    assert len(corners) == SETTINGS.max_index_pairs  # the cap cut
+    assert _near(corners, rank, 20.0)
