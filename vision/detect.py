@@ -610,7 +610,7 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
 
 def _ink(level: Image, ground: Image, block: int) -> tuple[Image, Image]:
     """Ink on the ground: at least 18 grey levels darker (in `level`) than the mean of the ground around it
-    (over `block` pixels square); and how far below that mean each pixel is (its depth, 0 where it is not). The
+    (over `block` pixels square); and how far below that mean each pixel is (its depth, 0 where it is not below). The
     mean is the ground's alone: the table beside a card's edge, far lighter or darker than the card, would pull it
     off the card's own level and lose the thin strokes of an index there."""
     def box_sum(image: Image) -> FloatArray:
