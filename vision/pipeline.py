@@ -183,8 +183,19 @@ class Recognizer(AbstractContextManager["Recognizer"]):
 
     def identify(self, frame: object) -> list[Detection]:
         image = check_frame(frame)
+        # A frame over twice `index_width` wide (a phone's photograph) is halved until it is not: outlines and
+        # glyphs are looked for narrower than that anyway, and its full size only costs time.
+        halvings = 0
+        while image.shape[1] > 2 * self.settings.index_width:
+            image, halvings = np.asarray(cv2.pyrDown(image), np.uint8), halvings + 1
+        dets = self._identify(image, 2.0**-halvings)
+        return [replace(d, corners=tuple((x * 2**halvings, y * 2**halvings) for x, y in d.corners)) for d in dets]
+
+    def _identify(self, image: Image, scale: float) -> list[Detection]:
+        """The detections of a checked frame, `scale` times the size the table calibration's card size is for."""
         s = self.settings
-        found = find_cards(image, s, card_width=self.card_size[0] if self.card_size else None, indices=False)
+        card_width = self.card_size[0] * scale if self.card_size else None
+        found = find_cards(image, s, card_width=card_width, indices=False)
         quads = [o.quad for o in found.outlines]
         proposals = _proposals(found.corners, s)
         # the frame's grey levels and their halvings: made once for all the windows, and only when one is wanted

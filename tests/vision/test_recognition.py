@@ -114,3 +114,31 @@ def test_index_glyphs_are_not_searched_on_cards_already_read() -> None:
 
     assert not any(on_a_card(c.point) for c in off)
     assert len(off) < len(every)
+
+
+def test_a_phone_sized_photograph_is_read_halved_with_its_cards_where_they_lie(
+        recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame over twice `Settings.index_width` wide is looked at halved until it is not (its full size only costs
+    time); the cards it names are those of the frame at its own size, their corners in the full frame's pixels."""
+    import cv2
+
+    import vision.pipeline
+    from vision.detect import Found, find_cards
+
+    frame = render_with_truth(random_scene(5, cards=6), 5)
+    own = recognizer.identify(frame.image)
+    big = np.asarray(cv2.resize(frame.image, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC), np.uint8)
+    widths: list[int] = []
+
+    def looked_at(image: np.ndarray, *args: object, **kwargs: object) -> Found:
+        widths.append(image.shape[1])
+        return find_cards(image, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.pipeline, "find_cards", looked_at)
+    seen = recognizer.identify(big)
+    assert widths == [1920]  # 3840 px halved once
+    assert sorted(d.card for d in seen if d.card) == sorted(d.card for d in own if d.card) != []
+    for d in seen:
+        if d.card:
+            mine = next(o for o in own if o.card == d.card)
+            assert np.allclose(np.array(d.corners) / 3, mine.corners, atol=3.0), d.card
