@@ -189,6 +189,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         while image.shape[1] > 2 * self.settings.index_width:
             image, halvings = np.asarray(cv2.pyrDown(image), np.uint8), halvings + 1
         dets = self._identify(image, 2.0**-halvings)
+        if halvings == 0:
+            return dets
         return [replace(d, corners=tuple((x * 2**halvings, y * 2**halvings) for x, y in d.corners)) for d in dets]
 
     def _identify(self, image: Image, scale: float) -> list[Detection]:
