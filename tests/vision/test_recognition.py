@@ -129,14 +129,19 @@ def test_a_phone_sized_photograph_is_read_halved_with_its_cards_where_they_lie(
     own = recognizer.identify(frame.image)
     big = np.asarray(cv2.resize(frame.image, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC), np.uint8)
     widths: list[int] = []
+    card_widths: list[object] = []
 
     def looked_at(image: np.ndarray, *args: object, **kwargs: object) -> Found:
         widths.append(image.shape[1])
+        card_widths.append(kwargs.get("card_width"))
         return find_cards(image, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(vision.pipeline, "find_cards", looked_at)
     seen = recognizer.identify(big)
     assert widths == [1920]  # 3840 px halved once
+    # a table calibration's card size is the full frame's: the halved frame's cards are half as wide
+    Recognizer(card_size=(240.0, 336.0)).identify(big)
+    assert widths[-1] == 1920 and card_widths[-1] == 120.0
     assert sorted(d.card for d in seen if d.card) == sorted(d.card for d in own if d.card) != []
     for d in seen:
         if d.card:
