@@ -254,12 +254,6 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         named, more = _read_proposals(found, by_index, windows, 0, s)
         readings += named
         marks += more
-        for pile in found.piles:
-            # a pile none of whose cards was read: one detection
-            if any(holds(pile, d.center) for d in [*(x.det for x in readings), *unnamed]):
-                continue
-            face: Face = "up" if open_paper(warp_card(image, pile)) >= s.face_down_paper else "down"
-            unnamed.append(Detection(card=None, face=face, confidence=0.0, corners=corners_of(pile)))
         readings = _seen_edges(pyramid, join_corners(readings, s.joined_aspect), marks, unnamed, s)
         dets = one_per_card(readings, unnamed, marks)
         # the marks on cards, though on no card named or face down, are read again around their windows
