@@ -228,9 +228,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         readings = [x for x in best if isinstance(x, Reading)]  # the cards named
         unnamed = [x for x in best if isinstance(x, Detection)]  # unknown and face-down cards
         lines = {i for i, x in enumerate(best) if x is None}  # outlines that are no card: lines on the table
-        # the backs: a back holds no outline a third its size (one that does is a black deck's cards outlined as one)
-        down = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "down" and not any(
-                3 * quad_area(o) < quad_area(quads[i]) and holds(quads[i], o.mean(axis=0)) for o in quads)]
+        down = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "down"]  # the backs
         # outlines read whole: named by both index corners, or a back
         read = [i for i, x in enumerate(best) if (isinstance(x, Reading) and x.whole) or i in down]
         named, marks = _read_proposals(found, proposals, batch, 2 * len(quads), s)
