@@ -210,12 +210,6 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         # moved out to where the card gives way to the table (on a light table it can be found inside the card, cutting
         # into the index); turned a quarter (a photograph stretched out of shape can make a long side look short).
         again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None]
-        if again and self.profile is not None:
-            # a corner like one of the deck's own corners is framed right (the deck could not tell its card): read
-            # moved, the network alone would decide it
-            rows = 2 * len(quads)
-            like = self.profile.nearest(Readings(batch.probs[:rows], batch.embeddings[:rows]), s)[1]
-            again = [i for i in again if not like[2 * i] and not like[2 * i + 1]]
         tries = [(i, q) for i in again for q in (_grown(quads[i], s.regrow), np.roll(quads[i], -1, axis=0))]
         tries += [(i, q) for i in again if (q := moved_out(pyramid.level(0), quads[i], s.move_out)) is not None]
         # An outline of other proportions than a card's, reading no card, may have lost its index column (on a light
