@@ -51,6 +51,7 @@ class CardsShown:
 
 
 VisionEvent = CardExposed | CardRemoved | CardsShown
+HAND = 5  # a seat showing this many cards present has shown its Draw Poker hand
 
 
 class _ZoneState:
@@ -64,15 +65,12 @@ class _ZoneState:
 class SeatTracker:
     """Per-zone card presence decided by votes over the last frames."""
 
-    def __init__(self, calibration: TableCalibration, *, window: int = 5, votes: int = 3, show_count: int = 5) -> None:
+    def __init__(self, calibration: TableCalibration, *, window: int = 5, votes: int = 3) -> None:
         if not 1 <= votes <= window:
             raise ValueError("need 1 <= votes <= window")
-        if show_count < 1:
-            raise ValueError("need show_count >= 1 (a shown hand has cards)")
         self.calibration = calibration
         self.window = window
         self.votes = votes
-        self.show_count = show_count
         self._zones = {z.name: _ZoneState(z, window) for z in calibration.zones}
 
     def update(self, detections: Iterable[Detection], t: float) -> list[VisionEvent]:
@@ -98,7 +96,7 @@ class SeatTracker:
                     state.present.add(card)
                     events.append(CardExposed(zone=name, seat=seat, card=card, t=t))
             if seat is not None:
-                shown = frozenset(state.present) if len(state.present) >= self.show_count else frozenset()
+                shown = frozenset(state.present) if len(state.present) >= HAND else frozenset()
                 if shown and shown != state.last_shown:
                     events.append(CardsShown(zone=name, seat=seat, cards=tuple(sorted(shown)), t=t))
                 state.last_shown = shown

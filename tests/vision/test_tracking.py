@@ -98,7 +98,7 @@ def test_events_from_the_simulated_camera_end_to_end() -> None:
     assert set(removed) == {"Ah", "7c"} and all(1.2 <= t <= 1.2 + 0.4 for t in removed.values()), removed
 
 
-@pytest.mark.parametrize("kw", [{"votes": 0}, {"votes": 6, "window": 5}, {"show_count": 0}])
+@pytest.mark.parametrize("kw", [{"votes": 0}, {"votes": 6, "window": 5}])
 def test_tracker_refuses_settings_that_decide_nothing(kw: dict[str, int]) -> None:
     with pytest.raises(ValueError):
         tracker(**kw)
