@@ -226,7 +226,7 @@ def _profile(name: str, reader: IndexReader, labelled: list[tuple[str, Readings]
     for key, r in labelled:
         by_key.setdefault(key, []).extend(r.embeddings)
     if not any(by_key.values()):
-        raise VisionInputError("no index corner was read in the calibration photos: nothing to learn")
+        raise VisionInputError("no card's index corner was read in the calibration photos: nothing to learn")
     means = {key: np.mean(es, axis=0) for key, es in by_key.items() if es}
     protos = {key: (m / (np.linalg.norm(m) + 1e-6)).astype(np.float32) for key, m in means.items()}
     return DeckProfile(name, str(reader.meta["sha256"]), protos, default)
@@ -265,8 +265,6 @@ def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str =
             quad = _matching_outline(found, lc.box)
             if quad is not None:
                 labelled.append((lc.rank, _indices(reader.read(_views(warp_card(image, quad))))))
-    if not any(len(r.probs) for _, r in labelled):
-        raise VisionInputError("no labelled card was found in its photograph: nothing to learn")
     profile = _profile(name, reader, labelled, default)
     missing = "".join(r for r in RANKS if r not in profile.keys)
     cards = sum(len(boxes) for boxes in photos.values())
