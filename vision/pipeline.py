@@ -246,22 +246,20 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         named, more = _read_proposals(found, by_index, windows, 0, s)
         readings += named
         marks += more
-        readings = _seen_edges(pyramid, join_corners(readings, s.joined_aspect), marks, unnamed, s)
-        dets = one_per_card(readings, unnamed, marks)
-        # the marks on cards, though on no card named or face down, are read again around their windows
+
+        def resolved(readings: list[Reading]) -> list[Detection]:
+            joined = join_corners(readings, s.joined_aspect)
+            return one_per_card(_seen_edges(pyramid, joined, marks, unnamed, s), unnamed, marks)
+        dets = resolved(readings)
+        # The marks on no card named or face down: those on cards are read again around their windows; those still on
+        # none (a card lying alone whose outline was not found: across a line drawn on the table, or as light as the
+        # table) are outlined from their windows.
         known = [d.quad for d in dets if d.card is not None or d.face == "down"]
-        refined = self._refine(pyramid, [m for m in marks if m.det is not None and not any(
-            holds(q, m.window.mean(axis=0)) for q in known)])
-        # the marks still on no card: a card lying alone whose outline was not found (across a line drawn on the
-        # table, or as light as the table), outlined from its window
-        known += [x.quad for x in refined]
-        outlined = self._outlined(image, pyramid, [m for m in marks if not any(
-            holds(q, m.window.mean(axis=0)) for q in known)])
-        if refined or outlined:
-            readings = _seen_edges(pyramid, join_corners(readings + refined + outlined, s.joined_aspect), marks,
-                                   unnamed, s)
-            dets = one_per_card(readings, unnamed, marks)
-        return dets
+        loose = [m for m in marks if not any(holds(q, m.window.mean(axis=0)) for q in known)]
+        refined = self._refine(pyramid, [m for m in loose if m.det is not None])
+        outlined = self._outlined(image, pyramid, [m for m in loose if not any(
+            holds(x.quad, m.window.mean(axis=0)) for x in refined)])
+        return resolved(readings + refined + outlined) if refined or outlined else dets
 
     def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
         """Each mark's card (its window's card quad drawn a tenth of its width inside on each side) with its sides
