@@ -397,10 +397,9 @@ def _cut_by_frame(quad: FloatArray, shape: tuple[int, ...]) -> bool:
     """Whether one of the quad's sides runs along the frame's edge: the outline of a card the frame cuts, whose
     shares of its sides are no measure of where on the card its index lies."""
     h, w = shape[:2]
-    ends = np.stack([quad, np.roll(quad, -1, axis=0)], axis=1)  # each side's two ends
-    along = [np.all(ends[..., 0] < 2, axis=1), np.all(ends[..., 0] > w - 3, axis=1),
-             np.all(ends[..., 1] < 2, axis=1), np.all(ends[..., 1] > h - 3, axis=1)]
-    return bool(np.any(along))
+    x, y = quad[:, 0], quad[:, 1]
+    near = np.stack([x < 2, x > w - 3, y < 2, y > h - 3], axis=1)  # each corner by each edge of the frame
+    return bool((near & np.roll(near, -1, axis=0)).any())  # both ends of a side by one edge
 
 
 def _at_edge(quad: FloatArray, c: Corner, s: Settings) -> bool:
