@@ -37,18 +37,16 @@ def order_quad(quad: npt.ArrayLike) -> FloatArray:
     The warp from the result is then the card upright or turned 180 degrees, never mirrored, and in
     both cases a standard corner index lands at the top-left and bottom-right.
     """
-    pts = np.asarray(quad, dtype=np.float32).reshape(4, 2)
-    center = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - center[1], pts[:, 0] - center[0])
-    pts = pts[np.argsort(angles)]  # clockwise on screen (y grows downwards)
-    e0 = float(np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2]))
-    e1 = float(np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3]))
-    if e0 > e1:
-        pts = np.roll(pts, -1, axis=0)
+    p = np.asarray(quad, dtype=np.float32).reshape(4, 2).tolist()  # four points: plain floats beat array calls
+    cx, cy = sum(x for x, _ in p) / 4, sum(y for _, y in p) / 4
+    p = sorted(p, key=lambda xy: math.atan2(xy[1] - cy, xy[0] - cx))  # clockwise on screen (y grows downwards)
+    e = [math.dist(p[i], p[(i + 1) % 4]) for i in range(4)]  # edges 0-1, 1-2, 2-3, 3-0
+    if e[0] + e[2] > e[1] + e[3]:
+        p = p[1:] + p[:1]
     # Start from the top-most of the two candidates for a stable output.
-    if pts[2, 1] + pts[2, 0] * 0.01 < pts[0, 1] + pts[0, 0] * 0.01:
-        pts = np.roll(pts, 2, axis=0)
-    return np.ascontiguousarray(pts, dtype=np.float32)
+    if p[2][1] + p[2][0] * 0.01 < p[0][1] + p[0][0] * 0.01:
+        p = p[2:] + p[:2]
+    return np.array(p, np.float32)
 
 
 def box_quad(x0: float, y0: float, x1: float, y1: float) -> FloatArray:
