@@ -37,6 +37,7 @@ from vision.rectify import (
 from vision.settings import SETTINGS, Settings
 
 Labels = npt.NDArray[np.integer[Any]]  # a mask's parts numbered, 0 the background
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -241,12 +242,10 @@ def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[Flo
     strong = np.where((rising >= falling)[..., None], step >= s.edge_step, step <= -s.edge_step)
     fitted = (np.minimum(rising, falling) <= 1) & (strong.sum(axis=2) >= k.shape[2] // 2)
     points = middle + ((reach[k] + reach[k + 1]) / 2)[..., None] * normal[:, :, None]  # the step between samples
-    out = []
-    for i, quad in enumerate(quads):
-        lines = [cv2.fitLine(points[i, j][strong[i, j]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel() if fitted[i, j]
-                 else np.concatenate([along[i, j], a[i, j]]) for j in range(4)]
-        out.append(_where_sides_meet(quad, lines))
-    return out
+    lines = np.concatenate([along, a], axis=2)  # (vx, vy, x0, y0): the side itself where no edge is fitted
+    for i, j in zip(*np.nonzero(fitted), strict=True):
+        lines[i, j] = cv2.fitLine(points[i, j][strong[i, j]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return list(_where_sides_meet(a, lines)[0])
 
 
 def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings = SETTINGS) -> FloatArray | None:
@@ -279,7 +278,7 @@ def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings = SETTING
     profile = cv2.remap(grey, np.ascontiguousarray(at[..., 0].reshape(-1, len(steps))),
                         np.ascontiguousarray(at[..., 1].reshape(-1, len(steps))), cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE).reshape(4, len(middle[0]), len(steps)).astype(np.float32)
-    lines = [np.concatenate([along[j], a[j]]) for j in range(4)]
+    lines = np.concatenate([along, a], axis=1)
     moved = False
     for j in range(4):
         table = float(np.median(profile[j, :, -4:]))
@@ -294,22 +293,22 @@ def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings = SETTING
             moved |= float(np.median(steps[last[ends]])) >= 1.0
     if not moved:
         return None
-    out = _where_sides_meet(a, lines, within=2 * reach)
-    return None if out is a else out
+    out, met = _where_sides_meet(a[None], lines[None], within=2 * reach)
+    return out[0] if met[0] else None
 
 
-def _where_sides_meet(quad: FloatArray, lines: list[FloatArray], within: float = 0.1) -> FloatArray:
-    """The corners where the quad's sides, moved onto `lines` (vx, vy, x0, y0), meet; the quad itself where two
-    sides are near parallel or a corner moved far (no card's edge: a fan's strip, glare)."""
-    corners = []
-    for (ux, uy, px, py), (vx, vy, rx, ry) in zip(lines[-1:] + lines[:-1], lines, strict=True):
-        det = float(ux * vy - uy * vx)
-        if abs(det) < 0.2:
-            return quad
-        t = float((rx - px) * vy - (ry - py) * vx) / det
-        corners.append((px + t * ux, py + t * uy))
-    out = np.array(corners, np.float32)
-    return out if float(np.linalg.norm(out - quad, axis=1).max()) <= within * min(side_lengths(quad)) else quad
+def _where_sides_meet(quads: FloatArray, lines: FloatArray, within: float = 0.1) -> tuple[FloatArray, BoolArray]:
+    """The corners where the quads' sides, moved onto `lines` (quad x side x (vx, vy, x0, y0)), meet (corner j where
+    side j - 1 meets side j), all at once; and whether they did: a quad two of whose sides are near parallel or one
+    of whose corners moved far (no card's edge: a fan's strip, glare) is given as it was."""
+    (ux, uy, px, py), (vx, vy, rx, ry) = np.moveaxis(np.roll(lines, 1, axis=1), 2, 0), np.moveaxis(lines, 2, 0)
+    det = ux * vy - uy * vx
+    parallel = np.abs(det) < 0.2
+    t = (((rx - px) * vy - (ry - py) * vx) / np.where(parallel, 1.0, det.astype(np.float64))).astype(np.float32)
+    out = np.stack([px + t * ux, py + t * uy], axis=2)
+    reach = within * np.array([side_lengths(q)[0] for q in quads])
+    met = ~parallel.any(axis=1) & (np.linalg.norm(out - quads, axis=2).max(axis=1) <= reach)
+    return np.where(met[:, None, None], out, quads).astype(np.float32), met
 
 
 def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Settings) -> list[tuple[FloatArray, ...]]:
