@@ -17,6 +17,7 @@ from vision.rectify import (
     Image,
     box_quad,
     corner_crops_at,
+    order_quad,
     quantiles_u8,
     side_lengths,
     to_blob,
@@ -43,6 +44,22 @@ def test_side_lengths_of_a_tilted_rectangle() -> None:
     short, long_ = side_lengths(quad)
     assert short == pytest.approx(50.0, abs=1e-3)
     assert long_ == pytest.approx(70.0, abs=1e-3)
+
+
+def test_order_quad_goes_clockwise_from_the_upper_end_of_a_short_side_whatever_the_points_order() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        angle, (w, h) = rng.uniform(-np.pi, np.pi), rng.uniform(20, 300, 2)
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        quad = ((np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) / 2 + rng.normal(0, 2, (4, 2))) @ turn.T
+                + rng.uniform(0, 1000, 2)).astype(np.float32)
+        out = order_quad(quad[rng.permutation(4)])
+        assert sorted(map(tuple, out.tolist())) == sorted(map(tuple, quad.tolist()))  # the same points
+        assert cv2.contourArea(out, oriented=True) > 0  # clockwise on screen (y down)
+        edges = np.linalg.norm(np.roll(out, -1, axis=0) - out, axis=1)
+        assert edges[0] + edges[2] <= edges[1] + edges[3]  # a short side first
+        assert out[0, 1] + 0.01 * out[0, 0] <= out[2, 1] + 0.01 * out[2, 0]  # from the upper of the two ends
+        assert np.array_equal(order_quad(quad), out)
 
 
 def test_to_blob_turns_light_ink_dark() -> None:
