@@ -151,6 +151,8 @@ class Pyramid:
 def corner_crops_at(image: Image | Pyramid, quads: Sequence[FloatArray]) -> list[Image]:
     """The index window at the first corner of each card quad (which may run outside the frame), their geometry
     reckoned at once."""
+    if len(quads) == 0:
+        return []  # no level made
     pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     side = q[:, [1, 3]] - q[:, :1]  # along the card's short side and its long side
@@ -170,21 +172,20 @@ def corner_crops_at(image: Image | Pyramid, quads: Sequence[FloatArray]) -> list
     down = v * (h * f).astype(np.float32)[:, None] * np.float32(CORNER_H)
     ends = np.stack([origin, origin + across, origin + down, origin + across + down], axis=1)
     pad = (3 + 2 * sx)[:, None]
-    lo, hi = np.maximum(0, (ends.min(axis=1) - pad).astype(int)), (ends.max(axis=1) + pad).astype(int) + 1
-    # crop pixel (x, y) -> level point corner + x*sx*u + y*sy*v
+    levels = [pyramid.level(j) for j in range(int(k.max()) + 1)]
+    size = np.array([levels[j].shape[1::-1] for j in k.tolist()]).reshape(-1, 2)  # each window's level, w x h
+    lo = np.maximum(0, (ends.min(axis=1) - pad).astype(int))
+    hi = np.minimum(size, (ends.max(axis=1) + pad).astype(int) + 1)
+    outside = np.any(hi - lo < 2, axis=1)  # the window lies outside the frame: the whole level
+    lo[outside], hi[outside] = 0, size[outside]
+    # crop pixel (x, y) -> level point corner + x*sx*u + y*sy*v, in the neighbourhood's coordinates
     sx, sy = sx.astype(np.float32)[:, None], sy.astype(np.float32)[:, None]
-    m = np.stack([u * sx, v * sy, np.zeros_like(u)], axis=2).astype(np.float32)  # x, y rows of the affine map
+    m = np.stack([u * sx, v * sy, (origin - lo).astype(np.float32)], axis=2).astype(np.float32)  # x, y rows
     out = []
-    for i, (start, stop) in enumerate(zip(lo.tolist(), hi.tolist(), strict=True)):
-        level = pyramid.level(int(k[i]))
-        ih, iw = level.shape[:2]
-        (x0, y0), x1, y1 = start, min(iw, stop[0]), min(ih, stop[1])
-        if x1 - x0 < 2 or y1 - y0 < 2:  # the window lies outside the frame
-            x0, y0, x1, y1 = 0, 0, iw, ih
-        g = level[y0:y1, x0:x1]
+    for i, ((x0, y0), (x1, y1)) in enumerate(zip(lo.tolist(), hi.tolist(), strict=True)):
+        g = levels[k[i]][y0:y1, x0:x1]
         if sigma[i] > 0:  # shrinking: smooth first so the crop is not aliased
             g = np.asarray(cv2.GaussianBlur(g, (0, 0), float(sigma[i])), np.uint8)
-        m[i, :, 2] = (origin[i] - (x0, y0)).astype(np.float32)  # in the neighbourhood's coordinates
         out.append(np.asarray(cv2.warpAffine(g, m[i], (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                              borderMode=cv2.BORDER_REPLICATE), np.uint8))
     return out
