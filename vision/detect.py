@@ -518,16 +518,18 @@ def _untangled(labels: Labels, stats: npt.NDArray[np.int32], lo: float, hi: floa
 def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1, frame pixels at the fine scale) around the region's parts, each grown by `pad`,
     overlapping ones merged: every region pixel lies in exactly one box."""
-    # The parts are labelled in the box around the region only (most of a frame is no ground), cut from even
-    # coordinates: the labelling goes by 2 x 2 blocks, so the parts come in the order the whole mask gives them.
+    # The parts are outlined in the box around the region only (most of a frame is no ground), cut from even
+    # coordinates, in the order labelling the whole mask by 2 x 2 blocks gives them: by their first block (its row,
+    # then its column; an outline holds the leftmost pixels of a part's top rows). A part in another's hole is left
+    # out: its box lies in the other's, and would merge into it.
     x, y, w, h = cv2.boundingRect(region)
     left, top = x - x % 2, y - y % 2
-    n, _, stats, _ = _components(region[top:y + h, left:x + w])
-    stats[:, :2] += (left, top)
+    parts, _ = cv2.findContours(region[top:y + h, left:x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    stats = [np.add(cv2.boundingRect(p), (left, top, 0, 0)) for p in sorted(parts, key=_first_block)]
     fw, fh = size
     boxes = [(max(0, int(x * to_fine) - pad), max(0, int(y * to_fine) - pad),
               min(fw, int((x + bw) * to_fine) + pad + 1), min(fh, int((y + bh) * to_fine) + pad + 1))
-             for x, y, bw, bh, _ in stats[1:n]]
+             for x, y, bw, bh in stats]
     merged = True
     while merged:
         merged = False
@@ -542,6 +544,13 @@ def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> li
                 out.append(b)
         boxes = out
     return boxes
+
+
+def _first_block(outline: npt.NDArray[Any]) -> tuple[int, int]:
+    """The row and column of the first 2 x 2 block (in raster order) holding a pixel of the part so outlined."""
+    block = outline.reshape(-1, 2) // 2
+    row = int(block[:, 1].min())
+    return row, int(block[block[:, 1] == row, 0].min())
 
 
 def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[FloatArray], s: Settings) -> list[Corner]:
