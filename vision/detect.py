@@ -37,7 +37,6 @@ from vision.rectify import (
 from vision.settings import SETTINGS, Settings
 
 Labels = npt.NDArray[np.integer[Any]]  # a mask's parts numbered, 0 the background
-BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -297,10 +296,10 @@ def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings = SETTING
     return out[0] if met[0] else None
 
 
-def _where_sides_meet(quads: FloatArray, lines: FloatArray, within: float = 0.1) -> tuple[FloatArray, BoolArray]:
-    """The corners where the quads' sides, moved onto `lines` (quad x side x (vx, vy, x0, y0)), meet (corner j where
-    side j - 1 meets side j), all at once; and whether they did: a quad two of whose sides are near parallel or one
-    of whose corners moved far (no card's edge: a fan's strip, glare) is given as it was."""
+def _where_sides_meet(quads: FloatArray, lines: FloatArray,
+                      within: float = 0.1) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """Where the quads' sides moved onto `lines` (quad x side x (vx, vy, x0, y0)) meet, and whether they did: a quad
+    two of whose sides are near parallel, or a corner moved far (no card's edge: a fan's strip, glare), stays."""
     (ux, uy, px, py), (vx, vy, rx, ry) = np.moveaxis(np.roll(lines, 1, axis=1), 2, 0), np.moveaxis(lines, 2, 0)
     det = ux * vy - uy * vx
     parallel = np.abs(det) < 0.2
@@ -519,13 +518,13 @@ def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> li
     """Boxes (x0, y0, x1, y1, frame pixels at the fine scale) around the region's parts, each grown by `pad`,
     overlapping ones merged: every region pixel lies in exactly one box."""
     # The parts are outlined in the box around the region only (most of a frame is no ground), cut from even
-    # coordinates, in the order labelling the whole mask by 2 x 2 blocks gives them: by their first block (its row,
-    # then its column; an outline holds the leftmost pixels of a part's top rows). A part in another's hole is left
-    # out: its box lies in the other's, and would merge into it.
+    # coordinates, in the order a labelling of the whole mask by 2 x 2 blocks gives: by their first block's row, then
+    # column. A part in another's hole is left out: its box, in the other's, would merge into it.
     x, y, w, h = cv2.boundingRect(region)
     left, top = x - x % 2, y - y % 2
     parts, _ = cv2.findContours(region[top:y + h, left:x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    stats = [np.add(cv2.boundingRect(p), (left, top, 0, 0)) for p in sorted(parts, key=_first_block)]
+    first = [int((p[..., 1] // 2 * 65536 + p[..., 0] // 2).min()) for p in parts]  # block row, then column
+    stats = [np.add(cv2.boundingRect(parts[i]), (left, top, 0, 0)) for i in np.argsort(first)]
     fw, fh = size
     boxes = [(max(0, int(x * to_fine) - pad), max(0, int(y * to_fine) - pad),
               min(fw, int((x + bw) * to_fine) + pad + 1), min(fh, int((y + bh) * to_fine) + pad + 1))
@@ -544,13 +543,6 @@ def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> li
                 out.append(b)
         boxes = out
     return boxes
-
-
-def _first_block(outline: npt.NDArray[Any]) -> tuple[int, int]:
-    """The row and column of the first 2 x 2 block (in raster order) holding a pixel of the part so outlined."""
-    block = outline.reshape(-1, 2) // 2
-    row = int(block[:, 1].min())
-    return row, int(block[block[:, 1] == row, 0].min())
 
 
 def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[FloatArray], s: Settings) -> list[Corner]:

@@ -44,10 +44,6 @@ class Reading:
         """Each window's bounding box (x0, y0, x1, y1)."""
         return tuple((*map(float, w.min(axis=0)), *map(float, w.max(axis=0))) for w in self.windows)
 
-    @cached_property
-    def centres(self) -> tuple[FloatArray, ...]:
-        return tuple(w.mean(axis=0) for w in self.windows)
-
 
 @dataclass(frozen=True)
 class Mark:
@@ -108,7 +104,8 @@ def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
         if any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
                for b, w in zip(x.boxes, x.windows, strict=True) if _meet(b, kb)):
             continue
-        if any(k.whole and any(holds(k.quad, c) for c in x.centres) for k in kept):
+        centres = [w.mean(axis=0) for w in x.windows]  # once, not for each card kept
+        if any(k.whole and any(holds(k.quad, c) for c in centres) for k in kept):
             continue
         kept.append(x)
     named = [_cut(x, [w for k in kept if k is not x for w in k.windows], marks) for x in kept]
