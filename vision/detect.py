@@ -105,7 +105,6 @@ class Ground:
 class Found:
     outlines: list[Outline]
     corners: list[Corner]
-    piles: list[FloatArray]  # rectangles around blobs of overlapping cards
     ground: Ground
 
     def off_table_share(self, quad: FloatArray) -> float:
@@ -346,7 +345,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                        np.uint8) if scale < 1 else image
     frame_area = small.shape[0] * small.shape[1]
     quads: list[FloatArray] = []
-    blobs: list[tuple[int, npt.NDArray[np.int32], float]] = []  # mask, contour, area
+    blobs: list[tuple[npt.NDArray[np.int32], float]] = []  # contour, area
     # value: the highest colour channel
     _, saturation, value = (np.asarray(c, np.uint8) for c in cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)))
     grey = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -365,7 +364,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 (lighter if k == 3 else quads).append(quad)
             elif k in (0, 2):  # paper or not-the-table: cards overlapping (edges alone are too many things; paper
                 # lighter than its surroundings is, in a cluttered room, as many patches of wall and light)
-                blobs.append((k, c, float(areas[i])))
+                blobs.append((c, float(areas[i])))
     # Where another mask outlines a card too, its outline is kept (`_not_outlined`): on felt the lighter-than-around
     # mask takes in the card's blurred rim, and a part of a card it outlines (a picture's frame) is no card.
     quads = _one_quad_per_card(quads)
@@ -390,8 +389,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
-    piles: list[FloatArray] = []
-    for k, blob, area in sorted(blobs, key=lambda b: -b[2]):
+    for blob, area in sorted(blobs, key=lambda b: -b[1]):
         x, y, bw, bh = cv2.boundingRect(blob)
         # mostly a card outlined already (by another mask): its box's centre on the card, and not much larger
         if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (x + bw / 2, y + bh / 2), False) >= 0 and
@@ -404,8 +402,6 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         widths: tuple[float, ...] = (known,) if known is not None else (short / CARD_ASPECT, 0.75 * short / CARD_ASPECT)
         if area < 0.6 * CARD_ASPECT * widths[0] ** 2:  # smaller than a card: no cards in it
             continue
-        if k == 2 and len(piles) < s.max_piles and area >= s.pile_fill * rect[1][0] * rect[1][1]:
-            piles.append(order_quad(cv2.boxPoints(rect) / scale))  # straight-edged: cards, not a hand
         for v, u, wv in _corners(blob, widths, s):
             # a ring of edges gives each corner twice (its outer and inner contour)
             if corners:
@@ -418,7 +414,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 break
         if len(corners) >= s.max_corners:
             break
-    found = Found(outlines, corners, piles, _ground(small, value, masks[2], scale, s))
+    found = Found(outlines, corners, _ground(small, value, masks[2], scale, s))
     return replace(found, corners=corners + index_corners(image, found, s)) if indices else found
 
 

@@ -26,8 +26,6 @@ class Settings:
     edge_step: float = 6.0  # grey levels between samples half a pixel apart: a weaker step is no card's edge
     corner_angle: tuple[float, float] = (55.0, 125.0)  # a card's corner on a blob's outline, degrees
     strip_width: float = 0.85  # an outline narrower than this share of the frame's typical card is a strip
-    max_piles: int = 12  # blobs of overlapping cards reported as one pile each when nothing in them is read
-    pile_fill: float = 0.8  # ... when its blob fills this much of its bounding rectangle (cards, not a hand)
     max_corners: int = 64  # corner proposals per frame
     glyph_size: tuple[float, float] = (6.0, 0.2)  # an index glyph's size: pixels at least, share of the frame at
     # most (a card close under a phone's camera, or a scan, has glyphs a sixth of the frame tall)
