@@ -1,12 +1,10 @@
 """Detect: where the cards are in a frame, as outlines (one card alone) and corners (cards overlapping).
 
-Cards are the lightest, least coloured things on a table, and their edges are sharp. Masks of the frame (card-like
-paper, closed edges, what is far in colour from the table top two ways, paper lighter than its surroundings) are cut
-into blobs: one filling a quadrilateral of a card's proportions is one card's `Outline`, moved onto the card's edge
-(`_to_edges`); any other blob big enough to hold cards is cards overlapping, each convex near-right vertex of its
-outline a `Corner` where a card may start (the reader tells which are index corners). Cards are also found by
-their index (`index_corners`): glyph pairs, a rank over its suit, looked for only on the `Ground` an index can lie
-on and off the cards already read, so that on felt with every card read next to nothing is left to search.
+Masks of the frame (card-like paper, closed edges, what is far in colour from the table top two ways, paper lighter
+than its surroundings) are cut into blobs: one filling a quadrilateral of a card's proportions is one card's
+`Outline`, moved onto the card's edge; any other blob big enough to hold cards is cards overlapping, each convex
+near-right vertex of its outline a `Corner` where a card may start. Cards are also found by their index
+(`index_corners`): a rank over its suit, on the `Ground` an index can lie on, off the cards already read.
 Details and reasons: docs/vision.md, "Detect" and "Find by index".
 """
 
@@ -148,26 +146,24 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
 
 
 def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settings) -> list[Image]:
-    """Card-like paper; the frame's edges (rings: a back, a dark or black card, any outline); what is far in
-    colour from the table top, opened then closed; paper lighter than what is around it; what is far from the
-    table top closed then opened (`saturation` and `value`: the frame's HSV channels)."""
+    """The masks cards are outlined in, in this order: card-like paper, the frame's edges (rings: a back, a dark card,
+    any outline), far from the table top's colour opened then closed, paper lighter than its surroundings, far from
+    the table top's colour closed then opened (`saturation` and `value`: the frame's HSV channels)."""
     white = cv2.GaussianBlur(cv2.subtract(value, saturation), (5, 5), 0)
     _, paper = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, kernel)
     # bridge a card's paper where its index or picture runs close to the edge
     paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    # On a light table or desk the frame's Otsu level puts the cards with the desk (it splits off the backs),
-    # and a card's edges run into its index, so the ring of edges holds less than the card: its paper is found
-    # as lighter than its surroundings instead (unsmoothed: opening and closing it merge a card with the glare
-    # and the desk around it).
+    # On a light table or desk the frame's Otsu level puts the cards with the desk (it splits off the backs), and a
+    # card's edges run into its index, so the ring of edges holds less than the card: its paper is found as lighter
+    # than its surroundings instead (unsmoothed: opening and closing it merge a card with the glare and the desk).
     block = max(15, (min(small.shape[:2]) // s.lighter_block) | 1)
     lighter = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -s.lighter_by)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 15, 45)
     edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)), iterations=1)
-    # not the table: far in colour from the frame's median (the table top), thin lines opened away
+    # not the table: far in colour from the table top (most of the frame: a sparse grid's median colour)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    # the table top is most of the frame: a sparse grid of it gives its median colour
     table = quantiles_u8(np.asarray(lab[::8, ::8], np.uint8).reshape(-1, 3).T)
     off = cv2.absdiff(lab, np.array([*table, 0.0], np.float64))  # a scalar: the table's colour
     lightness, green_red, blue_yellow = cv2.split(off)
@@ -214,11 +210,9 @@ def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> Float
 
 def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[FloatArray]:
     """The quads with each side moved onto the frame's edge: across the side's middle, at several points, the
-    strongest step of grey level within `edge_reach` pixels (to a fraction of a pixel), a line fitted through
-    them, and the corners where those lines meet. The masks' outlines are a pixel or two off the card's edge
-    (a ring of edges is dilated, paper is opened), and a card's corners are rounded, so the hull's vertices lie
-    on the arcs inside it: a card read from those has its index windows off the index. Every side of every quad
-    is sampled in one pass."""
+    strongest step of grey level within `edge_reach` pixels (to a fraction of a pixel), a line fitted through them,
+    and the corners where those lines meet. A mask's outline lies a pixel or two off the card's edge and its hull's
+    vertices cut a card's rounded corners: a card read from those has its index windows off the index."""
     if not quads:
         return []
     a = np.array(quads, np.float32)  # (quad, side, xy): side j runs from corner j to corner j + 1
@@ -381,11 +375,10 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     outlines = [Outline(order_quad(q / scale)) for q in quads]
     corners: list[Corner] = []
     if card_w is not None:
-        # An outline narrower than a card is the visible strip of a card under another (a row of cards, a
-        # fanned hand): the card is proposed at each of the strip's corners, at the card_w width.
+        # An outline narrower than a card and as long as one (a smaller card-shaped one is a card further off) is the
+        # visible strip of a card under another (a row of cards, a fanned hand): the card is proposed at its corners.
         for q in quads:
             short, long_ = side_lengths(q)
-            # a strip is as long as a card (a smaller card-shaped outline is a card further from the camera)
             if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
                 for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
@@ -397,8 +390,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             continue
         if known is None and area < 3 * s.min_card_area * frame_area:
             continue
-        rect = cv2.minAreaRect(blob)
-        short = min(rect[1])
+        short = min(cv2.minAreaRect(blob)[1])
         widths: tuple[float, ...] = (known,) if known is not None else (short / CARD_ASPECT, 0.75 * short / CARD_ASPECT)
         if area < 0.6 * CARD_ASPECT * widths[0] ** 2:  # smaller than a card: no cards in it
             continue
@@ -614,8 +606,7 @@ def _ink(level: Image, ground: Image, block: int) -> tuple[Image, Image]:
                                         borderType=cv2.BORDER_REPLICATE), np.float32)
 
     total, count = box_sum(np.asarray(cv2.bitwise_and(level, ground), np.uint8)), box_sum(ground) / 255
-    mean = np.rint(total / np.maximum(count, 1.0)).astype(np.uint8)  # whole grey levels, as OpenCV's adaptive
-    # threshold has them
+    mean = np.rint(total / np.maximum(count, 1.0)).astype(np.uint8)  # whole grey levels, as adaptiveThreshold's
     depth = np.asarray(cv2.subtract(mean, level), np.uint8)
     return np.asarray(cv2.bitwise_and(ground, cv2.inRange(depth, 18, 255)), np.uint8), depth
 

@@ -1,5 +1,4 @@
-"""Reading the files vision is given (images, JSON documents): anything unreadable becomes a typed error, never a
-crash."""
+"""Reading the files vision is given (images, JSON documents): anything unreadable is a typed error, never a crash."""
 
 from __future__ import annotations
 

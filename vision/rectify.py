@@ -122,11 +122,9 @@ def _crop(window: Image) -> Image:
     return np.asarray(cv2.resize(window, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA), np.uint8)
 
 
-def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatArray,
-                 card_width: float) -> FloatArray:
-    """The card quad (ordered like `order_quad`, starting at `corner`) of a card of `card_width` whose corner
-    is at `corner`, its short side running along the unit vector `along_short` and its long side along
-    `along_long`."""
+def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatArray, card_width: float) -> FloatArray:
+    """The quad (ordered like `order_quad`) of a card `card_width` wide from `corner`, its short side along the unit
+    vector `along_short`, its long side along `along_long`."""
     c = np.asarray(corner, np.float32)
     short, long = along_short * card_width, along_long * (card_width * CARD_ASPECT)
     return np.array([c, c + short, c + short + long, c + long], np.float32)
