@@ -60,9 +60,7 @@ class Detection:
     face: Face
     confidence: float
     corners: tuple[tuple[float, float], ...]  # 4 image points, clockwise, first edge a short side
-    # The rank when it is read surely, even if the suit is not (then `card` stays None); always
-    # card[0] for a named card (filled in when not given).
-    rank: str | None = None
+    rank: str | None = None  # read surely even where the suit is not (`card` None); a named card's card[0] if not given
 
     def __post_init__(self) -> None:
         if self.card is not None and not is_card(self.card):
@@ -200,7 +198,6 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         found = find_cards(image, s, card_width=card_width, indices=False)
         quads = [o.quad for o in found.outlines]
         proposals = _proposals(found.corners, s)
-        # the frame's grey levels and their halvings: made once for all the windows, and only when one is wanted
         pyramid = Pyramid(image)
         batch = self.read([crop for q in quads for crop in index_crops(image, q)] +
                           corner_crops_at(pyramid, [q for q, _, _ in proposals]))
@@ -281,7 +278,6 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         out: list[Reading] = []
         for k, m in enumerate(marks):
             rows = range(k * len(shifts), (k + 1) * len(shifts))
-            # the windows reading the mark's card at the bar
             sure = [(p, j) for j, (name, p) in ((j, r.best(j)) for j in rows) if name == m.card and p >= s.index_bar]
             if len(sure) >= s.refine_votes:
                 p, j = max(sure)

@@ -31,8 +31,7 @@ class Reading:
     windows: tuple[FloatArray, ...]
     corner: int = 0
     whole: bool = False
-    # how far across its card from the index corner (0..1) it is seen: to the edge of a card lying on it, where
-    # `vision.pipeline._seen_edges` finds one
+    # how far across its card from the index corner (0..1) it is seen: to a card lying on it (`pipeline._seen_edges`)
     seen_across: float = 1.0
 
     @cached_property
