@@ -179,26 +179,19 @@ def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settin
     return [np.asarray(m, np.uint8) for m in (paper, edges, apart, lighter, joined)]
 
 
-def _quad_of(contour: npt.NDArray[np.int32]) -> FloatArray:
-    """The contour's quadrilateral: its hull simplified to 4 vertices when it simplifies so (perspective kept),
-    else its minimum-area rectangle."""
-    hull = cv2.convexHull(contour)
-    peri = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.035, 0.05):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            return approx.reshape(4, 2).astype(np.float32)
-    return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
-
-
 def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> FloatArray | None:
-    """The quad of a contour (of area `blob`) that is one card's outline, else None."""
-    rect_w, rect_h = cv2.minAreaRect(contour)[1]
+    """The quad of a contour (of area `blob`) that is one card's outline, else None: its hull simplified to 4
+    vertices when it simplifies so (perspective kept), else its minimum-area rectangle."""
+    rect = cv2.minAreaRect(contour)
+    rect_w, rect_h = rect[1]
     # The two tests on the quad below bound the blob's share of its minimum-area rectangle: a blob under that
     # share (most blobs of a frame, the edges' tangles) is no card, and its quad need not be fitted.
     if blob < s.min_fill / s.quad_of_rect * rect_w * rect_h:
         return None
-    quad = _quad_of(contour)
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    fits = (cv2.approxPolyDP(hull, eps * peri, True) for eps in (0.02, 0.035, 0.05))
+    quad = next((q.reshape(4, 2) for q in fits if len(q) == 4), cv2.boxPoints(rect)).astype(np.float32)
     area = quad_area(quad)
     short, long_ = side_lengths(quad)
     if area <= 0 or not s.min_aspect <= long_ / max(short, 1e-6) <= s.max_aspect or blob / area < s.min_fill:
