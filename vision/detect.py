@@ -233,7 +233,7 @@ def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[Flo
     return list(_where_sides_meet(a, lines)[0])
 
 
-def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings = SETTINGS) -> FloatArray | None:
+def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings) -> FloatArray | None:
     """The quad with each side moved out to where the card gives way to the table: along lines across the side,
     up to `reach` of the quad's width beyond it, the outermost point whose grey level is still as far from the
     table's (at the lines' ends) as half the paper's distance from it (the card's paper, its border line or its

@@ -208,7 +208,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         # into the index); turned a quarter (a photograph stretched out of shape can make a long side look short).
         again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None]
         tries = [(i, q) for i in again for q in (_grown(quads[i], s.regrow), np.roll(quads[i], -1, axis=0))]
-        tries += [(i, q) for i in again if (q := moved_out(pyramid.level(0), quads[i], s.move_out)) is not None]
+        tries += [(i, q) for i in again if (q := moved_out(pyramid.level(0), quads[i], s.move_out, s)) is not None]
         # An outline of other proportions than a card's, reading no card, may have lost its index column (on a light
         # table the index's ink can close the ring of the card's edges): it is read again made a card's shape.
         tries += [(i, q) for i, x in enumerate(best) if _misshapen(quads[i], s) and (
@@ -261,7 +261,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
     def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
         """Each mark's card (its window's card quad drawn a tenth of its width inside on each side) with its sides
         moved out to the card's edges (`moved_out`), where both its corners name one card."""
-        moved = [moved_out(pyramid.level(0), _grown(_card_of(m.window), -0.1), self.settings.mark_reach)
+        moved = [moved_out(pyramid.level(0), _grown(_card_of(m.window), -0.1), self.settings.mark_reach,
+                           self.settings)
                  for m in marks]
         named = self._name_outlines(image, [order_quad(q) for q in moved if q is not None])
         return [x for x in named if isinstance(x, Reading) and x.whole]

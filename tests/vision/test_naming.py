@@ -4,19 +4,23 @@ corners agreeing below the bar are one weak reading twice, never a name."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
 
+import vision.pipeline
 from hardware_sim.camera import PlacedCard, TableScene, random_scene, render_with_truth
+from hardware_sim.camera.scene import fanned_scene
 from vision.cards import ALL_CARDS
 from vision.detect import moved_out
 from vision.pipeline import Detection, Recognizer
 from vision.read import NONE, IndexReader, Readings
 from vision.rectify import Image, order_quad, quad_area
 from vision.resolve import holds
-from vision.settings import SETTINGS
+from vision.settings import SETTINGS, Settings
 
 
 class _Constant(IndexReader):
@@ -95,11 +99,11 @@ def test_moving_out_finds_the_edge_of_a_card_whose_index_column_was_cut_off() ->
     width = float(np.linalg.norm(truth[1] - truth[0]))
     cut = truth.copy()
     cut[[0, 3]] += 0.15 * (truth[1] - truth[0])  # a long side moved in by 15% of the width
-    moved = moved_out(_grey(image), cut, SETTINGS.move_out)
+    moved = moved_out(_grey(image), cut, SETTINGS.move_out, SETTINGS)
     assert moved is not None
     assert _farthest(moved, truth) < 0.06 * width
     # an outline on the card's edges already stays within a few pixels of them
-    again = moved_out(_grey(image), truth, SETTINGS.move_out)
+    again = moved_out(_grey(image), truth, SETTINGS.move_out, SETTINGS)
     assert again is None or _farthest(again, truth) < 0.06 * width
 
 
@@ -112,7 +116,7 @@ def test_moving_out_turns_a_side_drawn_askew_onto_the_card_s_edge() -> None:
     turn = np.deg2rad(10.0)
     rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
     askew = (centre + 0.7 * (truth - centre) @ rotation.T).astype(np.float32)
-    moved = moved_out(_grey(image), askew, SETTINGS.mark_reach)
+    moved = moved_out(_grey(image), askew, SETTINGS.mark_reach, SETTINGS)
     assert moved is not None
     assert _farthest(moved, truth) < 0.08 * width
 
@@ -121,4 +125,19 @@ def test_moving_out_turns_a_side_drawn_askew_onto_the_card_s_edge() -> None:
                                   np.array([[-90, -90], [-40, -90], [-40, -20], [-90, -20]], np.float32)])
 def test_moving_out_a_degenerate_or_outside_quad_gives_nothing(quad: np.ndarray) -> None:
     grey = np.full((120, 160), 200, np.uint8)
-    assert moved_out(grey, quad, SETTINGS.mark_reach) is None
+    assert moved_out(grey, quad, SETTINGS.mark_reach, SETTINGS) is None
+
+
+def test_an_outline_is_moved_out_under_the_recognizers_own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recognizer's settings reach `moved_out` (its least paper-to-table contrast, `edge_paper`, among them),
+    not the defaults: a fanned scene whose unnamed outlines are moved out to the card's edges."""
+    given: list[Settings] = []
+
+    def spy(grey: Image, quad: npt.NDArray[np.float32], reach: float, s: Settings) -> npt.NDArray[np.float32] | None:
+        given.append(s)
+        return moved_out(grey, quad, reach, s)
+
+    monkeypatch.setattr(vision.pipeline, "moved_out", spy)
+    settings = replace(SETTINGS, edge_paper=SETTINGS.edge_paper + 1)
+    Recognizer(settings=settings).identify(render_with_truth(fanned_scene(1), 1).image)
+    assert given and all(s is settings for s in given)
