@@ -176,8 +176,19 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             self._pool.shutdown(wait=True)
 
     def read(self, crops: list[Image]) -> Readings:
-        readings = self.reader.read(crops)
-        return self.profile.sharpen(readings, self.settings) if self.profile is not None else readings
+        """The crops' readings, as the deck profile (if any) decides them. A crop of nearly one grey level (the
+        table, blank paper, glare) holds no index: it reads "not an index" without the network."""
+        if not crops:
+            return self.reader.read(crops)
+        inked = np.flatnonzero(np.stack(crops).reshape(len(crops), -1).std(axis=1) >= self.settings.blank_window)
+        r = self.reader.read([crops[k] for k in inked])
+        if self.profile is not None and len(inked):
+            r = self.profile.sharpen(r, self.settings)
+        probs = np.zeros((len(crops), NONE + 1), np.float32)
+        probs[:, NONE] = 1.0
+        embeddings = np.zeros((len(crops), r.embeddings.shape[1]), np.float32)
+        probs[inked], embeddings[inked] = r.probs, r.embeddings
+        return Readings(probs, embeddings)
 
     def identify(self, frame: object) -> list[Detection]:
         image = check_frame(frame)

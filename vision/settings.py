@@ -43,6 +43,8 @@ class Settings:
     # them: a bound on a cluttered frame's reading time (a room, a patterned cloth), not a filter; a whole deck
     # spread in rows (52 indices both ways round, with the pairs its uncovered pips make) fits in it
     # read ---------------------------------------------------------------------------------------------------
+    blank_window: float = 6.0  # a window whose grey levels' standard deviation is below this holds no index (not
+    # read: the table, blank paper, glare)
     name_bar: float = 0.94  # calibrated probability a corner's card needs to be named (set on the validation split)
     index_bar: float = 0.975  # ... when the corner was proposed from an index's glyphs (the same)
     other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named

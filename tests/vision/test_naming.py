@@ -18,7 +18,7 @@ from vision.cards import ALL_CARDS
 from vision.detect import moved_out
 from vision.pipeline import Detection, Recognizer
 from vision.read import NONE, IndexReader, Readings
-from vision.rectify import Image, order_quad, quad_area
+from vision.rectify import CROP_H, CROP_W, Image, order_quad, quad_area
 from vision.resolve import holds
 from vision.settings import SETTINGS, Settings
 
@@ -141,3 +141,23 @@ def test_an_outline_is_moved_out_under_the_recognizers_own_settings(monkeypatch:
     settings = replace(SETTINGS, edge_paper=SETTINGS.edge_paper + 1)
     Recognizer(settings=settings).identify(render_with_truth(fanned_scene(1), 1).image)
     assert given and all(s is settings for s in given)
+
+
+def test_a_blank_window_reads_not_an_index_without_the_network() -> None:
+    """A crop of one grey level (the table, blank paper, glare) is not given to the network; an inked one is."""
+    given: list[int] = []
+
+    class Counting(_Constant):
+        def read(self, crops: list[Image]) -> Readings:
+            given.append(len(crops))
+            return super().read(crops)
+
+    recognizer = Recognizer(reader=Counting("Kd", 0.99))
+    blank = np.full((CROP_H, CROP_W), 200, np.uint8)
+    inked = blank.copy()
+    inked[4:20, 4:14] = 30  # a glyph's dark stroke
+    given.clear()
+    r = recognizer.read([blank, inked, blank])
+    assert given == [1]
+    assert [r.best(k)[0] for k in range(3)] == [None, "Kd", None]
+    assert r.embeddings.shape[0] == 3
