@@ -184,6 +184,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         r = self.reader.read([crops[k] for k in inked])
         if self.profile is not None and len(inked):
             r = self.profile.sharpen(r, self.settings)
+        if len(inked) == len(crops):  # a frame's batch mostly: nothing to put back in place
+            return r
         probs = np.zeros((len(crops), NONE + 1), np.float32)
         probs[:, NONE] = 1.0
         embeddings = np.zeros((len(crops), r.embeddings.shape[1]), np.float32)
