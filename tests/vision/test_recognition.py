@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
+import vision.pipeline
 from hardware_sim.camera import (
     PlacedCard,
     RenderOptions,
@@ -16,6 +18,7 @@ from hardware_sim.camera import (
     render_with_truth,
 )
 from tests.vision.helpers import Tally, match
+from vision.detect import Found, find_cards
 from vision.pipeline import Recognizer
 
 
@@ -120,11 +123,6 @@ def test_a_phone_sized_photograph_is_read_halved_with_its_cards_where_they_lie(
         recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
     """A frame over twice `Settings.index_width` wide is looked at halved until it is not (its full size only costs
     time); the cards it names are those of the frame at its own size, their corners in the full frame's pixels."""
-    import cv2
-
-    import vision.pipeline
-    from vision.detect import Found, find_cards
-
     frame = render_with_truth(random_scene(5, cards=6), 5)
     own = recognizer.identify(frame.image)
     big = np.asarray(cv2.resize(frame.image, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC), np.uint8)
