@@ -20,12 +20,14 @@ import numpy.typing as npt
 
 from vision.rectify import (
     CARD_ASPECT,
+    CORNER_H,
     CORNER_W,
     FloatArray,
     Image,
     box_quad,
     boxes_meet,
     card_coords,
+    corner_frame,
     order_quad,
     quad_area,
     quad_iou,
@@ -106,16 +108,20 @@ class Found:
     ground: Ground
 
     def off_table_share(self, quad: FloatArray) -> float:
-        """The share of a quad (frame pixels) off the table top, sampled on an 8 x 8 grid across it."""
-        t = (np.arange(8, dtype=np.float32) + 0.5) / 8
-        u, v = np.meshgrid(t, t)
-        m = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), np.asarray(quad, np.float32) * self.ground.scale)
-        points = cv2.perspectiveTransform(np.stack([u, v], axis=-1).reshape(-1, 1, 2), m).reshape(-1, 2)
-        off_table = self.ground.off_table
-        h, w = off_table.shape
-        x = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
-        y = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
-        return float((off_table[y, x] > 0).mean())
+        """The share of a quad (frame pixels) off the table top."""
+        return _share(self.ground.off_table, np.asarray(quad, np.float32) * self.ground.scale)
+
+
+def _share(mask: Image, quad: FloatArray) -> float:
+    """The share of a quad (the mask's pixels) that is set in the mask, sampled on an 8 x 8 grid across it."""
+    t = (np.arange(8, dtype=np.float32) + 0.5) / 8
+    u, v = np.meshgrid(t, t)
+    m = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), np.asarray(quad, np.float32))
+    points = cv2.perspectiveTransform(np.stack([u, v], axis=-1).reshape(-1, 1, 2), m).reshape(-1, 2)
+    h, w = mask.shape
+    x = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
+    y = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
+    return float((mask[y, x] > 0).mean())
 
 
 def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings) -> Ground:
@@ -296,9 +302,12 @@ def _where_sides_meet(quads: FloatArray, lines: FloatArray,
     return np.where(met[:, None, None], out, quads).astype(np.float32), met
 
 
-def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Settings) -> list[tuple[FloatArray, ...]]:
+def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], ground: Image,
+             s: Settings) -> list[tuple[FloatArray, ...]]:
     """(corner, along next edge, along previous edge) at each convex near-right vertex of the blob's outline,
-    the outline taken clockwise on screen."""
+    the outline taken clockwise on screen, whose card's index window (at the first of `widths`) lies mostly
+    (`Settings.corner_ground`) on `ground`, where an index can lie: a vertex of glare on the table, or of a line
+    drawn on it, frames only the table."""
     poly = cv2.approxPolyDP(contour, max(2.0, 0.04 * min(widths)), True).reshape(-1, 2).astype(np.float32)
     if len(poly) < 3:
         return []
@@ -317,7 +326,9 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Setti
     # the long side: the previous edge straightened to a right angle with the next one
     w = np.stack([-u[:, 1], u[:, 0]], axis=1)
     w[(w * b).sum(axis=1) < 0] *= -1
-    return [(poly[i], u[i], w[i]) for i in np.flatnonzero(at)]
+    # the window: the card's corner CORNER_W of its width by CORNER_H of its length
+    return [(poly[i], u[i], w[i]) for i in np.flatnonzero(at)
+            if _share(ground, corner_frame(poly[i], u[i] * CORNER_W, w[i] * CORNER_H, widths[0])) >= s.corner_ground]
 
 
 def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *,
@@ -366,6 +377,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     known = card_width * scale if card_width is not None else float(np.median(widths_seen)) if widths_seen else None
     card_w = known if card_width is not None or len(widths_seen) >= 3 else None
     outlines = [Outline(order_quad(q / scale)) for q in quads]
+    ground = _ground(small, value, masks[2], scale, s)
+    index_ground = np.asarray(cv2.bitwise_or(ground.paper, ground.dark), np.uint8)  # for dark ink or light
     corners: list[Corner] = []
     if card_w is not None:
         # An outline narrower than a card and as long as one (a smaller card-shaped one is a card further off) is the
@@ -373,7 +386,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         for q in quads:
             short, long_ = side_lengths(q)
             if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
-                for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
+                for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), index_ground, s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
     for blob, area in sorted(blobs, key=lambda b: -b[1]):
         x, y, bw, bh = cv2.boundingRect(blob)
@@ -387,7 +400,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         widths: tuple[float, ...] = (known,) if known is not None else (short / CARD_ASPECT, 0.75 * short / CARD_ASPECT)
         if area < 0.6 * CARD_ASPECT * widths[0] ** 2:  # smaller than a card: no cards in it
             continue
-        for v, u, wv in _corners(blob, widths, s):
+        for v, u, wv in _corners(blob, widths, index_ground, s):
             # a ring of edges gives each corner twice (its outer and inner contour)
             if corners:
                 at = np.array([c.point for c in corners]) * scale
@@ -399,7 +412,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 break
         if len(corners) >= s.max_corners:
             break
-    found = Found(outlines, corners, _ground(small, value, masks[2], scale, s))
+    found = Found(outlines, corners, ground)
     return replace(found, corners=corners + index_corners(image, found, s)) if indices else found
 
 

@@ -42,6 +42,8 @@ class Settings:
     max_index_pairs: int = 400  # index proposals (rank over suit, each pair both ways round) per outline and off
     # them: a bound on a cluttered frame's reading time (a room, a patterned cloth), not a filter; a whole deck
     # spread in rows (52 indices both ways round, with the pairs its uncovered pips make) fits in it
+    corner_ground: float = 0.5  # a corner proposed from an outline's vertex whose index window lies on less than
+    # this share of the ground an index can lie on (light paper, a dark card) proposes nothing: it frames the table
     # read ---------------------------------------------------------------------------------------------------
     blank_window: float = 6.0  # a window whose grey levels' standard deviation is below this holds no index (not
     # read: the table, blank paper, glare)

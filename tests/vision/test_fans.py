@@ -332,3 +332,25 @@ def test_a_card_on_the_strip_of_another_outlined_as_one_with_it_is_named() -> No
     dets = Recognizer().identify(frame.image)
     assert any(d.card == "Jc" and _holds(d, jack.indices[0]) for d in dets)
     assert not any(d.card not in (None, "Jc") and _holds(d, p) for d in dets for p in jack.indices)
+
+
+def test_a_patch_of_glare_on_the_felt_proposes_no_card_corner() -> None:
+    """A blob far from the table's colour that is not one card is cards overlapping, and its near-right vertices
+    propose card corners; a patch of glare is such a blob too, but an index window at its vertices holds only the
+    table (no light paper, no dark card) and is not proposed. The row of cards beside it still is, at its corners."""
+    import cv2
+
+    from vision.detect import find_cards
+
+    frame = np.full((720, 1280, 3), (40, 110, 30), np.uint8)  # felt
+    for x in (100, 300, 500):  # three cards lying alone: the frame's card size
+        frame[100:240, x:x + 100] = 245
+    glare = np.array([[700, 80], [950, 80], [950, 200], [820, 200], [820, 330], [700, 330]], np.int32)
+    cv2.fillPoly(frame, [glare], (70, 170, 60))  # an L of lighter felt
+    for x, y in ((200, 400), (250, 430), (300, 460)):  # a row of cards, each over the one before
+        frame[y:y + 140, x:x + 100] = 245
+        frame[y:y + 140, x] = 120
+    corners = [c.point for c in find_cards(frame, indices=False).corners]
+    assert not [p for p in corners if cv2.pointPolygonTest(glare.reshape(-1, 1, 2), tuple(map(float, p)), True) > -5]
+    row = [(200, 400), (200, 540), (400, 460), (400, 600)]
+    assert all(any(np.hypot(*(p - np.array(r))) < 5 for p in corners) for r in row)
