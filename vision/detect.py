@@ -24,10 +24,8 @@ from vision.rectify import (
     CORNER_W,
     FloatArray,
     Image,
-    box_quad,
     boxes_meet,
     card_coords,
-    corner_frame,
     order_quad,
     quad_area,
     quad_iou,
@@ -108,20 +106,21 @@ class Found:
     ground: Ground
 
     def off_table_share(self, quad: FloatArray) -> float:
-        """The share of a quad (frame pixels) off the table top."""
-        return _share(self.ground.off_table, np.asarray(quad, np.float32) * self.ground.scale)
+        """The share of a parallelogram (frame pixels: a card proposed at a corner) off the table top."""
+        return float(_shares(self.ground.off_table, np.asarray(quad, np.float32)[None] * self.ground.scale)[0])
 
 
-def _share(mask: Image, quad: FloatArray) -> float:
-    """The share of a quad (the mask's pixels) that is set in the mask, sampled on an 8 x 8 grid across it."""
+def _shares(mask: Image, quads: FloatArray) -> FloatArray:
+    """The share of each parallelogram (quads x 4 corners x xy, the mask's pixels) that is set in the mask, sampled on
+    an 8 x 8 grid across it."""
     t = (np.arange(8, dtype=np.float32) + 0.5) / 8
-    u, v = np.meshgrid(t, t)
-    m = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), np.asarray(quad, np.float32))
-    points = cv2.perspectiveTransform(np.stack([u, v], axis=-1).reshape(-1, 1, 2), m).reshape(-1, 2)
+    across, down = (g.reshape(1, -1, 1) for g in np.meshgrid(t, t))
+    q = quads[:, :, None, :]
+    points = q[:, 0] + across * (q[:, 1] - q[:, 0]) + down * (q[:, 3] - q[:, 0])
     h, w = mask.shape
-    x = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
-    y = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
-    return float((mask[y, x] > 0).mean())
+    x = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
+    y = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
+    return np.asarray((mask[y, x] > 0).mean(axis=1), np.float32)
 
 
 def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings) -> Ground:
@@ -326,9 +325,11 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], ground: 
     # the long side: the previous edge straightened to a right angle with the next one
     w = np.stack([-u[:, 1], u[:, 0]], axis=1)
     w[(w * b).sum(axis=1) < 0] *= -1
-    # the window: the card's corner CORNER_W of its width by CORNER_H of its length
-    return [(poly[i], u[i], w[i]) for i in np.flatnonzero(at)
-            if _share(ground, corner_frame(poly[i], u[i] * CORNER_W, w[i] * CORNER_H, widths[0])) >= s.corner_ground]
+    at = np.flatnonzero(at)
+    # the window: the card's corner, CORNER_W of its width by CORNER_H of its length
+    short, long_ = u[at] * (widths[0] * CORNER_W), w[at] * (widths[0] * CARD_ASPECT * CORNER_H)
+    windows = np.stack([poly[at], poly[at] + short, poly[at] + short + long_, poly[at] + long_], axis=1)
+    return [(poly[i], u[i], w[i]) for i in at[_shares(ground, windows) >= s.corner_ground]]
 
 
 def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *,
