@@ -1,8 +1,8 @@
 """The recognizer: frame in, detections out (`Recognizer(profile).identify(frame)`).
 
 The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index windows
-from glyph pairs; `rectify` cuts their index crops; `read` reads them in two batches (the outlines and corners,
-then the index windows where no card was read), sharpened by a deck profile (`deck`) when one is given; each is
+from glyph pairs; `rectify` cuts their index crops; `read` reads them in two batches (the outlines, then the corners
+and index windows where no card was read whole), sharpened by a deck profile (`deck`) when one is given; each is
 named here, and `resolve` keeps one detection per card. The rules: docs/vision.md, "Name" and "One detection per card".
 """
 
@@ -210,10 +210,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         card_width = self.card_size[0] * scale if self.card_size else None
         found = find_cards(image, s, card_width=card_width, indices=False)
         quads = [o.quad for o in found.outlines]
-        proposals = _proposals(found.corners, s)
         pyramid = Pyramid(image)
-        batch = self.read([crop for q in quads for crop in index_crops(image, q)] +
-                          corner_crops_at(pyramid, [q for q, _, _ in proposals]))
+        batch = self.read([crop for q in quads for crop in index_crops(image, q)])
         best = [self._name_outline(image, q, batch, i) for i, q in enumerate(quads)]
         # An outline whose corners name no card is read again, named only where both corners agree (a strip of a card
         # under others, grown onto its neighbours or read across, shows one corner of some card at most): grown, and
@@ -235,27 +233,27 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         down = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "down"]  # the backs
         # outlines read whole: named by both index corners, or a back
         read = [i for i, x in enumerate(best) if (isinstance(x, Reading) and x.whole) or i in down]
-        named, marks = _read_proposals(found, proposals, batch, 2 * len(quads), s)
-        readings += named
         # an unnamed card's corner read as some card, not surely, is read again around its window (framed a little off)
         unsure = [Mark(_window(np.roll(quads[i], -2 * c, axis=0)), ALL_CARDS[int(batch.probs[row, :NONE].argmax())])
                   for i in again if not isinstance(best[i], Reading)
                   for c, row in ((0, 2 * i), (1, 2 * i + 1)) if _shows_a_card(batch, row, s)]
         readings += self._refine(pyramid, unsure)
-        # Then, in a second batch, the cards found by their index where no card was read whole: off the outlines, in
-        # an outline that is no card (a line on the table around cards), and along the sides (an index lies at a
-        # card's edge, further in are its pips; all of it for a card the frame cuts) of one named by one corner or
-        # neither (cards outlined as one). A back is searched for light ink all the same: a black deck's cards are
-        # dark like backs.
+        # Then, in a second batch, the cards found off the outlines read whole or as backs (a window there frames a
+        # card's own corner, its pips or a back's pattern). By their corners, proposed at the vertices of blobs of
+        # overlapping cards and of cards' strips. By their index: off the outlines, in an outline that is no card (a
+        # line on the table around cards), and along the sides (an index lies at a card's edge, further in are its
+        # pips; all of it for a card the frame cuts) of one named by one corner or neither (cards outlined as one); a
+        # back is searched for light ink all the same (a black deck's cards are dark like backs).
+        by_corner = [p for p in _proposals(found.corners, s) if not any(holds(quads[i], _window(p[0]).mean(axis=0))
+                                                                          for i in read)]
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
         inner = [c for c in indices if c.within in lines or (
             c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down)) and
             (_at_edge(quads[c.within], c, s) or _cut_by_frame(quads[c.within], image.shape)))]
-        by_index = _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
-        windows = self.read(corner_crops_at(pyramid, [q for q, _, _ in by_index]))
-        named, more = _read_proposals(found, by_index, windows, 0, s)
+        proposals = by_corner + _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
+        windows = self.read(corner_crops_at(pyramid, [q for q, _, _ in proposals]))
+        named, marks = _read_proposals(found, proposals, windows, s)
         readings += named
-        marks += more
 
         def resolved(readings: list[Reading]) -> list[Detection]:
             joined = join_corners(readings, s.joined_aspect)
@@ -419,7 +417,7 @@ def _at_edge(quad: FloatArray, c: Corner, s: Settings) -> bool:
     return min(x, 1 - x) < s.index_edge[0] or min(y, 1 - y) < s.index_edge[1]
 
 
-def _read_proposals(found: Found, proposals: list[Proposal], r: Readings, base: int,
+def _read_proposals(found: Found, proposals: list[Proposal], r: Readings,
                     s: Settings) -> tuple[list[Reading], list[Mark]]:
     """The proposals whose window reads a card at its bar (a back, a pip or the felt reads "not an index"), and the
     windows of the others read as some card's index at `mark_bar` or more (a card lies there, read or not; an
@@ -427,12 +425,12 @@ def _read_proposals(found: Found, proposals: list[Proposal], r: Readings, base: 
     named: list[Reading] = []
     marks: list[Mark] = []
     for j, (quad, bar, marks_a_card) in enumerate(proposals):
-        name, p = r.best(base + j)
+        name, p = r.best(j)
         if name is not None and p >= bar:
             det = Detection(card=name, face="up", confidence=min(1.0, p), corners=corners_of(quad))
             named.append(Reading(det, (_window(quad),)))
-        elif marks_a_card and _shows_a_card(r, base + j, s):
-            cards = r.probs[[base + j], :NONE]
+        elif marks_a_card and _shows_a_card(r, j, s):
+            cards = r.probs[[j], :NONE]
             off_table = found.off_table_share(quad) >= s.mark_card_off_table
             unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=corners_of(quad),
                                 rank=_sure_rank(cards, s)) if off_table else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from hardware_sim.camera import (
     FaceSet,
@@ -354,3 +355,38 @@ def test_a_patch_of_glare_on_the_felt_proposes_no_card_corner() -> None:
     assert not [p for p in corners if cv2.pointPolygonTest(glare.reshape(-1, 1, 2), tuple(map(float, p)), True) > -5]
     row = [(200, 400), (200, 540), (400, 460), (400, 600)]
     assert all(any(np.hypot(*(p - np.array(r))) < 5 for p in corners) for r in row)
+
+
+def test_corners_proposed_on_a_card_read_whole_are_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two overlapping cards are one blob, and its near-right vertices propose card corners: those of the top card,
+    read whole at its own outline's index corners, or read as a back, frame nothing but that card (no card lies on
+    it) and are not read; those of the card under it are. Every card is named."""
+    import cv2
+
+    import vision.pipeline
+    from vision.detect import find_cards
+    from vision.pipeline import _window
+    from vision.rectify import corner_frame
+
+    cards = (PlacedCard(card="2c", x=150, y=120), PlacedCard(card="5d", x=300, y=120),
+             PlacedCard(card="9s", x=600, y=120), PlacedCard(card="Kh", x=380, y=300),
+             PlacedCard(card="7d", x=420, y=320, angle=25.0), PlacedCard(card="4s", x=650, y=300),
+             PlacedCard(card="3h", x=690, y=320, angle=25.0, face_up=False))
+    frame = render_with_truth(TableScene(cards=cards, surface="felt"), 1, RenderOptions())
+    tops = [np.array(t.corners, np.float32).reshape(-1, 1, 2) for t in frame.truth if t.card in ("7d", "3h")]
+    proposed = [_window(corner_frame(c.point, c.along_short, c.along_long, w)).mean(axis=0)
+                for c in find_cards(frame.image, indices=False).corners for w in c.widths]
+    on_top = [[cv2.pointPolygonTest(top, (float(x), float(y)), False) >= 0 for top in tops] for x, y in proposed]
+    assert all(any(on[k] for on in on_top) for k in range(2)) and not all(map(any, on_top))
+    read: list[np.ndarray] = []
+    corner_crops_at = vision.pipeline.corner_crops_at
+
+    def recorded(pyramid: object, quads: list[np.ndarray]) -> object:
+        read.extend(_window(q).mean(axis=0) for q in quads)
+        return corner_crops_at(pyramid, quads)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.pipeline, "corner_crops_at", recorded)
+    named = sorted(d.card for d in Recognizer().identify(frame.image) if d.card is not None)
+    assert named == ["2c", "4s", "5d", "7d", "9s", "Kh"]
+    was_read = [any(np.allclose(p, r, atol=0.5) for r in read) for p in proposed]
+    assert was_read == [not any(on) for on in on_top]
