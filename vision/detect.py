@@ -116,11 +116,9 @@ def _shares(mask: Image, quads: FloatArray) -> FloatArray:
     t = (np.arange(8, dtype=np.float32) + 0.5) / 8
     across, down = (g.reshape(1, -1, 1) for g in np.meshgrid(t, t))
     q = quads[:, :, None, :]
-    points = q[:, 0] + across * (q[:, 1] - q[:, 0]) + down * (q[:, 3] - q[:, 0])
-    h, w = mask.shape
-    x = np.clip(np.round(points[..., 0]).astype(int), 0, w - 1)
-    y = np.clip(np.round(points[..., 1]).astype(int), 0, h - 1)
-    return np.asarray((mask[y, x] > 0).mean(axis=1), np.float32)
+    x, y = np.moveaxis(np.round(q[:, 0] + across * (q[:, 1] - q[:, 0]) + down * (q[:, 3] - q[:, 0])).astype(int), -1, 0)
+    inside = mask[np.clip(y, 0, mask.shape[0] - 1), np.clip(x, 0, mask.shape[1] - 1)] > 0
+    return np.asarray(inside.mean(axis=1), np.float32)
 
 
 def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings) -> Ground:
@@ -303,10 +301,9 @@ def _where_sides_meet(quads: FloatArray, lines: FloatArray,
 
 def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], ground: Image,
              s: Settings) -> list[tuple[FloatArray, ...]]:
-    """(corner, along next edge, along previous edge) at each convex near-right vertex of the blob's outline,
-    the outline taken clockwise on screen, whose card's index window (at the first of `widths`) lies mostly
-    (`Settings.corner_ground`) on `ground`, where an index can lie: a vertex of glare on the table, or of a line
-    drawn on it, frames only the table."""
+    """(corner, along next edge, along previous edge) at each convex near-right vertex of the blob's outline, the
+    outline taken clockwise on screen, whose card's index window (at the first of `widths`) lies mostly on `ground`,
+    where an index can lie (`Settings.corner_ground`): a vertex of glare or of a line on the table frames the table."""
     poly = cv2.approxPolyDP(contour, max(2.0, 0.04 * min(widths)), True).reshape(-1, 2).astype(np.float32)
     if len(poly) < 3:
         return []
@@ -325,11 +322,9 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], ground: 
     # the long side: the previous edge straightened to a right angle with the next one
     w = np.stack([-u[:, 1], u[:, 0]], axis=1)
     w[(w * b).sum(axis=1) < 0] *= -1
-    at = np.flatnonzero(at)
-    # the window: the card's corner, CORNER_W of its width by CORNER_H of its length
-    short, long_ = u[at] * (widths[0] * CORNER_W), w[at] * (widths[0] * CARD_ASPECT * CORNER_H)
-    windows = np.stack([poly[at], poly[at] + short, poly[at] + short + long_, poly[at] + long_], axis=1)
-    return [(poly[i], u[i], w[i]) for i in at[_shares(ground, windows) >= s.corner_ground]]
+    short, long_ = u * (widths[0] * CORNER_W), w * (widths[0] * CARD_ASPECT * CORNER_H)  # the index window's sides
+    windows = np.stack([poly, poly + short, poly + short + long_, poly + long_], axis=1)
+    return [(poly[i], u[i], w[i]) for i in np.flatnonzero(at & (_shares(ground, windows) >= s.corner_ground))]
 
 
 def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *,
