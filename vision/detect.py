@@ -322,9 +322,10 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], ground: 
     # the long side: the previous edge straightened to a right angle with the next one
     w = np.stack([-u[:, 1], u[:, 0]], axis=1)
     w[(w * b).sum(axis=1) < 0] *= -1
-    short, long_ = u * (widths[0] * CORNER_W), w * (widths[0] * CARD_ASPECT * CORNER_H)  # the index window's sides
-    windows = np.stack([poly, poly + short, poly + short + long_, poly + long_], axis=1)
-    return [(poly[i], u[i], w[i]) for i in np.flatnonzero(at & (_shares(ground, windows) >= s.corner_ground))]
+    at = np.flatnonzero(at)
+    v, short, long_ = poly[at], u[at] * (widths[0] * CORNER_W), w[at] * (widths[0] * CARD_ASPECT * CORNER_H)
+    on_ground = _shares(ground, np.stack([v, v + short, v + short + long_, v + long_], axis=1)) >= s.corner_ground
+    return [(poly[i], u[i], w[i]) for i in at[on_ground]]
 
 
 def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *,
