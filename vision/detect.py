@@ -299,11 +299,9 @@ def _where_sides_meet(quads: FloatArray, lines: FloatArray,
     return np.where(met[:, None, None], out, quads).astype(np.float32), met
 
 
-def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], ground: Image,
-             s: Settings) -> list[tuple[FloatArray, ...]]:
-    """(corner, along next edge, along previous edge) at each convex near-right vertex of the blob's outline, the
-    outline taken clockwise on screen, whose card's index window (at the first of `widths`) lies mostly on `ground`,
-    where an index can lie (`Settings.corner_ground`): a vertex of glare or of a line on the table frames the table."""
+def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Settings) -> list[tuple[FloatArray, ...]]:
+    """(corner, along next edge, along previous edge) at each convex near-right vertex of the blob's outline,
+    the outline taken clockwise on screen."""
     poly = cv2.approxPolyDP(contour, max(2.0, 0.04 * min(widths)), True).reshape(-1, 2).astype(np.float32)
     if len(poly) < 3:
         return []
@@ -322,10 +320,7 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], ground: 
     # the long side: the previous edge straightened to a right angle with the next one
     w = np.stack([-u[:, 1], u[:, 0]], axis=1)
     w[(w * b).sum(axis=1) < 0] *= -1
-    at = np.flatnonzero(at)
-    v, short, long_ = poly[at], u[at] * (widths[0] * CORNER_W), w[at] * (widths[0] * CARD_ASPECT * CORNER_H)
-    on_ground = _shares(ground, np.stack([v, v + short, v + short + long_, v + long_], axis=1)) >= s.corner_ground
-    return [(poly[i], u[i], w[i]) for i in at[on_ground]]
+    return [(poly[i], u[i], w[i]) for i in np.flatnonzero(at)]
 
 
 def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *,
@@ -374,8 +369,6 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     known = card_width * scale if card_width is not None else float(np.median(widths_seen)) if widths_seen else None
     card_w = known if card_width is not None or len(widths_seen) >= 3 else None
     outlines = [Outline(order_quad(q / scale)) for q in quads]
-    ground = _ground(small, value, masks[2], scale, s)
-    index_ground = np.asarray(cv2.bitwise_or(ground.paper, ground.dark), np.uint8)  # for dark ink or light
     corners: list[Corner] = []
     if card_w is not None:
         # An outline narrower than a card and as long as one (a smaller card-shaped one is a card further off) is the
@@ -383,7 +376,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         for q in quads:
             short, long_ = side_lengths(q)
             if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
-                for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), index_ground, s):
+                for v, u, wv in _corners(np.round(q).astype(np.int32).reshape(-1, 1, 2), (card_w,), s):
                     corners.append(Corner(v / scale, u, wv, (card_w / scale,)))
     for blob, area in sorted(blobs, key=lambda b: -b[1]):
         x, y, bw, bh = cv2.boundingRect(blob)
@@ -397,7 +390,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         widths: tuple[float, ...] = (known,) if known is not None else (short / CARD_ASPECT, 0.75 * short / CARD_ASPECT)
         if area < 0.6 * CARD_ASPECT * widths[0] ** 2:  # smaller than a card: no cards in it
             continue
-        for v, u, wv in _corners(blob, widths, index_ground, s):
+        for v, u, wv in _corners(blob, widths, s):
             # a ring of edges gives each corner twice (its outer and inner contour)
             if corners:
                 at = np.array([c.point for c in corners]) * scale
@@ -409,6 +402,15 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 break
         if len(corners) >= s.max_corners:
             break
+    ground = _ground(small, value, masks[2], scale, s)
+    if corners:  # a corner whose card's index window lies mostly off the ground an index can lie on (light paper, a
+        # dark card: `Settings.corner_ground`) frames the table: a vertex of glare or of a line drawn on it
+        v, width = np.array([c.point for c in corners]) * scale, np.array([[c.widths[0] * scale] for c in corners])
+        short = np.array([c.along_short for c in corners]) * width * CORNER_W
+        long_ = np.array([c.along_long for c in corners]) * width * (CARD_ASPECT * CORNER_H)
+        windows = np.stack([v, v + short, v + short + long_, v + long_], axis=1).astype(np.float32)
+        on_ground = _shares(np.asarray(cv2.bitwise_or(ground.paper, ground.dark), np.uint8), windows)
+        corners = [c for c, share in zip(corners, on_ground, strict=True) if share >= s.corner_ground]
     found = Found(outlines, corners, ground)
     return replace(found, corners=corners + index_corners(image, found, s)) if indices else found
 
