@@ -26,6 +26,7 @@ from vision.rectify import (
     Image,
     boxes_meet,
     card_coords,
+    corner_frame,
     order_quad,
     quad_area,
     quad_iou,
@@ -403,12 +404,10 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         if len(corners) >= s.max_corners:
             break
     ground = _ground(small, value, masks[2], scale, s)
-    if corners:  # a corner whose card's index window lies mostly off the ground an index can lie on (light paper, a
-        # dark card: `Settings.corner_ground`) frames the table: a vertex of glare or of a line drawn on it
-        v, width = np.array([c.point for c in corners]) * scale, np.array([[c.widths[0] * scale] for c in corners])
-        short = np.array([c.along_short for c in corners]) * width * CORNER_W
-        long_ = np.array([c.along_long for c in corners]) * width * (CARD_ASPECT * CORNER_H)
-        windows = np.stack([v, v + short, v + short + long_, v + long_], axis=1).astype(np.float32)
+    if corners:  # a corner whose card's index window (CORNER_W by CORNER_H of it) lies mostly off the ground an
+        # index can lie on (light paper, a dark card; `Settings.corner_ground`) frames the table: glare, a line on it
+        windows = np.array([corner_frame(c.point, c.along_short * CORNER_W, c.along_long * CORNER_H, c.widths[0])
+                            for c in corners]) * scale
         on_ground = _shares(np.asarray(cv2.bitwise_or(ground.paper, ground.dark), np.uint8), windows)
         corners = [c for c, share in zip(corners, on_ground, strict=True) if share >= s.corner_ground]
     found = Found(outlines, corners, ground)
