@@ -117,7 +117,8 @@ def _shares(mask: Image, quads: FloatArray) -> FloatArray:
     t = (np.arange(8, dtype=np.float32) + 0.5) / 8
     across, down = (g.reshape(1, -1, 1) for g in np.meshgrid(t, t))
     q = quads[:, :, None, :]
-    x, y = np.moveaxis(np.round(q[:, 0] + across * (q[:, 1] - q[:, 0]) + down * (q[:, 3] - q[:, 0])).astype(int), -1, 0)
+    points = q[:, 0] + across * (q[:, 1] - q[:, 0]) + down * (q[:, 3] - q[:, 0])  # quad x sample x xy
+    x, y = np.moveaxis(np.round(points).astype(int), -1, 0)
     inside = mask[np.clip(y, 0, mask.shape[0] - 1), np.clip(x, 0, mask.shape[1] - 1)] > 0
     return np.asarray(inside.mean(axis=1), np.float32)
 

@@ -2,7 +2,7 @@
 
 The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index windows
 from glyph pairs; `rectify` cuts their index crops; `read` reads them in two batches (the outlines, then the corners
-and index windows where no card was read whole), sharpened by a deck profile (`deck`) when one is given; each is
+and index windows off the cards read whole or as backs), sharpened by a deck profile (`deck`) when one is given; each is
 named here, and `resolve` keeps one detection per card. The rules: docs/vision.md, "Name" and "One detection per card".
 """
 
