@@ -651,6 +651,10 @@ def _pairs(pts: FloatArray, size: FloatArray, within: int, light_ink: bool, s: S
     mean = (size[:, None] + size[None, :]) / 2
     ratio = size[None, :] / size[:, None]
     ok = (d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)
+    # A pattern (a back's lattice, a cloth's weave) is glyph-like blobs all round one another: a pair whose glyphs
+    # both pair with `pattern_partners` or more is the pattern's (a rank pairs with its suit and a pip or two)
+    partners = ok.sum(axis=1)
+    ok &= np.minimum(partners[:, None], partners[None, :]) < s.pattern_partners
     top, low = np.nonzero(ok)  # both ways round: (a, b) and (b, a), either blob may be the rank
     top, low = top[:s.max_index_pairs], low[:s.max_index_pairs]
     dist = d[top, low][:, None]

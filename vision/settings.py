@@ -73,6 +73,8 @@ class Settings:
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card
     min_edge_contrast: float = 20.0  # colour distance between an unread outline's middle and the table beside it
     face_down_paper: float = 0.3  # an unread outline with less open paper than this is a back
+    pattern_partners: int = 6  # a glyph pair both of whose glyphs pair with this many or more is a pattern's (a
+    # back's lattice), not read
     # calibrate ----------------------------------------------------------------------------------------------
     profile_similarity: float = 0.85  # a deck profile's nearest prototype decides a corner's card when the corner
     # is at least this like it (cosine similarity of the reader's embeddings),

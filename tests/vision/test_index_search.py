@@ -11,7 +11,7 @@ import pytest
 from hardware_sim.camera import RenderOptions, procedural_faces, random_scene, render_with_truth
 from vision.detect import Corner, Outline, find_cards, index_corners
 from vision.pipeline import Recognizer
-from vision.rectify import Image, box_quad
+from vision.rectify import CORNER_W, Image, box_quad
 from vision.settings import SETTINGS
 
 
@@ -191,3 +191,27 @@ def test_where_the_cap_cuts_the_pairs_of_the_most_inked_glyphs_are_kept() -> Non
     corners = index_corners(frame, alone)
     assert len(corners) == SETTINGS.max_index_pairs  # the cap cut
     assert _near(corners, rank, 20.0)
+
+
+def test_a_lattice_pairs_up_only_along_its_rim() -> None:
+    """A back's lattice (a weave, a grid of dots) is glyph-like blobs all round one another, each pairing with its
+    eight neighbours: a pair of two such glyphs is the pattern's, not proposed (they were read by the hundred); only
+    pairs with a glyph on the rim, of fewer neighbours, are. A card's index beside it still is proposed."""
+    frame = np.full((720, 1280, 3), 215, np.uint8)
+    rows, cols, step = 6, 7, 16
+    for row in range(rows):
+        for col in range(cols):
+            cv2.circle(frame, (100 + step * col, 100 + step * row), 7, (40, 40, 40), -1)
+    rank = _on(procedural_faces(0).face("7h"), frame, 900, 420, 180)
+    alone = replace(find_cards(frame, indices=False), outlines=[])
+    corners = index_corners(frame, alone)
+    assert _near(corners, rank, 20.0)
+    pairs = []  # where each proposal's glyph pair lies: its window's origin moved back (`_pairs`' framing)
+    for c in corners:
+        glyph = c.widths[0] * CORNER_W / 1.7  # a glyph's size
+        pairs.append(c.point + 0.75 * glyph * c.along_short + 0.65 * 2.2 * glyph * c.along_long)
+    lattice = [p for p in pairs if p[0] < 400]
+    assert lattice  # its rim's pairs
+    inner = [p for p in lattice if 100 + step * 0.75 < p[0] < 100 + step * (cols - 1.75)
+             and 100 + step * 0.75 < p[1] < 100 + step * (rows - 1.75)]
+    assert not inner
