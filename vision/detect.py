@@ -476,7 +476,7 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
     for c in out:  # at most `max_index_pairs` off the outlines and in each outline, both inks together
         taken[c.within] = taken.get(c.within, 0) + 1
         if taken[c.within] <= s.max_index_pairs:
-            kept.append(replace(c, point=c.point / fine, widths=tuple(x / fine for x in c.widths)))
+            kept.append(c)
     return kept
 
 
@@ -541,7 +541,7 @@ def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> li
 def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[FloatArray], s: Settings) -> list[Corner]:
     """The index proposals of one ink polarity in the region (a mask at the ground's scale): its blobs of a
     glyph's size and fill, paired within each outline (`quads`, at the fine scale) and off them (points and
-    widths at the fine scale)."""
+    widths in frame pixels)."""
     if not region.any():
         return []
     h, w = image.shape[:2]
@@ -591,6 +591,7 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     stacked = printed & (across >= lo) & (size <= hi) & (fill >= 0.25) & (fill <= 0.75) & (size >= 1.7 * across) & \
         (size <= 2.8 * across)
     out: list[Corner] = []
+    centres, size, bw, bh = centres / fine, size / fine, bw / fine, bh / fine  # paired in frame pixels
     for k in np.unique(owner[keep | stacked]):
         glyphs = np.flatnonzero(keep & (owner == k))
         # the most inked first: where the cap (`max_index_pairs`) cuts, it keeps the pairs likeliest to be an index
