@@ -366,7 +366,7 @@ def test_corners_proposed_on_a_card_read_whole_are_not_read(monkeypatch: pytest.
     import vision.pipeline
     from vision.detect import find_cards
     from vision.pipeline import _window
-    from vision.rectify import corner_frame
+    from vision.rectify import corner_crops_at, corner_frame
 
     cards = (PlacedCard(card="2c", x=150, y=120), PlacedCard(card="5d", x=300, y=120),
              PlacedCard(card="9s", x=600, y=120), PlacedCard(card="Kh", x=380, y=300),
@@ -379,7 +379,6 @@ def test_corners_proposed_on_a_card_read_whole_are_not_read(monkeypatch: pytest.
     on_top = [[cv2.pointPolygonTest(top, (float(x), float(y)), False) >= 0 for top in tops] for x, y in proposed]
     assert all(any(on[k] for on in on_top) for k in range(2)) and not all(map(any, on_top))
     read: list[np.ndarray] = []
-    corner_crops_at = vision.pipeline.corner_crops_at
 
     def recorded(pyramid: object, quads: list[np.ndarray]) -> object:
         read.extend(_window(q).mean(axis=0) for q in quads)
