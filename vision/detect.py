@@ -463,14 +463,17 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
                   dark_cards: Sequence[int] = ()) -> list[Corner]:
     """Cards found by their index: the glyph pairs (`_pairs`) on `found.ground` off the outlines of `skip` (cards
     already read) but for light ink on those of `dark_cards` (taken for backs: a black deck's cards are dark too),
-    looked at up to `Settings.index_width` (glyphs are small), each tagged with the outline whose glyphs it pairs
-    (`within`, the smallest outline holding them)."""
-    fine = min(1.0, s.index_width / image.shape[1])
+    looked at up to `Settings.index_width` (glyphs are small; small cards scaled up, `index_card_width`), each
+    tagged with the outline whose glyphs it pairs (`within`, the smallest outline holding them)."""
     quads = [o.quad for o in found.outlines]
+    fine = min(1.0, s.index_width / image.shape[1])
+    widths = [side_lengths(q)[0] for q in quads]
+    if fine == 1.0 and len(widths) >= 3:  # a frame of small cards is looked at larger: their glyphs are few pixels
+        fine = float(np.clip(s.index_card_width / np.median(widths), 1.0, s.index_upscale))
     out: list[Corner] = []
     for dark in (False, True):
         region = found.ground.region(dark, [quads[i] for i in skip if not dark or i not in dark_cards])
-        out += _glyph_pairs(image, region, dark, [q * fine for q in quads], s)
+        out += _glyph_pairs(image, region, dark, [q * fine for q in quads], s, fine=fine)
     kept: list[Corner] = []
     taken: dict[int, int] = {}
     for c in out:  # at most `max_index_pairs` off the outlines and in each outline, both inks together
@@ -538,14 +541,14 @@ def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> li
     return boxes
 
 
-def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[FloatArray], s: Settings) -> list[Corner]:
+def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[FloatArray], s: Settings, *,
+                 fine: float) -> list[Corner]:
     """The index proposals of one ink polarity in the region (a mask at the ground's scale): its blobs of a
-    glyph's size and fill, paired within each outline (`quads`, at the fine scale) and off them (points and
-    widths in frame pixels)."""
+    glyph's size and fill, the frame looked at `fine` times its size, paired within each outline (`quads`, at the
+    fine scale) and off them (points and widths in frame pixels)."""
     if not region.any():
         return []
     h, w = image.shape[:2]
-    fine = min(1.0, s.index_width / w)
     size_fine = (round(w * fine), round(h * fine))
     block = max(15, (min(size_fine) // 12) | 1)
     to_fine = size_fine[0] / region.shape[1]
@@ -556,8 +559,9 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
         # the box of the frame at the fine scale (the frame's own pixels when it is no wider)
         sx0, sy0, sx1, sy1 = (round(v / fine) for v in (x0, y0, x1, y1))
         part = image[sy0:sy1, sx0:sx1]
-        if fine < 1.0:
-            part = np.asarray(cv2.resize(part, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA), np.uint8)
+        if fine != 1.0:
+            part = np.asarray(cv2.resize(part, (x1 - x0, y1 - y0),
+                                         interpolation=cv2.INTER_AREA if fine < 1 else cv2.INTER_LINEAR), np.uint8)
         # dark ink is dark in the lowest colour channel (red and black ink alike), light ink light in the highest
         level = 255 - cv2.max(cv2.max(part[:, :, 0], part[:, :, 1]), part[:, :, 2]) if light_ink else \
             cv2.min(cv2.min(part[:, :, 0], part[:, :, 1]), part[:, :, 2])

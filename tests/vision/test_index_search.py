@@ -215,3 +215,22 @@ def test_a_lattice_pairs_up_only_along_its_rim() -> None:
     inner = [p for p in lattice if 100 + step * 0.75 < p[0] < 100 + step * (cols - 1.75)
              and 100 + step * 0.75 < p[1] < 100 + step * (rows - 1.75)]
     assert not inner
+
+
+def test_a_small_frame_of_small_cards_is_searched_for_indices_scaled_up() -> None:
+    """A light desk filmed small (480 x 270, cards about 35 pixels wide): the cards' glyphs are too few pixels to
+    pair, so the frame is searched scaled up (`Settings.index_card_width`); more cards are named, none wrongly."""
+    scaled_up, as_it_is = Recognizer(), Recognizer(settings=replace(SETTINGS, index_card_width=0.0))
+    counts = []
+    for recognizer in (scaled_up, as_it_is):
+        named = 0
+        for seed in (3, 5, 6):
+            frame = render_with_truth(random_scene(seed, cards=8, face_down=0.2, surface="desk"), seed,
+                                      RenderOptions(faces=procedural_faces(0)))
+            face_up = {t.card for t in frame.truth if t.face_up}
+            cards = [d.card for d in recognizer.identify(cv2.resize(frame.image, (480, 270),
+                                                                     interpolation=cv2.INTER_AREA)) if d.card]
+            assert set(cards) <= face_up
+            named += len(cards)
+        counts.append(named)
+    assert counts[0] >= counts[1] + 4, counts
