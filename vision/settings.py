@@ -13,8 +13,9 @@ class Settings:
     # detect -------------------------------------------------------------------------------------------------
     detect_width: int = 800  # frames wider than this are looked at scaled down to it for outlines
     index_width: int = 1280  # ... and to this for index glyphs
-    index_card_width: float = 60.0  # ... and, a frame no wider, scaled up for them until its outlined cards
-    # (three or more) are this many pixels wide (median): a small photograph's glyphs are too few pixels to pair
+    index_card_width: float = 60.0  # a frame no wider whose outlined cards (three or more, median) are narrower than
+    # this many pixels is looked at for index glyphs scaled up until they are this wide (their glyphs are too few
+    # pixels to pair)
     index_upscale: float = 2.0  # ... at most this many times its size
     min_card_area: float = 0.0012  # of the frame: smaller blobs are no card
     max_card_area: float = 0.7
