@@ -362,9 +362,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     quads = _one_quad_per_card(quads)
     lighter = _not_outlined(_one_quad_per_card(lighter), quads, s)
     quads = _one_quad_per_card(quads + lighter)
-    if len(quads) >= 3:  # cards in one frame are alike in size: a far bigger "card" is a part of the table
-        typical = float(np.median([quad_area(q) for q in quads]))
-        quads = [q for q in quads if quad_area(q) <= 3.0 * typical]
+    # a quad over `max_card_area` of the frame (its blob was not: a ring of edges round most of the table) holds cards
+    quads = _card_sized([q for q in quads if quad_area(q) <= s.max_card_area * frame_area])
     quads = _to_edges(np.asarray(cv2.GaussianBlur(grey, (3, 3), 0), np.uint8), quads, s)
     widths_seen = [side_lengths(q)[0] for q in quads]
     # a card's width: the calibration's, else the outlines' (strips are told from a card by three of them or more)
@@ -413,6 +412,21 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         corners = [c for c, share in zip(corners, on_ground, strict=True) if share >= s.corner_ground]
     found = Found(outlines, corners, ground)
     return replace(found, corners=corners + index_corners(image, found, s)) if indices else found
+
+
+def _card_sized(quads: list[FloatArray]) -> list[FloatArray]:
+    """The quads at most three times the typical card's size, where three quads or more tell it: cards in one frame
+    are alike in size, and a far bigger "card" is a part of the table. The typical size is the median of the quads
+    lying in no larger one: a card's own parts outlined (patches of its paper, a large pip) are no measure of it."""
+    if len(quads) < 3:
+        return quads
+    areas = [quad_area(q) for q in quads]
+    meet = boxes_meet(quads)
+    alone = [a for i, (q, a) in enumerate(zip(quads, areas, strict=True)) if not any(
+        meet[i, j] and b > a and cv2.intersectConvexConvex(q, o)[0] > 0.7 * a
+        for j, (o, b) in enumerate(zip(quads, areas, strict=True)))]
+    typical = float(np.median(alone))
+    return [q for q, a in zip(quads, areas, strict=True) if a <= 3.0 * typical]
 
 
 def _not_outlined(quads: list[FloatArray], others: list[FloatArray], s: Settings) -> list[FloatArray]:

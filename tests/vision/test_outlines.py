@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from hardware_sim.camera.art import ART_H, ART_W, card_body_mask
-from vision.detect import find_cards
+from vision.detect import _card_sized, find_cards
 from vision.pipeline import Recognizer, _card_shaped
 from vision.read import IndexReader, Readings
 from vision.rectify import CARD_ASPECT, order_quad, quad_area, side_lengths
@@ -82,3 +82,30 @@ def test_a_line_on_the_table_of_no_cards_proportions_is_not_read_again_as_a_card
     assert recognizer.identify(frame) == []
     assert len(find_cards(frame, indices=False).outlines) == 1
     assert reader.crops == 2
+
+
+def _square(x: float, y: float, side: float) -> np.ndarray:
+    return np.array([[x, y], [x + side, y], [x + side, y + side], [x, y + side]], np.float32)
+
+
+def test_a_card_is_not_taken_for_a_part_of_the_table_beside_its_own_outlined_parts() -> None:
+    # Cards in one frame are alike in size, so a quad far bigger than the typical one is dropped. Two patches of
+    # a card's paper outlined inside it are no measure of that typical size: the card stays.
+    frame, truth = _card_on_felt(10.0, 240.0)
+    centre = truth.mean(axis=0)
+    for dx in (-50, 20):
+        x, y = int(centre[0] + dx), int(centre[1] + 90)
+        cv2.rectangle(frame, (x, y), (x + 30, y + 30), (90, 90, 90), cv2.FILLED)
+        cv2.rectangle(frame, (x + 6, y + 6), (x + 24, y + 24), (255, 255, 255), cv2.FILLED)
+    outlines = [o.quad for o in find_cards(frame, indices=False).outlines]
+    assert len(outlines) >= 3  # the card and its two patches
+    assert any(quad_area(q) == pytest.approx(quad_area(truth), rel=0.05) for q in outlines)
+
+
+def test_a_quad_far_bigger_than_the_cards_apart_from_it_is_no_card() -> None:
+    cards = [_square(100 + 80 * k, 100, 50) for k in range(3)]
+    tray = _square(500, 100, 200)  # 16 times a card
+    patches = [_square(105, 105, 10), _square(125, 125, 10)]  # inside the first card
+    kept = _card_sized([*cards, tray, *patches])
+    assert not any(np.array_equal(q, tray) for q in kept)
+    assert len(kept) == 5
