@@ -237,7 +237,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         unsure = [Mark(_window(np.roll(quads[i], -2 * c, axis=0)), ALL_CARDS[int(batch.probs[row, :NONE].argmax())])
                   for i in again if not isinstance(best[i], Reading)
                   for c, row in ((0, 2 * i), (1, 2 * i + 1)) if _shows_a_card(batch, row, s)]
-        readings += self._refine(pyramid, unsure)
+        readings += self._refine(pyramid, unsure, s.refine_votes[0])
         # Then, in a second batch, the cards found off the outlines read whole or as backs (a window there frames a
         # card's own corner, its pips or a back's pattern). By their corners, proposed at the vertices of blobs of
         # overlapping cards and of cards' strips. By their index: off the outlines, in an outline that is no card (a
@@ -261,12 +261,15 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         dets = resolved(readings)
         # The marks on no card named or face down: those on cards are read again around their windows; those still on
         # none (a card lying alone whose outline was not found: across a line drawn on the table, or as light as the
-        # table) are outlined from their windows.
+        # table) are outlined from their windows, and those on the table top not outlined so are read again too (the
+        # frame cuts the card, or its edges are too faint to fit).
         known = [d.quad for d in dets if d.card is not None or d.face == "down"]
         loose = [m for m in marks if not any(holds(q, m.window.mean(axis=0)) for q in known)]
-        refined = self._refine(pyramid, [m for m in loose if m.det is not None])
-        outlined = self._outlined(image, pyramid, [m for m in loose if not any(
-            holds(x.quad, m.window.mean(axis=0)) for x in refined)])
+        refined = self._refine(pyramid, [m for m in loose if m.det is not None], s.refine_votes[0])
+        loose = [m for m in loose if not any(holds(x.quad, m.window.mean(axis=0)) for x in refined)]
+        outlined = self._outlined(image, pyramid, loose)
+        refined += self._refine(pyramid, [m for m in loose if m.det is None and not any(
+            holds(x.quad, m.window.mean(axis=0)) for x in outlined)], s.refine_votes[1])
         return resolved(readings + refined + outlined) if refined or outlined else dets
 
     def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
@@ -278,10 +281,10 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         named = self._name_outlines(image, [order_quad(q) for q in moved if q is not None])
         return [x for x in named if isinstance(x, Reading) and x.whole]
 
-    def _refine(self, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
+    def _refine(self, pyramid: Pyramid, marks: list[Mark], votes: int) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
-        window only roughly): a card is named where `refine_votes` of them read the mark's own likeliest card
-        at `index_bar`, at the surest of those windows."""
+        window only roughly): a card is named where `votes` of them read the mark's own likeliest card at
+        `index_bar`, at the surest of those windows."""
         s = self.settings
         shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
                   (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
@@ -291,7 +294,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         for k, m in enumerate(marks):
             rows = range(k * len(shifts), (k + 1) * len(shifts))
             sure = [(p, j) for j, (name, p) in ((j, r.best(j)) for j in rows) if name == m.card and p >= s.index_bar]
-            if len(sure) >= s.refine_votes:
+            if len(sure) >= votes:
                 p, j = max(sure)
                 det = Detection(card=m.card, face="up", confidence=min(1.0, p), corners=corners_of(quads[j]))
                 out.append(Reading(det, (_window(quads[j]),)))

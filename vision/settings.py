@@ -58,7 +58,8 @@ class Settings:
     mark_bar: float = 0.5  # an index window read as some card this surely (not named) still shows a card on top there
     mark_card_off_table: float = 0.5  # share of a mark's card outline off the table top for it to be reported unknown
     refine_jitter: float = 0.12  # a mark's window is read again moved this share of its size each way, and scaled
-    refine_votes: int = 2  # ... and named where this many of those windows read its card at `index_bar`
+    refine_votes: tuple[int, int] = (2, 3)  # ... and named where this many of those windows read its card at
+    # `index_bar`: for a mark on a card seen (an outline, cards overlapping), and on the table top (no card seen there)
     seen_support: float = 0.6  # a card read from one window alone is cut at a straight edge past its index in this
     # share of its length, and of its top border's: the edge of a card lying on it
     seen_top: float = 0.1  # ... the top border: this share of the card's length
