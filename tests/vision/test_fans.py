@@ -182,6 +182,19 @@ def test_a_mark_on_the_table_top_not_outlined_is_read_again_around_its_window() 
     assert once < twice
 
 
+def test_indices_anywhere_in_an_outline_of_cards_outlined_as_one_are_read() -> None:
+    """A fanned hand on a light desk outlined as one card (named by one corner or neither) shows its cards' indices
+    anywhere in that outline, not only along its sides: every face-up card whose index shows is named there."""
+    seed = 55
+    frame = render_with_truth(fanned_scene(seed, face_down=0.15, surface="desk"), seed,
+                              RenderOptions(faces=procedural_faces(0)))
+    up = {t.card: t.indices for t in frame.truth if t.face_up}
+    found = Recognizer().identify(frame.image)
+    assert all(d.card in up for d in found if d.card is not None)  # no name of a card not face up
+    named = {d.card for d in found if d.card is not None and any(_holds(d, i) for i in up[d.card])}
+    assert named == {card for card, indices in up.items() if indices}
+
+
 def test_an_index_read_unsurely_is_read_again_around_its_window() -> None:
     """Indices of fanned cards whose glyph-pair window reads them below the bar are named when windows moved and
     scaled a little about it read the same card surely; each at its own index. Without that second look they are
