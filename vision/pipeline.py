@@ -32,6 +32,7 @@ from vision.rectify import (
     FloatArray,
     Image,
     Pyramid,
+    card_coords,
     corner_crops_at,
     corner_frame,
     index_crops,
@@ -238,14 +239,16 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         readings += self._refine(pyramid, unsure, s.refine_votes[0])
         # Then, in a second batch, the cards found off the outlines read whole or as backs (a window there frames a
         # card's own corner, its pips or a back's pattern). By their corners, proposed at the vertices of blobs of
-        # overlapping cards and of cards' strips. By their index: off the outlines, and in an outline that is no card
-        # (a line on the table around cards) or is named by one corner or neither (cards outlined as one, whose
-        # indices may lie anywhere in it); a back is searched for light ink all the same (a black deck's cards are dark
-        # like backs).
+        # overlapping cards and of cards' strips. By their index: off the outlines; anywhere in an outline named by
+        # neither corner (cards outlined as one, a line on the table around cards; a back is searched for light ink: a
+        # black deck's cards are dark like backs); along the sides of one named by one corner (an index lies at a
+        # card's edge, further in are the named card's own pips; all of it for a card the frame cuts).
         by_corner = [p for p in _proposals(found.corners, s) if not any(holds(quads[i], _window(p[0]).mean(axis=0))
                                                                           for i in read)]
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
-        inner = [c for c in indices if c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down))]
+        inner = [c for c in indices if c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down))
+                 and (not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
+                      _cut_by_frame(quads[c.within], image.shape))]
         proposals = by_corner + _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
         windows = self.read(corner_crops_at(pyramid, [q for q, _, _ in proposals]))
         named, marks = _read_proposals(found, proposals, windows, s)
@@ -398,6 +401,22 @@ def _proposals(corners: list[Corner], s: Settings) -> list[Proposal]:
     stroke or a shadow is such a blob more often than an index is)."""
     return [(corner_frame(c.point, c.along_short, c.along_long, width), s.index_bar if c.by_index else s.name_bar,
              not c.one_blob) for c in corners for width in c.widths]
+
+
+def _cut_by_frame(quad: FloatArray, shape: tuple[int, ...]) -> bool:
+    """Whether one of the quad's sides runs along the frame's edge: the outline of a card the frame cuts, whose
+    shares of its sides are no measure of where on the card its index lies."""
+    h, w = shape[:2]
+    x, y = quad[:, 0], quad[:, 1]
+    near = np.stack([x < 2, x > w - 3, y < 2, y > h - 3], axis=1)  # each corner by each edge of the frame
+    return bool((near & np.roll(near, -1, axis=0)).any())  # both ends of a side by one edge
+
+
+def _at_edge(quad: FloatArray, c: Corner, s: Settings) -> bool:
+    """Whether a corner proposal's index window centre lies within `index_edge` of its card quad's sides."""
+    centre = _window(corner_frame(c.point, c.along_short, c.along_long, c.widths[0])).mean(axis=0)
+    x, y = (float(v) for v in card_coords(quad, centre)[0])
+    return min(x, 1 - x) < s.index_edge[0] or min(y, 1 - y) < s.index_edge[1]
 
 
 def _read_proposals(found: Found, proposals: list[Proposal], r: Readings,

@@ -37,6 +37,8 @@ class Settings:
     # is glyphs tangled with a line, cut again)
     glyph_contrast: float = 22.0  # ... and its dark ink is on average this many grey levels beyond the ground's mean
     # (ink is 18 beyond it: a light table's grain, a shadow's edge, only just pass for ink)
+    index_edge: tuple[float, float] = (0.2, 0.17)  # an index's centre lies this near a card's sides (share of its
+    # width, height): glyphs further in on an outline are its pips and picture
     paper_level: int = 90  # dark ink is looked for where the lowest colour channel's local mean is at least this
     dark_card: int = 90  # light ink where the highest channel's local mean is at most this
     joined_aspect: tuple[float, float] = (0.5, 2.0)  # a card read at both its index corners from windows alone:

@@ -4,6 +4,7 @@ found as the card, not as its pip: one detection per card, with the card's outli
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -28,3 +29,20 @@ def test_a_card_with_a_large_pip_is_outlined_as_the_card() -> None:
         best = max(found, key=lambda d: quad_iou(quad, np.array(d.corners, np.float32)))
         assert quad_iou(quad, np.array(best.corners, np.float32)) > 0.8, truth.card
         assert best.face == "up" and best.card in (truth.card, None), (truth.card, best.card, best.face)
+
+
+def test_a_card_named_by_one_corner_is_not_read_again_in_its_middle() -> None:
+    """An outline named by one index corner is searched for other cards' indices only along its sides: in its middle
+    a large pip holding the rank pairs up as an index and could name a card that is not there."""
+    from hardware_sim.camera import random_scene
+
+    faces = load_face_set(DATASETS / "aisleriot-decks" / "minimum")
+    recognizer = Recognizer()
+    for seed in (5, 9):
+        frame = render_with_truth(random_scene(seed, cards=8, face_down=0.2), seed, RenderOptions(faces=faces))
+        found = recognizer.identify(frame.image)
+        for truth in frame.truth:
+            if truth.face_up:  # one detection holds the card's centre, and it names the card
+                centre = tuple(float(v) for v in np.mean(truth.corners, axis=0))
+                on = [d.card for d in found if cv2.pointPolygonTest(d.quad.reshape(-1, 1, 2), centre, False) >= 0]
+                assert on == [truth.card], (seed, truth.card, on)
