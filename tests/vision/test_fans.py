@@ -183,7 +183,7 @@ def test_a_mark_on_the_table_top_not_outlined_is_read_again_around_its_window() 
 
 
 def test_indices_anywhere_in_an_outline_of_cards_outlined_as_one_are_read() -> None:
-    """A fanned hand on a light desk outlined as one card (named by one corner or neither) shows its cards' indices
+    """A fanned hand on a light desk outlined as one card (named by neither corner) shows its cards' indices
     anywhere in that outline, not only along its sides: every face-up card whose index shows is named there."""
     seed = 55
     frame = render_with_truth(fanned_scene(seed, face_down=0.15, surface="desk"), seed,
