@@ -362,7 +362,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     quads = _one_quad_per_card(quads)
     lighter = _not_outlined(_one_quad_per_card(lighter), quads, s)
     quads = _one_quad_per_card(quads + lighter)
-    # a quad over `max_card_area` of the frame (its blob was not: a ring of edges round most of the table) holds cards
+    # a quad over `max_card_area` of the frame is no card (its blob was under it: a ring of edges round most of the
+    # table, holding the cards)
     quads = _card_sized([q for q in quads if quad_area(q) <= s.max_card_area * frame_area])
     quads = _to_edges(np.asarray(cv2.GaussianBlur(grey, (3, 3), 0), np.uint8), quads, s)
     widths_seen = [side_lengths(q)[0] for q in quads]
@@ -422,9 +423,9 @@ def _card_sized(quads: list[FloatArray]) -> list[FloatArray]:
         return quads
     areas = [quad_area(q) for q in quads]
     meet = boxes_meet(quads)
-    alone = [a for i, (q, a) in enumerate(zip(quads, areas, strict=True)) if not any(
-        meet[i, j] and b > a and cv2.intersectConvexConvex(q, o)[0] > 0.7 * a
-        for j, (o, b) in enumerate(zip(quads, areas, strict=True)))]
+    alone = [a for i, (q, a) in enumerate(zip(quads, areas, strict=True))
+             if not any(meet[i, j] and areas[j] > a and cv2.intersectConvexConvex(q, quads[j])[0] > 0.7 * a
+                        for j in range(len(quads)))]
     typical = float(np.median(alone))
     return [q for q, a in zip(quads, areas, strict=True) if a <= 3.0 * typical]
 
