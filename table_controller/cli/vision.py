@@ -177,7 +177,7 @@ def _watch(args: argparse.Namespace) -> int:
     from hardware_sim.camera import open_source
     from vision.calibration import TableCalibration
     from vision.errors import VisionError
-    from vision.watch import annotated_frames
+    from vision.tracking import annotated_frames
 
     if args.window < 1 or not 1 <= args.votes <= args.window:
         raise CliError("need 1 <= --votes <= --window")

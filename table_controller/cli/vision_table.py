@@ -25,9 +25,9 @@ def register(vsub: Any) -> None:
 def _calibrate_table(args: argparse.Namespace) -> int:
     import cv2
 
+    from vision.calibration import DEFAULT_MAX_ERROR_MM, MarkSheet, draw_fit, fit_table
     from vision.errors import VisionError
     from vision.images import load_image
-    from vision.table_setup import DEFAULT_MAX_ERROR_MM, MarkSheet, draw_fit, fit_table
 
     if args.view and not args.image:
         raise CliError("--view needs --image (the frame to draw on)")

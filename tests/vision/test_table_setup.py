@@ -1,4 +1,4 @@
-"""`cardtable vision calibrate-table` and `vision.table_setup`: fit a table calibration from a mark sheet,
+"""`cardtable vision calibrate-table` and `vision.calibration`: fit a table calibration from a mark sheet,
 refuse wrong marks, and agree with the simulated camera's exact calibration."""
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ import pytest
 
 from hardware_sim.camera import TableScene, render_with_truth
 from table_controller.cli import main
-from vision.calibration import TableCalibration
+from vision.calibration import MarkSheet, TableCalibration, fit_table
 from vision.errors import VisionInputError
-from vision.table_setup import MarkSheet, fit_table
 
 ROOT = Path(__file__).resolve().parents[2]
 # Six marks spread over the felt, in table millimetres (the felt of the simulator is 800 x 450 mm).

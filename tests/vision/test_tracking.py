@@ -81,7 +81,7 @@ def test_bad_vote_settings() -> None:
 
 def test_events_from_the_simulated_camera_end_to_end() -> None:
     from hardware_sim.camera import RenderOptions, ScriptStep, SimCamera, SimSource, TableScene
-    from vision.watch import annotated_frames
+    from vision.tracking import annotated_frames
 
     shown = TableScene.dealt({2: [("Ah", True), ("7c", True)]}, spread=80.0, tilt=0.0)
     script = [ScriptStep(at=0.0, scene=TableScene()), ScriptStep(at=0.3, scene=shown),
