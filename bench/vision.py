@@ -54,8 +54,7 @@ from hardware_sim.camera import (
     render_with_truth,
 )
 from hardware_sim.camera.scene import Surface
-from vision.images import load_image
-from vision.labels import LabelledCard, read_labels
+from vision.images import LabelledCard, load_image, read_labels
 from vision.pipeline import Detection, Recognizer
 
 AREA = "vision"

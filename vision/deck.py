@@ -21,8 +21,7 @@ import numpy.typing as npt
 from vision.cards import ALL_CARDS, RANKS, card_from_file_name
 from vision.detect import Found, find_cards
 from vision.errors import VisionInputError
-from vision.images import load_image, read_json_file
-from vision.labels import LabelledCard
+from vision.images import LabelledCard, load_image, read_json_file
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
     FloatArray,
@@ -61,9 +60,8 @@ class DeckProfile:
             raise VisionInputError(f"deck profile {self.name!r} was made with another model: calibrate the deck again")
 
     def sharpen(self, r: Readings, s: Settings = SETTINGS) -> Readings:
-        """The readings as this deck's prototypes decide them (docs/vision.md, "Deck profiles"): where the nearest
-        prototype is decisive, the card share goes to its card(s); elsewhere the network's reading stands, unless
-        the deck's own corners contradict it (then unknown). "Not an index" stays the network's."""
+        """The readings as this deck's prototypes decide them: a decisive nearest prototype's card(s) take the card
+        share, contradicting corners make it unknown; else (and "not an index") the network's reading stands."""
         if len(r.probs) == 0:
             return r
         # prototype x card: the cards each prototype stands for (one card, or the four of a rank)
@@ -85,9 +83,8 @@ class DeckProfile:
 
     def nearest(self, r: Readings, s: Settings) \
             -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-        """Each corner's nearest prototype (an index into `keys`), whether the corner is like it (at least
-        `profile_similarity`: a corner less like every prototype is no evidence either way), and whether it is
-        clearly the nearest (nearer than any other by `profile_margin`)."""
+        """Each corner's nearest prototype (an index into `keys`), whether the corner is like it (less like every one
+        is no evidence either way), and whether it is clearly the nearest."""
         sims = r.embeddings @ np.stack([self.prototypes[k] for k in self.keys]).T  # N x K
         order = np.argsort(sims, axis=1)
         nearest = order[:, -1]
@@ -142,8 +139,8 @@ JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.
 
 
 def _jittered_windows(pyramid: Pyramid, quad: FloatArray) -> list[Image]:
-    """The index window of a card known by its first corner (`corner_crops_at`), once per (dx, dy, scale) of
-    `JITTER`: the corner moved by dx of the short side and dy of the long side, the card scaled about it."""
+    """The index window at a card quad's first corner, once per `JITTER`: the corner moved dx of the short side and
+    dy of the long side, the card scaled about it."""
     u, v = quad[1] - quad[0], quad[3] - quad[0]
     return corner_crops_at(pyramid, [(quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32)
                                      for dx, dy, k in JITTER])
@@ -161,18 +158,16 @@ def _views(card: Image) -> list[Image]:
 
 
 def _shows_an_index(r: Readings) -> bool:
-    """One of the card's two corners reads as an index of some card, however unsure of which, in half its
-    views or more (`_views` alternates the corners): calibration is for the decks the network hesitates over,
-    and a one-index design shows "not an index" at its other corner."""
+    """One of the card's two corners (`_views` alternates them; a one-index design shows none at the other) reads as
+    some card's index, however unsurely, in half its views or more: calibration is for decks the network doubts."""
     index = r.probs[:, NONE] < 0.5
     return max(int(index[0::2].sum()), int(index[1::2].sum())) >= 0.5 * (len(index) // 2)
 
 
 def read_single_card(image: Image, where: str, reader: IndexReader, expect: str) -> Readings:
     """The readings of the index corners of the one card in a calibration photo: the outline whose corners read as
-    indices (two: an error naming the photo); else the whole photo (a scan); else the card found by its index (held
-    up, lying on a line of the table): the surest window reading the `expect`ed card, else the surest of all, and
-    the windows near it."""
+    indices; else the whole photo (a scan); else the surest index window (reading the `expect`ed card, else any)
+    and the windows near it (a card held up, or lying on a line of the table)."""
     found = find_cards(image)
     readings = (reader.read(_views(warp_card(image, o.quad))) for o in found.outlines)
     cards = [r for r in readings if _shows_an_index(r)]
@@ -187,8 +182,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, expect: str)
     quads = [corner_frame(c.point, c.along_short, c.along_long, cw) for c in found.corners for cw in c.widths]
     pyramid = Pyramid(image)
     r = reader.read(corner_crops_at(pyramid, quads))
-    # the photo's name is the evidence here: a window whose first choice is the named card counts at any
-    # majority (calibration is for the decks the network hesitates over), any other only at `index_bar`
+    # the photo's name is evidence: a window whose first choice is its card counts at a majority, any other at the bar
     sure = [(c == expect, p, i) for i, (c, p) in enumerate(r.best(i) for i in range(len(quads)))
             if c and (p >= SETTINGS.index_bar or (c == expect and p >= 0.5))]
     if sure:
@@ -252,8 +246,8 @@ def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> F
 
 def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str = "calibrated",
                     default: bool = True, reader: IndexReader | None = None) -> RankCalibration:
-    """A rank-only profile from photographs labelled by whole-card box and rank: each labelled card found as an
-    outline gives its two index corners under its rank."""
+    """A rank-only profile from photographs labelled by whole-card box and rank (each one outlined gives its two
+    index corners)."""
     reader = reader or default_reader()
     if not photos:
         raise VisionInputError("no calibration photographs")

@@ -147,7 +147,7 @@ def _calibrate_ranks(args: argparse.Namespace) -> int:
 
     from vision.deck import calibrate_ranks
     from vision.errors import VisionError
-    from vision.labels import read_labels
+    from vision.images import read_labels
 
     try:
         labels = read_labels(args.labels)
