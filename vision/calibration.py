@@ -237,8 +237,7 @@ def fit_table(sheet: MarkSheet, *, image_size: tuple[int, int] | None = None,
     if _collinear(np.array([m.table for m in sheet.marks])) or _collinear(np.array([m.image for m in sheet.marks])):
         raise VisionInputError("the marks lie on one line: spread them over the table")
     if len(sheet.marks) > 4:
-        # Judge each mark against the consensus of the others, not against a least-squares fit that one bad
-        # mark has already pulled towards itself (which can make a good mark look the worst).
+        # each mark against the others' consensus: a least-squares fit a bad mark pulled can make a good one look worst
         consensus = _consensus(sheet.marks, max_error_mm)
         errors = {m.name: math.dist(project(consensus, m.image), m.table) for m in sheet.marks}
         bad = max(sheet.marks, key=lambda m: errors[m.name])
@@ -273,9 +272,8 @@ def draw_fit(frame: npt.NDArray[np.uint8], fit: TableFit, sheet: MarkSheet) -> n
 
 
 def _consensus(marks: Sequence[Mark], tolerance_mm: float) -> npt.NDArray[np.float64]:
-    """The homography of the four marks that most other marks agree with (within `tolerance_mm`); ties go to
-    the smaller total disagreement. Exhaustive over every four marks, so the verdict does not depend on luck;
-    a mark sheet has a handful of marks, so this stays cheap (12 marks: 495 fits)."""
+    """The homography of the four marks that most other marks agree with (within `tolerance_mm`; ties: the smaller
+    total disagreement), over every four marks: no luck in the verdict, and a sheet has a handful of marks."""
     image = np.array([m.image for m in marks], dtype=np.float32)
     table = np.array([m.table for m in marks], dtype=np.float64)
     fits: list[tuple[tuple[int, float], npt.NDArray[np.float64]]] = []  # (inliers, -their disagreement), homography

@@ -1,12 +1,10 @@
 """Read: the trained index reader, run by ONNX Runtime on the CPU (no torch at table time).
 
-`IndexReader.read(crops)` gives, for each `CROP_W` x `CROP_H` index window (`vision.rectify`), the calibrated
-probabilities of the 52 cards and of "not an index", and the network's embedding of it (what a deck profile's
-prototypes are made of, `vision.deck`). The model file is `vision/model/index-reader.onnx` beside its
-metadata (`.json`: format, classes, crop size, softmax temperature, the SHA-256 of the model); a model whose
-metadata is missing, of another format or whose bytes do not match is refused with a `VisionInputError`, and
-the network is built from the very bytes that were checked. It runs on two threads that sleep rather than spin
-when idle: a photograph's hundred windows are read faster, and a frame's batch costs no more than on one.
+`IndexReader.read(crops)` gives, for each index window (`vision.rectify`), the calibrated probabilities of the 52
+cards and of "not an index", and the network's embedding of it (a deck profile's prototypes, `vision.deck`). The
+model `vision/model/index-reader.onnx` is refused unless its metadata (`.json`: format, classes, crop size, softmax
+temperature, SHA-256) matches, and is built from the very bytes checked. It runs on two threads that sleep when
+idle: a photograph's hundred windows are read faster, and a frame's batch costs no more than on one.
 """
 
 from __future__ import annotations

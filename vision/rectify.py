@@ -1,11 +1,9 @@
 """Rectify: a card's outline (or one corner of it) in a frame becomes the upright corner crops the reader reads.
 
-A card seen under a quadrilateral is warped to the canonical upright card (`CARD_W` x `CARD_H`). A standard
-index sits in its top-left corner and, turned 180 degrees, in its bottom-right one, so both corners are cut
-out as the same upright window (`corner_crops`). A card known only by one visible corner (a fanned hand, a
-pile) is cut out straight from that corner's two edges (`corner_crops_at`). Every crop is `CROP_W` x `CROP_H`
-grey levels; `to_blob` normalises a batch of them for the network, which was trained on exactly this framing
-(vision.trainset uses these functions).
+A card seen under a quadrilateral is warped to the canonical upright card (`CARD_W` x `CARD_H`); its index sits at
+the top-left and, turned 180 degrees, at the bottom-right, both cut out as the same upright window (`index_crops`).
+A card known by one corner (a fan, a pile) is cut out along that corner's two edges (`corner_crops_at`). Every crop
+is `CROP_W` x `CROP_H` grey levels; `to_blob` normalises them for the network, trained on exactly this framing.
 """
 
 from __future__ import annotations
@@ -32,11 +30,8 @@ CROP_H = 48
 
 
 def order_quad(quad: npt.ArrayLike) -> FloatArray:
-    """Order 4 points clockwise (in image coordinates) so that the first edge is a short side.
-
-    The warp from the result is then the card upright or turned 180 degrees, never mirrored, and in
-    both cases a standard corner index lands at the top-left and bottom-right.
-    """
+    """The 4 points clockwise (in image coordinates), the first edge a short side: warped, the card is upright or
+    turned 180 degrees, never mirrored, its index at the top-left and bottom-right."""
     p = np.asarray(quad, dtype=np.float32).reshape(4, 2).tolist()  # four points: plain floats beat array calls
     cx, cy = sum(x for x, _ in p) / 4, sum(y for _, y in p) / 4
     p = sorted(p, key=lambda xy: math.atan2(xy[1] - cy, xy[0] - cx))  # clockwise on screen (y grows downwards)
@@ -56,8 +51,8 @@ def box_quad(x0: float, y0: float, x1: float, y1: float) -> FloatArray:
 
 def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int = CARD_H,
               size: tuple[int, int] | None = None) -> Image:
-    """The card under `quad` (ordered by `order_quad`) as an upright `width` x `height` image (bilinear: a
-    perspective warp has no area interpolation); `size`: only that much of it from its top-left corner."""
+    """The card under `quad` (ordered by `order_quad`) as an upright `width` x `height` image; `size`: only that
+    much of it from its top-left corner."""
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), box_quad(0, 0, width - 1, height - 1))
     out = cv2.warpPerspective(image, m, size or (width, height), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
@@ -112,8 +107,7 @@ def corner_crops(card: Image) -> tuple[Image, Image]:
 
 
 def index_crops(image: Image, quad: FloatArray) -> list[Image]:
-    """`corner_crops(warp_card(image, quad))`, warped from the frame window by window (a fifth of the card's pixels):
-    the bottom-right window is the top-left one of the card turned half a turn."""
+    """`corner_crops(warp_card(image, quad))`, warped window by window (the bottom-right the card turned's top-left)."""
     size = (round(CARD_W * CORNER_W), round(CARD_H * CORNER_H))
     return [_crop(gray(warp_card(image, q, size=size))) for q in (quad, np.roll(quad, -2, axis=0))]
 
@@ -131,10 +125,9 @@ def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatA
 
 
 class Pyramid:
-    """A frame's grey levels and their halvings (`cv2.pyrDown`), each made when first wanted, shared by the index
-    windows cut from one frame: a window many times the crop's size is cut from the halving that leaves it 1.5 to
-    3 times the crop's size, so its cost does not grow with the frame (a phone's photograph of a card close
-    under it). Level k's pixel (x, y) is the frame's (x * 2**k, y * 2**k)."""
+    """A frame's grey levels and their halvings (`cv2.pyrDown`), made when first wanted: a window many times the
+    crop's size is cut from the halving leaving it 1.5 to 3 times that, so its cost does not grow with the frame.
+    Level k's pixel (x, y) is the frame's (x * 2**k, y * 2**k)."""
 
     def __init__(self, image: Image) -> None:
         self._image, self._levels = image, list[Image]()
@@ -182,8 +175,7 @@ def corner_crops_at(image: Image | Pyramid, quads: Sequence[FloatArray]) -> list
     out = []
     for i, ((x0, y0), (x1, y1)) in enumerate(zip(lo.tolist(), hi.tolist(), strict=True)):
         g = levels[k[i]][y0:y1, x0:x1]
-        if sigma[i] > 0:  # shrinking: smooth first so the crop is not aliased (by the kernel `cv2.GaussianBlur` sizes,
-            # in floating point: OpenCV's bit-exact 8-bit Gaussian is several times slower past five taps)
+        if sigma[i] > 0:  # smoothed first, in floating point (OpenCV's 8-bit Gaussian is far slower past 5 taps)
             kernel = cv2.getGaussianKernel(round(6 * sigma[i] + 1) | 1, sigma[i], cv2.CV_32F)
             g = np.asarray(cv2.sepFilter2D(g, -1, kernel, kernel), np.uint8)
         out.append(np.asarray(cv2.warpAffine(g, m[i], (CROP_W, CROP_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -192,10 +184,8 @@ def corner_crops_at(image: Image | Pyramid, quads: Sequence[FloatArray]) -> list
 
 
 def to_blob(crops: list[Image]) -> FloatArray:
-    """N x 1 x CROP_H x CROP_W float input: each crop in dark-on-light polarity, zero mean, unit contrast.
-
-    A light-on-dark index (a black deck) is inverted: an index window is mostly paper, so its median is the
-    paper's level, and ink brighter than the paper (median below the mean) means the minority is light."""
+    """N x 1 x CROP_H x CROP_W float input: each crop dark on light, zero mean, unit contrast. A window is mostly
+    paper: one whose median is below its mean (light ink, a black deck) is inverted."""
     pixels = np.stack(crops).reshape(len(crops), -1)
     c = pixels.astype(np.float32)
     mean = c.mean(axis=1, keepdims=True)
@@ -207,8 +197,7 @@ def to_blob(crops: list[Image]) -> FloatArray:
 
 
 def quantiles_u8(rows: Image, q: float = 0.5) -> npt.NDArray[np.float64]:
-    """The `q` quantile of each row of 8-bit values, as `np.quantile` gives it (between the two values nearest it: the
-    median of an even count the mean of the two middle ones), from the rows sorted (8-bit values: a radix sort)."""
+    """The `q` quantile of each row of 8-bit values, as `np.quantile` gives it, from the rows sorted (a radix sort)."""
     m = rows.shape[1]
     k, t = divmod(q * (m - 1), 1.0)
     ordered = np.sort(rows, axis=1, kind="stable")

@@ -1,9 +1,8 @@
 """Resolve: a frame's readings become one detection per card (`one_per_card`).
 
-Every card name read in a frame is a hypothesis, a `Reading`: card X, read from the index window here, its card's
-outline there (found, or extrapolated from the window). In a fan or a pile the hypotheses overlap, and the windows
-tell which card lies on top: an index that is seen lies on top of every card whose outline holds it. The rules:
-docs/vision.md, "One detection per card".
+Every card name read is a hypothesis, a `Reading`: card X, read from the index window here, its outline there
+(found, or extrapolated from the window). In a fan or a pile they overlap, and an index seen lies on top of every
+card whose outline holds it. The rules: docs/vision.md, "One detection per card".
 """
 
 from __future__ import annotations
@@ -55,8 +54,7 @@ class Mark:
 
 
 def join_corners(readings: Sequence[Reading], aspect: tuple[float, float]) -> list[Reading]:
-    """The readings, where one card is read at both its index corners from windows alone, joined into one reading
-    whose outline runs corner to corner (docs/vision.md, "One detection per card")."""
+    """The readings, one card read at both its index corners from windows alone joined into one, corner to corner."""
     singles = sorted((r for r in readings if not r.whole and len(r.windows) == 1), key=lambda r: -r.det.confidence)
     joined: dict[int, Reading] = {}  # by the id of the pair's surer reading
     used: set[int] = set()
@@ -72,8 +70,7 @@ def join_corners(readings: Sequence[Reading], aspect: tuple[float, float]) -> li
 
 
 def _corner_to_corner(a: FloatArray, b: FloatArray, aspect: tuple[float, float]) -> FloatArray | None:
-    """The card quad from card quad `a`'s first corner to `b`'s (each starting at its index corner, its short side
-    first), or None when they are no one card's opposite index corners."""
+    """The card quad from card quad `a`'s first (index) corner to `b`'s, or None when they are no one card's."""
     ua, va, ub, vb = ((q[k] - q[0]) / max(float(np.linalg.norm(q[k] - q[0])), 1e-6) for q in (a, b) for k in (1, 3))
     if float(ua @ ub) > -0.8 or float(va @ vb) > -0.8:
         return None  # not turned half a turn from each other
@@ -94,8 +91,7 @@ def _corner_to_corner(a: FloatArray, b: FloatArray, aspect: tuple[float, float])
 
 def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
                  marks: Sequence[Mark] = ()) -> list[Detection]:
-    """The kept readings, each cut where other cards lie on top of it, then the unnamed detections not covered (the
-    marks' among them: a card is there, unknown)."""
+    """The kept readings, each cut where other cards lie on it, then the unnamed detections (marks' too) not covered."""
     kept: list[Reading] = []
     for x in sorted(readings, key=lambda r: (not r.whole, -r.det.confidence)):
         if any(k.det.card == x.det.card for k in kept):
@@ -117,9 +113,9 @@ def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
 
 
 def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Detection:
-    """The detection of `x`, its outline cut to the largest rectangle from its index corner (in the card's own
-    coordinates) that overlaps none of the windows `above` and `marks`. A mark that may be the card's own index
-    is no cover: one likeliest this card, framing the glyphs it was read from, or in its opposite index corner."""
+    """The detection of `x`, cut to the largest rectangle from its index corner that overlaps none of the windows
+    `above` and `marks`; a mark that may be its own index (likeliest this card, on its glyphs, or in its opposite
+    index corner) is no cover."""
     if x.whole:
         return x.det
     quad = np.roll(x.quad, -x.corner, axis=0)
@@ -155,8 +151,8 @@ def _cut(x: Reading, above: Sequence[FloatArray], marks: Sequence[Mark]) -> Dete
 
 
 def _uncovered(named: list[Detection], unnamed: Sequence[Detection]) -> list[Detection]:
-    """The unnamed detections, largest first, that overlap no kept one, hold no smaller named one's centre (a zone
-    around cards) and lie on no kept detection, named or not, over twice their size (a large pip, a picture's frame)."""
+    """The unnamed detections, largest first, overlapping no kept one, holding no smaller named one's centre (a zone
+    round cards) and on no kept one over twice their size (a large pip, a picture's frame)."""
     seen = [d.quad for d in named]  # the named quads, then the unnamed ones kept
     areas = [quad_area(q) for q in seen]
     quads = [d.quad for d in unnamed]
@@ -177,8 +173,7 @@ def _uncovered(named: list[Detection], unnamed: Sequence[Detection]) -> list[Det
 
 
 def _same_index(a: FloatArray, b: FloatArray) -> bool:
-    """Two index windows framing the same glyphs: they overlap by a third of the smaller, or one holds the
-    other's centre."""
+    """Two windows on one index: overlapping by a third of the smaller, or one holding the other's centre."""
     inter = cv2.intersectConvexConvex(a, b)[0]
     return inter > 0.33 * min(quad_area(a), quad_area(b)) or holds(a, b.mean(axis=0)) or holds(b, a.mean(axis=0))
 
