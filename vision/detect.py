@@ -57,10 +57,8 @@ class Corner:
 
 @dataclass(frozen=True)
 class Ground:
-    """Where an index may lie, at the outline scale (`scale` of the frame): light paper, for dark ink (where the
-    lowest colour channel's local mean is at least `Settings.paper_level`, and the small holes it closes round),
-    and dark cards, for light ink (a black deck's gold or silver: where the highest channel's local mean is at most
-    `Settings.dark_card`)."""
+    """Where an index may lie, at the outline scale (`scale` of the frame): light paper, for dark ink, and dark
+    cards, for light ink (a black deck's gold or silver)."""
     paper: Image
     dark: Image
     scale: float
@@ -68,11 +66,10 @@ class Ground:
     off_table: Image  # what is far in colour from the table top (cards, hands, chips), at `scale`
 
     def region(self, dark: bool, skip: Sequence[FloatArray]) -> Image:
-        """The ground off the cards `skip` (quads in frame pixels) and off the table top within the margin around
-        them (the ground reaching past a card's edge holds the table there, whose grain would pair up as glyphs),
-        without the slivers thinner than the margin (no index fits in them). What is no table right beside a card
-        stays: in a fanned hand a card's index lies at the edge of the card on top of it. A quad with ground all
-        around it stays in: a pip or a picture outlined on a card that was not (its index is beside it)."""
+        """The ground off the cards `skip` (frame quads) and off the table top within the margin around them (its
+        grain would pair up as glyphs), without slivers thinner than the margin. What is no table beside a card
+        stays: in a fan a card's index lies at the edge of the card on it. A quad with ground all around it stays
+        in: a pip or a picture outlined on a card that was not (its index is beside it)."""
         ground = self.dark if dark else self.paper
         if not ground.any():
             return ground
@@ -124,8 +121,7 @@ def _shares(mask: Image, quads: FloatArray) -> FloatArray:
 
 
 def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings) -> Ground:
-    # The local mean over about a twelfth of the frame is the ground the index's glyphs lie on; it reaches
-    # beyond a card's paper, so the ground is also kept near (`Ground.margin`) the paper itself.
+    # The local mean over a twelfth of the frame reaches beyond a card's paper: the ground is kept near the paper.
     block = max(7, (min(small.shape[:2]) // 12) | 1)
     margin = block // 6
     near = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * margin + 1,) * 2)
@@ -133,16 +129,14 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
     lowest = cv2.min(cv2.min(blue, green), red)
     paper = cv2.bitwise_and(cv2.inRange(cv2.blur(lowest, (block, block)), s.paper_level, 255),
                             cv2.inRange(cv2.dilate(lowest, near), s.paper_level, 255))
-    # A large index's ink darkens the local mean under it: the holes paper closes round, up to two blocks square,
-    # are ground too (a back or a hand lying on a light desk is larger at a table camera's distance).
+    # A large index's ink darkens the local mean under it: holes in the paper up to two blocks square are ground.
     contours, tree = cv2.findContours(paper, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if tree is not None:
         holes = [c for c, t in zip(contours, tree[0], strict=True)
                  if t[3] >= 0 and cv2.contourArea(c) <= (2 * block) ** 2]
         cv2.drawContours(paper, holes, -1, 255, cv2.FILLED)
-    # a dark card is not the table: a dark table top (felt) is no ground for light ink, and the local mean is the
-    # card's alone (what is off the table), so that an index in a dark card's corner beside a light table counts
-    # (its sum over the block at most `dark_card` times its count there: a mean with no division, the product looked up)
+    # A dark card is off the table (felt is no ground for light ink), its local mean its own: an index in its corner
+    # beside a light table counts (the sum at most `dark_card` times the count: a mean with no division)
     on_card = cv2.blur(cv2.bitwise_and(highest, off_table), (block, block))
     bar = cv2.LUT(cv2.blur(off_table, (block, block)), cv2.multiply(np.arange(256, dtype=np.uint8), s.dark_card / 255))
     dark = cv2.bitwise_and(cv2.compare(on_card, bar, cv2.CMP_LE), cv2.inRange(cv2.erode(highest, near), 0, s.dark_card))
@@ -160,9 +154,8 @@ def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settin
     paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, kernel)
     # bridge a card's paper where its index or picture runs close to the edge
     paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    # On a light table or desk the frame's Otsu level puts the cards with the desk (it splits off the backs), and a
-    # card's edges run into its index, so the ring of edges holds less than the card: its paper is found as lighter
-    # than its surroundings instead (unsmoothed: opening and closing it merge a card with the glare and the desk).
+    # On a light desk Otsu puts the cards with the desk and a card's edges run into its index: its paper is found
+    # lighter than its surroundings (unsmoothed: opening and closing merge a card with the glare and the desk).
     block = max(15, (min(small.shape[:2]) // s.lighter_block) | 1)
     lighter = cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -s.lighter_by)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 15, 45)
@@ -175,10 +168,9 @@ def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settin
     distance = cv2.add(cv2.add(lightness, green_red), blue_yellow)  # the L1 distance, saturated at 255
     _, far = cv2.threshold(distance, 45, 255, cv2.THRESH_BINARY)
     apart = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
-    # Closed first, a card with a thin dark border stays whole where its print is the table's colour (a black
-    # deck's gold court picture on wood: opened first, the border goes and the table bites into the card to its
-    # edge), and the lines drawn on the table, thin, are still opened away where they touch it. Closing also
-    # joins a card to its shadow and a corner of the table's colour to it, so both masks are outlined.
+    # Closed first, a card with a thin dark border stays whole where its print is the table's colour (a black deck's
+    # gold court on wood), and thin lines on the table still open away. Closing also joins a card to its shadow,
+    # so both masks are outlined.
     joined = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
     return [np.asarray(m, np.uint8) for m in (paper, edges, apart, lighter, joined)]
@@ -189,8 +181,7 @@ def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> Float
     vertices when it simplifies so (perspective kept), else its minimum-area rectangle."""
     rect = cv2.minAreaRect(contour)
     rect_w, rect_h = rect[1]
-    # The two tests on the quad below bound the blob's share of its minimum-area rectangle: a blob under that
-    # share (most blobs of a frame, the edges' tangles) is no card, and its quad need not be fitted.
+    # the tests on the quad below bound the blob's share of this rectangle: most blobs need no quad fitted
     if blob < s.min_fill / s.quad_of_rect * rect_w * rect_h:
         return None
     hull = cv2.convexHull(contour)
@@ -207,22 +198,14 @@ def _one_card(contour: npt.NDArray[np.int32], blob: float, s: Settings) -> Float
 
 
 def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[FloatArray]:
-    """The quads with each side moved onto the frame's edge: across the side's middle, at several points, the
-    strongest step of grey level within `edge_reach` pixels (to a fraction of a pixel), a line fitted through them,
-    and the corners where those lines meet. A mask's outline lies a pixel or two off the card's edge and its hull's
-    vertices cut a card's rounded corners: a card read from those has its index windows off the index."""
+    """The quads with each side moved onto the strongest grey-level steps across it (within `edge_reach` pixels): a
+    mask's outline lies a pixel or two off the card's edge and cuts its rounded corners, its index windows off."""
     if not quads:
         return []
-    a = np.array(quads, np.float32)  # (quad, side, xy): side j runs from corner j to corner j + 1
-    side = np.roll(a, -1, axis=1) - a
-    along = side / np.maximum(np.linalg.norm(side, axis=2, keepdims=True), 1e-6)
-    normal = np.stack([-along[..., 1], along[..., 0]], axis=2)
-    middle = a[:, :, None] + np.linspace(0.2, 0.8, 13, dtype=np.float32)[:, None] * side[:, :, None]
+    a = np.array(quads, np.float32)
     reach = np.arange(-s.edge_reach, s.edge_reach + 0.25, 0.5, dtype=np.float32)
-    samples = (middle[:, :, :, None] + reach[:, None] * normal[:, :, None, None]).reshape(-1, len(reach), 2)
-    profile = cv2.remap(grey, np.ascontiguousarray(samples[..., 0]), np.ascontiguousarray(samples[..., 1]),
-                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    steps = np.diff(profile.astype(np.float32), axis=1).reshape(*middle.shape[:3], -1)
+    along, normal, middle, profile = _across(grey, a, np.linspace(0.2, 0.8, 13, dtype=np.float32), reach)
+    steps = np.diff(profile, axis=3)
     k = np.argmax(np.abs(steps), axis=3)
     step = np.take_along_axis(steps, k[..., None], axis=3)[..., 0]
     # a card's edge is one step, lighter on the same side all along it; a line drawn on the table is two, and
@@ -239,13 +222,10 @@ def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[Flo
 
 
 def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings) -> FloatArray | None:
-    """The quad with each side moved out to where the card gives way to the table: along lines across the side,
-    up to `reach` of the quad's width beyond it, the outermost point whose grey level is still as far from the
-    table's (at the lines' ends) as half the paper's distance from it (the card's paper, its border line or its
-    shadow), and a line fitted through those points (a side drawn a little askew is turned onto the edge). Only
-    the lines that end on the table count (not on another card beside it); None when no side moves. An outline
-    found inside a card (its index column cut off by the ink's edges, on a table nearly as light as the paper), or
-    a card drawn inside itself from its index window, is so given about the card's own edges."""
+    """The quad with each side fitted to where the card gives way to the table: along lines across it, up to `reach`
+    of its width out, the outermost point still half as far from the table's grey level (at the lines' ends, on the
+    table only) as the paper is; None when no side moves. For an outline found inside its card (its index cut off),
+    or a card drawn inside itself from its index window."""
     h, w = grey.shape
     a = np.asarray(quad, np.float32)
     centre = a.mean(axis=0)
@@ -256,18 +236,11 @@ def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings) -> Float
     if x1 <= x0 or y1 <= y0:
         return None
     paper = float(quantiles_u8(grey[y0:y1, x0:x1].reshape(1, -1), 0.75)[0])
-    side = np.roll(a, -1, axis=0) - a
-    along = side / np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-6)
-    normal = np.stack([along[:, 1], -along[:, 0]], axis=1)
-    normal *= np.where(((a + side / 2 - centre) * normal).sum(axis=1) < 0, -1.0, 1.0)[:, None]
-    middle = a[:, None] + np.linspace(0.15, 0.85, 15, dtype=np.float32)[:, None] * side[:, None]
     steps = np.arange(0.0, reach * short, 0.5, dtype=np.float32)
     if len(steps) < 8:
         return None  # too small a quad to tell its card's edge from the table beyond it
-    at = middle[:, :, None] + steps[:, None] * normal[:, None, None]  # side x line x step x xy
-    profile = cv2.remap(grey, np.ascontiguousarray(at[..., 0].reshape(-1, len(steps))),
-                        np.ascontiguousarray(at[..., 1].reshape(-1, len(steps))), cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE).reshape(4, len(middle[0]), len(steps)).astype(np.float32)
+    spots = np.linspace(0.15, 0.85, 15, dtype=np.float32)
+    along, normal, middle, profile = (x[0] for x in _across(grey, a[None], spots, steps, outward=True))
     lines = np.concatenate([along, a], axis=1)
     moved = False
     for j in range(4):
@@ -285,6 +258,24 @@ def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings) -> Float
         return None
     out, met = _where_sides_meet(a[None], lines[None], within=2 * reach)
     return out[0] if met[0] else None
+
+
+def _across(grey: Image, quads: FloatArray, spots: FloatArray, offsets: FloatArray,
+            outward: bool = False) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Grey levels along lines across the sides of `quads` (quad x corner x xy; side j runs from corner j to j + 1),
+    at `spots` along each (shares of its length), `offsets` pixels along its normal (`outward`: away from the quad's
+    centre); with the sides' unit vectors, normals and spots (quad x side x spot x xy)."""
+    side = np.roll(quads, -1, axis=1) - quads
+    along = side / np.maximum(np.linalg.norm(side, axis=2, keepdims=True), 1e-6)
+    normal = np.stack([-along[..., 1], along[..., 0]], axis=2)
+    if outward:
+        centre = quads.mean(axis=1, keepdims=True)
+        normal *= np.where(((quads + side / 2 - centre) * normal).sum(axis=2) < 0, -1.0, 1.0)[..., None]
+    middle = quads[:, :, None] + spots[:, None] * side[:, :, None]
+    at = (middle[:, :, :, None] + offsets[:, None] * normal[:, :, None, None]).reshape(-1, len(offsets), 2)
+    profile = cv2.remap(grey, np.ascontiguousarray(at[..., 0]), np.ascontiguousarray(at[..., 1]), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE).reshape(*middle.shape[:3], len(offsets))
+    return along, normal, middle, profile.astype(np.float32)
 
 
 def _where_sides_meet(quads: FloatArray, lines: FloatArray,
@@ -327,10 +318,8 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Setti
 
 def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *,
                indices: bool = True) -> Found:
-    """The outlines and corner proposals in a BGR frame. `card_width` (pixels), when the camera's calibration
-    tells it, sizes the corner proposals; otherwise the outlines found and the blobs' own sizes do. With
-    `indices`, the index windows of every glyph pair too (the recognizer asks for those after reading the
-    outlines, off the cards they were: `index_corners`)."""
+    """The outlines and corner proposals in a BGR frame, the proposals sized by `card_width` (pixels, from a table
+    calibration) or else by the outlines and blobs found. With `indices`, every glyph pair's too (`index_corners`)."""
     h, w = image.shape[:2]
     scale = min(1.0, s.detect_width / w)
     small = np.asarray(cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_LINEAR),
@@ -338,14 +327,12 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     frame_area = small.shape[0] * small.shape[1]
     quads: list[FloatArray] = []
     blobs: list[tuple[npt.NDArray[np.int32], float]] = []  # contour, area
-    # value: the highest colour channel
     _, saturation, value = (np.asarray(c, np.uint8) for c in cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2HSV)))
     grey = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), np.uint8)
     masks = _masks(small, grey, saturation, value, s)
     lighter: list[FloatArray] = []
     for k, mask in enumerate(masks):
-        # every contour, holes too (the inside of a ring of edges); of paper lighter than its surroundings, and of
-        # what is far from the table closed first, the blobs' outlines (their holes are a card's pips and index)
+        # holes too (the inside of a ring of edges), but for the last two masks (their holes are pips and indices)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL if k >= 3 else cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         areas = np.fromiter(map(cv2.contourArea, contours), np.float64, len(contours))
         sized = (areas >= s.min_card_area * frame_area) & (areas <= s.max_card_area * frame_area)
@@ -354,27 +341,25 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             quad = _one_card(c, float(areas[i]), s)
             if quad is not None:
                 (lighter if k == 3 else quads).append(quad)
-            elif k in (0, 2):  # paper or not-the-table: cards overlapping (edges alone are too many things; paper
-                # lighter than its surroundings is, in a cluttered room, as many patches of wall and light)
+            elif k in (0, 2):  # cards overlapping (the other masks' blobs are as often walls, lights, clutter)
                 blobs.append((c, float(areas[i])))
-    # Where another mask outlines a card too, its outline is kept (`_not_outlined`): on felt the lighter-than-around
-    # mask takes in the card's blurred rim, and a part of a card it outlines (a picture's frame) is no card.
+    # Where another mask outlines a card too, its outline is kept: on felt the lighter-than-around mask takes in the
+    # card's blurred rim, and a part of a card (a picture's frame) is no card.
     quads = _one_quad_per_card(quads)
     lighter = _not_outlined(_one_quad_per_card(lighter), quads, s)
     quads = _one_quad_per_card(quads + lighter)
-    # a quad over `max_card_area` of the frame is no card (its blob was under it: a ring of edges round most of the
-    # table, holding the cards)
+    # a quad over `max_card_area` of the frame is no card (its blob was not: edges round most of the table)
     quads = _card_sized([q for q in quads if quad_area(q) <= s.max_card_area * frame_area])
     quads = _to_edges(np.asarray(cv2.GaussianBlur(grey, (3, 3), 0), np.uint8), quads, s)
     widths_seen = [side_lengths(q)[0] for q in quads]
-    # a card's width: the calibration's, else the outlines' (strips are told from a card by three of them or more)
+    # a card's width: the calibration's, else the outlines' (strips told from cards by three outlines or more)
     known = card_width * scale if card_width is not None else float(np.median(widths_seen)) if widths_seen else None
     card_w = known if card_width is not None or len(widths_seen) >= 3 else None
     outlines = [Outline(order_quad(q / scale)) for q in quads]
     corners: list[Corner] = []
     if card_w is not None:
-        # An outline narrower than a card and as long as one (a smaller card-shaped one is a card further off) is the
-        # visible strip of a card under another (a row of cards, a fanned hand): the card is proposed at its corners.
+        # An outline narrower than a card and as long as one (a smaller one is a card further off) is the visible
+        # strip of a card under another (a row, a fan): the card is proposed at its corners.
         for q in quads:
             short, long_ = side_lengths(q)
             if short < s.strip_width * card_w and long_ >= s.strip_width * card_w * CARD_ASPECT:
@@ -405,8 +390,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
         if len(corners) >= s.max_corners:
             break
     ground = _ground(small, value, masks[2], scale, s)
-    if corners:  # a corner whose card's index window (CORNER_W by CORNER_H of it) lies mostly off the ground an
-        # index can lie on (light paper, a dark card; `Settings.corner_ground`) frames the table: glare, a line on it
+    if corners:  # a corner whose index window lies mostly off the ground frames the table (glare, a line on it)
         windows = np.array([corner_frame(c.point, c.along_short * CORNER_W, c.along_long * CORNER_H, c.widths[0])
                             for c in corners]) * scale
         on_ground = _shares(np.asarray(cv2.bitwise_or(ground.paper, ground.dark), np.uint8), windows)
@@ -416,9 +400,8 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
 
 
 def _card_sized(quads: list[FloatArray]) -> list[FloatArray]:
-    """The quads at most three times the typical card's size, where three quads or more tell it: cards in one frame
-    are alike in size, and a far bigger "card" is a part of the table. The typical size is the median of the quads
-    lying in no larger one: a card's own parts outlined (patches of its paper, a large pip) are no measure of it."""
+    """The quads at most three times the typical card's size (a far bigger "card" is a part of the table), where three
+    quads or more tell it: the median of those lying in no larger one (a card's own parts are no measure of it)."""
     if len(quads) < 3:
         return quads
     areas = [quad_area(q) for q in quads]
@@ -447,7 +430,6 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
     kept: list[int] = []  # indices into `quads`
     for j in sorted(range(len(quads)), key=areas.__getitem__):
         q, area = quads[j], areas[j]
-        drop = False
         for i, k in enumerate(kept):
             if not meet[j][k]:
                 continue  # apart
@@ -455,17 +437,14 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
             if inter > 0.7 * areas[k]:  # k lies inside q
                 short, long_ = side_lengths(q)
                 if long_ > 1.7 * short:
-                    drop = True  # q is no card: it holds a whole card and is too long for one
-                    break
+                    break  # q is no card: it holds a whole card and is too long for one
                 if area > 3.0 * areas[k]:
                     continue  # both stay: a card and a part of it (a large pip, a frame), or a card on a zone
                 kept[i] = j  # q is the card, k a frame inside it or the same card
-                drop = True
                 break
             if inter > 0.5 * area:
-                drop = True
                 break
-        if not drop:
+        else:
             kept.append(j)
     out: list[int] = []
     for j in kept:  # the replacements above may have made duplicates
@@ -476,10 +455,9 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
 
 def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: Sequence[int] = (),
                   dark_cards: Sequence[int] = ()) -> list[Corner]:
-    """Cards found by their index: the glyph pairs (`_pairs`) on `found.ground` off the outlines of `skip` (cards
-    already read) but for light ink on those of `dark_cards` (taken for backs: a black deck's cards are dark too),
-    looked at up to `Settings.index_width` (glyphs are small; small cards scaled up, `index_card_width`), each
-    tagged with the outline whose glyphs it pairs (`within`, the smallest outline holding them)."""
+    """Cards found by their index: the glyph pairs on `found.ground` off the outlines `skip` (cards already read) but
+    for light ink on `dark_cards` (taken for backs: a black deck's cards are dark too), each tagged `within` the
+    smallest outline holding its glyphs."""
     quads = [o.quad for o in found.outlines]
     fine = min(1.0, s.index_width / image.shape[1])
     widths = [side_lengths(q)[0] for q in quads]
@@ -508,10 +486,9 @@ def _components(mask: Image) -> tuple[int, Labels, npt.NDArray[np.int32], npt.ND
 
 def _untangled(labels: Labels, stats: npt.NDArray[np.int32], lo: float, hi: float,
                least_fill: float) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float64]]:
-    """The parts (stats and centres, in the frame of `labels`) that the tangles among `labels`' parts fall into
-    with their one-pixel lines opened away. A glyph touching a thin line (its card's edge, a line drawn on the
-    table, a picture's frame) is one tangle with it: a part at least twice a glyph's least size (`lo`) that is
-    bigger than a glyph (`hi`) or sparser (under `least_fill` of its box)."""
+    """The parts (stats, centres) the tangles among `labels`' parts fall into with their one-pixel lines opened away.
+    A glyph touching a thin line (a card's edge, a line on the table) is one tangle with it: a part at least twice a
+    glyph's least size (`lo`) that is bigger than a glyph (`hi`) or sparser (under `least_fill` of its box)."""
     stats_, centres_ = [np.zeros((0, 5), np.int32)], [np.zeros((0, 2), np.float64)]
     extent, area = stats[1:, 2:4].max(axis=1), stats[1:, 4]
     tangled = (extent >= 2 * lo) & ((extent > hi) | (area < least_fill * stats[1:, 2] * stats[1:, 3]))
@@ -528,9 +505,8 @@ def _untangled(labels: Labels, stats: npt.NDArray[np.int32], lo: float, hi: floa
 def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1, frame pixels at the fine scale) around the region's parts, each grown by `pad`,
     overlapping ones merged: every region pixel lies in exactly one box."""
-    # The parts are outlined in the box around the region only (most of a frame is no ground), cut from even
-    # coordinates, in the order a labelling of the whole mask by 2 x 2 blocks gives: by their first block's row, then
-    # column. A part in another's hole is left out: its box, in the other's, would merge into it.
+    # The parts are outlined in the region's box only (most of a frame is no ground), in the order a labelling of
+    # the mask by 2 x 2 blocks gives (first block's row, then column), those in another's hole left out (as merged).
     x, y, w, h = cv2.boundingRect(region)
     left, top = x - x % 2, y - y % 2
     parts, _ = cv2.findContours(region[top:y + h, left:x + w], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -558,9 +534,8 @@ def _boxes(region: Image, to_fine: float, pad: int, size: tuple[int, int]) -> li
 
 def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[FloatArray], s: Settings, *,
                  fine: float) -> list[Corner]:
-    """The index proposals of one ink polarity in the region (a mask at the ground's scale): its blobs of a
-    glyph's size and fill, the frame looked at `fine` times its size, paired within each outline (`quads`, at the
-    fine scale) and off them (points and widths in frame pixels)."""
+    """The index proposals of one ink polarity in the region (a mask at the ground's scale): its blobs of a glyph's
+    size and fill, the frame looked at `fine` times its size, paired within each outline (`quads`, at that scale)."""
     if not region.any():
         return []
     h, w = image.shape[:2]
@@ -571,7 +546,6 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     centres_, sizes_, contrasts_ = [], [], []
     lo, hi = s.glyph_size[0], s.glyph_size[1] * min(size_fine)
     for x0, y0, x1, y1 in _boxes(region, to_fine, block // 2 + 1, size_fine):
-        # the box of the frame at the fine scale (the frame's own pixels when it is no wider)
         sx0, sy0, sx1, sy1 = (round(v / fine) for v in (x0, y0, x1, y1))
         part = image[sy0:sy1, sx0:sx1]
         if fine != 1.0:
@@ -590,17 +564,16 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     centres = np.concatenate(centres_)
     size = stats[:, 2:4].max(axis=1)
     fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
-    # Dark ink is printed: it stands well beyond the paper, where a light table's grain or a shadow's edge, faint,
-    # only just passes for ink (and pairs up with its like by the hundred). A black deck's light ink is fainter.
+    # Dark ink is printed: it stands well beyond the paper, where a light table's grain or a shadow's edge only just
+    # passes for ink. A black deck's light ink is fainter.
     contrast = np.concatenate(contrasts_)
     printed = light_ink | (contrast >= s.glyph_contrast)
     keep = (size >= lo) & (size <= hi) & (fill >= s.glyph_fill[0]) & (fill <= s.glyph_fill[1]) & printed
-    # Each glyph's outline (-1: none). Glyphs are paired only with glyphs of the same outline: the reader
-    # decides whether an outline's own glyphs are wanted (when its index corners do not agree on one card). A
-    # glyph inside an outline too small to be its card (a pip or a picture's frame taken for a card) is on none.
+    # Each glyph's outline (-1: none), whose glyphs alone it pairs with: the reader decides whether an outline's own
+    # glyphs are wanted. A glyph a third of its outline's width or more (a pip taken for a card) is on none.
     owner = np.full(len(stats), -1, np.int32)
     for k in sorted(range(len(quads)), key=lambda k: quad_area(quads[k])):  # the smallest outline holding it
-        q = quads[k]  # ordered as an outline's quad is (inside it or not is all that is asked)
+        q = quads[k]
         at = card_coords(q, centres)
         inside = np.all((at >= 0) & (at <= 1), axis=1) & (3 * size <= side_lengths(q)[0]) & (owner < 0)
         owner[inside] = k
@@ -622,10 +595,9 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
 
 
 def _ink(level: Image, ground: Image, block: int) -> tuple[Image, Image]:
-    """Ink on the ground: at least 18 grey levels darker (in `level`) than the mean of the ground around it
-    (over `block` pixels square); and how far below that mean each pixel is (its depth, 0 where it is not below). The
-    mean is the ground's alone: the table beside a card's edge, far lighter or darker than the card, would pull it
-    off the card's own level and lose the thin strokes of an index there."""
+    """Ink on the ground, 18 grey levels below the ground's mean around it (`block` pixels square), and each pixel's
+    depth below that mean. The mean is the ground's alone: the table beside a card, far lighter or darker, would
+    pull it off the card's level and lose an index's thin strokes there."""
     def box_sum(image: Image) -> FloatArray:
         return np.asarray(cv2.boxFilter(image, cv2.CV_32F, (block, block), normalize=False,
                                         borderType=cv2.BORDER_REPLICATE), np.float32)
@@ -649,8 +621,7 @@ def _contrasts(ink: Image, depth: Image, stats: npt.NDArray[np.int32]) -> FloatA
 
 
 def _stack(centre: FloatArray, bw: float, bh: float, within: int, light_ink: bool) -> list[Corner]:
-    """A blob of a rank over its suit, along its long side either way, as the index windows its two halves
-    would give as a glyph pair."""
+    """A blob of a rank touching its suit, either way along its long side, as its halves would give as a pair."""
     iw = min(bw, bh)  # a glyph's size: the blob's width
     ih = max(bw, bh) / 2 + iw  # as `_pairs` frames it: the halves' centres apart, plus a glyph
     axis = np.array([0.0, 1.0] if bh >= bw else [1.0, 0.0], np.float32)
@@ -664,9 +635,8 @@ def _stack(centre: FloatArray, bw: float, bh: float, within: int, light_ink: boo
 
 
 def _pairs(pts: FloatArray, size: FloatArray, within: int, light_ink: bool, s: Settings) -> list[Corner]:
-    """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each taken both ways
-    round, as index windows (at most `max_index_pairs`). The pair's axis is the card's long side; its window is
-    framed as the reader was trained on boxed indices."""
+    """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each both ways round, as
+    index windows (at most `max_index_pairs`) framed as the reader was trained on boxed indices."""
     d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
     mean = (size[:, None] + size[None, :]) / 2
     ratio = size[None, :] / size[:, None]
