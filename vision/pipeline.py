@@ -109,9 +109,8 @@ def check_frame(frame: object) -> Image:
 
 
 def stands_out(image: Image, quad: FloatArray, s: Settings) -> bool:
-    """Whether what an outline holds differs in colour from the table just outside it, as a card's face or back
-    does, both in its middle and along its rim (a rectangle drawn on the felt has felt inside and out, and
-    felt along its inner rim even where cards lie in it)."""
+    """Whether an outline differs in colour from the table just outside it, in its middle and along its rim, as a
+    card does (a rectangle drawn on the felt has felt inside, along its rim even where cards lie in it)."""
     view = warp_card(image, _grown(quad, 0.1), 48, 67)
     inside = np.zeros(view.shape[:2], bool)
     inside[6:61, 4:44] = True  # the card itself, 1/1.2 of the view
@@ -134,9 +133,8 @@ def open_paper(card: Image) -> float:
 
 
 class Recognizer(AbstractContextManager["Recognizer"]):
-    """Finds and reads the cards of frames. `card_size` ((short, long) side in pixels, from a table
-    calibration) sizes the corner proposals. `workers` (1 or 2): how many frames `in_order` works on at once,
-    in threads (OpenCV releases the interpreter lock; the network itself runs one batch at a time)."""
+    """Finds and reads the cards of frames. `card_size` ((short, long) side in pixels, from a table calibration)
+    sizes the corner proposals. `workers` (1 or 2): how many frames `in_order` works on at once, in threads."""
 
     def __init__(self, profile: DeckProfile | None = None, *, card_size: tuple[float, float] | None = None,
                  workers: int = 1, settings: Settings = SETTINGS, reader: IndexReader | None = None) -> None:
@@ -194,8 +192,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
 
     def identify(self, frame: object) -> list[Detection]:
         image = check_frame(frame)
-        # A frame over twice `index_width` wide (a phone's photograph) is halved until it is not: outlines and
-        # glyphs are looked for narrower than that anyway, and its full size only costs time.
+        # a phone's photograph is halved: outlines and glyphs are looked for narrower anyway, the rest costs time
         halvings = 0
         while image.shape[1] > 2 * self.settings.index_width:
             image, halvings = np.asarray(cv2.pyrDown(image), np.uint8), halvings + 1
@@ -213,15 +210,13 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         pyramid = Pyramid(image)
         batch = self.read([crop for q in quads for crop in index_crops(image, q)])
         best = [self._name_outline(image, q, batch, i) for i, q in enumerate(quads)]
-        # An outline whose corners name no card is read again, named only where both corners agree (a strip of a card
-        # under others, grown onto its neighbours or read across, shows one corner of some card at most): grown, and
-        # moved out to where the card gives way to the table (on a light table it can be found inside the card, cutting
-        # into the index); turned a quarter (a photograph stretched out of shape can make a long side look short).
+        # An outline naming no card is read again, named only where both corners agree (a strip of a card under others
+        # shows one corner of some card at most): grown, and moved out to the card's edges (on a light table it can
+        # be found inside the card); turned a quarter (a stretched photograph can make a long side look short).
         again = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "up" and x.card is None]
         tries = [(i, q) for i in again for q in (_grown(quads[i], s.regrow), np.roll(quads[i], -1, axis=0))]
         tries += [(i, q) for i in again if (q := moved_out(pyramid.level(0), quads[i], s.move_out, s)) is not None]
-        # An outline of other proportions than a card's, reading no card, may have lost its index column (on a light
-        # table the index's ink can close the ring of the card's edges): it is read again made a card's shape.
+        # An unread outline of other proportions than a card's may have lost its index column: read made card-shaped.
         tries += [(i, q) for i, x in enumerate(best) if _misshapen(quads[i], s) and (
                   i in again or (x is None and stands_out(image, quads[i], s))) for q in _card_shaped(quads[i])]
         for (i, _), x in zip(tries, self._name_outlines(image, [q for _, q in tries]), strict=True):
@@ -238,11 +233,9 @@ class Recognizer(AbstractContextManager["Recognizer"]):
                   for c, row in ((0, 2 * i), (1, 2 * i + 1)) if _shows_a_card(batch, row, s)]
         readings += self._refine(pyramid, unsure, s.refine_votes[0])
         # Then, in a second batch, the cards found off the outlines read whole or as backs (a window there frames a
-        # card's own corner, its pips or a back's pattern). By their corners, proposed at the vertices of blobs of
-        # overlapping cards and of cards' strips. By their index: off the outlines; anywhere in an outline named by
-        # neither corner (cards outlined as one, a line on the table around cards; a back is searched for light ink: a
-        # black deck's cards are dark like backs); along the sides of one named by one corner (an index lies at a
-        # card's edge, further in are the named card's own pips; all of it for a card the frame cuts).
+        # card's own corner, its pips or a back's pattern), by their corners and by their index: off the outlines;
+        # anywhere in one named by neither corner (cards outlined as one; a back for light ink: a black deck's cards
+        # are dark); along the sides of one named by one corner (further in are its pips), all of one the frame cuts.
         by_corner = [p for p in _proposals(found.corners, s) if not any(holds(quads[i], _window(p[0]).mean(axis=0))
                                                                           for i in read)]
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
@@ -259,9 +252,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             return one_per_card(_seen_edges(pyramid, joined, marks, unnamed, s), unnamed, marks)
         dets = resolved(readings)
         # The marks on no card named or face down: those on cards are read again around their windows; those still on
-        # none (a card lying alone whose outline was not found: across a line drawn on the table, or as light as the
-        # table) are outlined from their windows, and those on the table top not outlined so are read again too (the
-        # frame cuts the card, or its edges are too faint to fit).
+        # none (a card whose outline was not found) are outlined from their windows, else read again too.
         known = [d.quad for d in dets if d.card is not None or d.face == "down"]
         loose = [m for m in marks if not any(holds(q, m.window.mean(axis=0)) for q in known)]
         refined = self._refine(pyramid, [m for m in loose if m.det is not None], s.refine_votes[0])
@@ -272,18 +263,15 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         return resolved(readings + refined + outlined) if refined or outlined else dets
 
     def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
-        """Each mark's card (its window's card quad drawn a tenth of its width inside on each side) with its sides
-        moved out to the card's edges (`moved_out`), where both its corners name one card."""
-        moved = [moved_out(pyramid.level(0), _grown(_card_of(m.window), -0.1), self.settings.mark_reach,
-                           self.settings)
-                 for m in marks]
+        """Each mark's card, drawn a tenth of its width inside, moved out to its edges, where both corners name it."""
+        s = self.settings
+        moved = [moved_out(pyramid.level(0), _grown(_card_of(m.window), -0.1), s.mark_reach, s) for m in marks]
         named = self._name_outlines(image, [order_quad(q) for q in moved if q is not None])
         return [x for x in named if isinstance(x, Reading) and x.whole]
 
     def _refine(self, pyramid: Pyramid, marks: list[Mark], votes: int) -> list[Reading]:
-        """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its
-        window only roughly): a card is named where `votes` of them read the mark's own likeliest card at
-        `index_bar`, at the surest of those windows."""
+        """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its window
+        only roughly), named where `votes` of them read the mark's card at `index_bar`, at the surest of them."""
         s = self.settings
         shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
                   (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
@@ -304,10 +292,9 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         return [self._name_outline(image, q, r, k) for k, q in enumerate(quads)]
 
     def _name_outline(self, image: Image, quad: FloatArray, r: Readings, k: int) -> Reading | Detection | None:
-        """The detection of outline `k` of readings `r` (its corners in rows 2k and 2k + 1): a reading, with the
-        index windows its name was read from (both when they agree), or an unnamed detection; None for no card. Two
-        corners agreeing add no confidence: a card's two corners are one point-symmetric image (a back's pattern as
-        much as a face's index), read twice."""
+        """The detection of outline `k` (its corners in rows 2k and 2k + 1 of `r`): a reading with the windows its name
+        was read from, an unnamed detection, or None for no card. Two corners agreeing add no confidence: a card's
+        two corners are one point-symmetric image (a back's pattern as much as an index), read twice."""
         s = self.settings
         a, b = 2 * k, 2 * k + 1
         corners = corners_of(quad)
@@ -337,29 +324,27 @@ class Recognizer(AbstractContextManager["Recognizer"]):
 
 def _seen_edges(pyramid: Pyramid, readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
                 s: Settings) -> list[Reading]:
-    """The readings, each card read from one index window alone (its outline extrapolated) among other cards seen
-    only up to the first straight edge past its index that runs its length (`_first_edge`): a card of a fan or a pile
-    lying on it, which may show no index to cut it by. A card lying alone is not cut: its print can draw such lines."""
+    """The readings, each card read from one index window alone among other cards seen only up to the first straight
+    edge past its index along its length: a card lying on it may show no index to cut it by. A card lying alone is
+    not cut: its print can draw such lines."""
     centres = [(x.det.card, w.mean(axis=0)) for x in readings for w in x.windows]
     centres += [(m.card, m.window.mean(axis=0)) for m in marks]
     others = [d.quad for d in unnamed]  # backs, unknown cards, piles
     out = []
     for x in readings:
-        if x.whole or len(x.windows) != 1 or not _among_cards(x, readings, others, centres, s):
-            out.append(x)
-            continue
-        view = warp_card(pyramid.level(0), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
-        edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), s.seen_canny[0], s.seen_canny[1]), np.uint8)
-        across = _first_edge(edges, CORNER_W, s)  # never into the window its index was read in
+        across = 1.0
+        if not x.whole and len(x.windows) == 1 and _among_cards(x, readings, others, centres, s):
+            view = warp_card(pyramid.level(0), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
+            edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), *s.seen_canny), np.uint8)
+            across = _first_edge(edges, CORNER_W, s)  # never into the window its index was read in
         out.append(replace(x, seen_across=across) if across < 1.0 else x)
     return out
 
 
 def _among_cards(x: Reading, readings: list[Reading], unnamed: list[FloatArray],
                  centres: list[tuple[str | None, FloatArray]], s: Settings) -> bool:
-    """Whether another card lies on or under the card of reading `x`: another card's index window on its outline
-    (not in its own window), or another card's outline, named or `unnamed` (a back, an unknown card, a pile),
-    overlapping it by `seen_overlap` of its area."""
+    """Whether another card's index window lies on reading `x`'s card (not in its own window), or another card's
+    outline, named or `unnamed` (a back, an unknown card, a pile), overlaps it by `seen_overlap` of its area."""
     own = x.windows[0]
     if any(card != x.det.card and holds(x.quad, c) and not holds(own, c) for card, c in centres):
         return True
@@ -369,9 +354,8 @@ def _among_cards(x: Reading, readings: list[Reading], unnamed: list[FloatArray],
 
 
 def _first_edge(edges: Image, start: float, s: Settings) -> float:
-    """Where (share of the width) the first straight line of `edges` from top to bottom lies beyond `start`: one
-    tilted by at most `seen_tilt` degrees with edge pixels in `seen_support` of its rows, and as many of the rows of
-    the card's top border (`seen_top` of its length); 1 where none is."""
+    """Where (share of the width) the first line of `edges` from top to bottom beyond `start` lies (tilted at most
+    `seen_tilt` degrees, edge pixels in `seen_support` of its rows and of the top `seen_top`'s); 1 where none is."""
     h, w = edges.shape
     wide = cv2.dilate(edges, np.ones((1, 3), np.uint8)) > 0  # a pixel either side: a line drawn at a slant
     tilt = max(1, round(h * math.tan(math.radians(s.seen_tilt))))
@@ -397,15 +381,14 @@ def _sure_rank(card_probs: FloatArray, s: Settings) -> str | None:
 
 def _proposals(corners: list[Corner], s: Settings) -> list[Proposal]:
     """The card quad of each corner proposal at each of its widths, the bar its reading must reach, and whether a
-    reading below it marks a card there (not where one blob was taken for a rank and its suit: a pip, a picture's
-    stroke or a shadow is such a blob more often than an index is)."""
+    reading below it marks a card (not one blob taken for a rank and its suit: more often a pip or a shadow)."""
     return [(corner_frame(c.point, c.along_short, c.along_long, width), s.index_bar if c.by_index else s.name_bar,
              not c.one_blob) for c in corners for width in c.widths]
 
 
 def _cut_by_frame(quad: FloatArray, shape: tuple[int, ...]) -> bool:
-    """Whether one of the quad's sides runs along the frame's edge: the outline of a card the frame cuts, whose
-    shares of its sides are no measure of where on the card its index lies."""
+    """Whether one of the quad's sides runs along the frame's edge: a card the frame cuts (where its index lies on
+    it is not told by its sides)."""
     h, w = shape[:2]
     x, y = quad[:, 0], quad[:, 1]
     near = np.stack([x < 2, x > w - 3, y < 2, y > h - 3], axis=1)  # each corner by each edge of the frame
@@ -421,9 +404,8 @@ def _at_edge(quad: FloatArray, c: Corner, s: Settings) -> bool:
 
 def _read_proposals(found: Found, proposals: list[Proposal], r: Readings,
                     s: Settings) -> tuple[list[Reading], list[Mark]]:
-    """The proposals whose window reads a card at its bar (a back, a pip or the felt reads "not an index"), and the
-    windows of the others read as some card's index at `mark_bar` or more (a card lies there, read or not; an
-    unknown card when its outline lies mostly off the table top: on cards, not on the felt beside one)."""
+    """The proposals whose window reads a card at its bar, and marks at the others read as some card's index at
+    `mark_bar` (a card lies there; an unknown card where its outline lies mostly off the table top)."""
     named: list[Reading] = []
     marks: list[Mark] = []
     for j, (quad, bar, marks_a_card) in enumerate(proposals):
@@ -452,8 +434,8 @@ def _misshapen(quad: FloatArray, s: Settings) -> bool:
 
 
 def _card_shaped(quad: FloatArray) -> list[FloatArray]:
-    """The outline (first edge a short side) given a card's proportions by lengthening its sides that are short of
-    them: at their one end, at the other, and at both by half."""
+    """The outline (first edge a short side) made a card's shape by lengthening its sides short of it at one end, at
+    the other, and at both by half."""
     short, long_ = side_lengths(quad)
     if long_ > CARD_ASPECT * short:  # too narrow: the short sides lengthened
         side, by, ends = quad[1] - quad[0], long_ / CARD_ASPECT - short, ([1, 2], [0, 3])
@@ -476,8 +458,7 @@ def _grown(quad: FloatArray, by: float) -> FloatArray:
 
 
 def _jittered(window: FloatArray, across: float, along: float, scale: float) -> FloatArray:
-    """The card quad of an index window moved `across` and `along` (in window widths and heights) and scaled
-    about its centre."""
+    """The card quad of an index window moved `across` and `along` (window widths, heights), scaled about its centre."""
     centre = window.mean(axis=0)
     moved = centre + (window - centre) * scale + (window[1] - window[0]) * across + (window[3] - window[0]) * along
     return _card_of(moved)
