@@ -262,9 +262,8 @@ def moved_out(grey: Image, quad: FloatArray, reach: float, s: Settings) -> Float
 
 def _across(grey: Image, quads: FloatArray, spots: FloatArray, offsets: FloatArray,
             outward: bool = False) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Grey levels along lines across the sides of `quads` (quad x corner x xy; side j runs from corner j to j + 1),
-    at `spots` along each (shares of its length), `offsets` pixels along its normal (`outward`: away from the quad's
-    centre); with the sides' unit vectors, normals and spots (quad x side x spot x xy)."""
+    """Grey levels across each side of `quads` at `spots` (shares of its length) and `offsets` pixels along its normal
+    (`outward`: away from the centre); with the sides' unit vectors, normals and spots (quad x side x spot x xy)."""
     side = np.roll(quads, -1, axis=1) - quads
     along = side / np.maximum(np.linalg.norm(side, axis=2, keepdims=True), 1e-6)
     normal = np.stack([-along[..., 1], along[..., 0]], axis=2)
@@ -316,8 +315,7 @@ def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Setti
     return [(poly[i], u[i], w[i]) for i in np.flatnonzero(at)]
 
 
-def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *,
-               indices: bool = True) -> Found:
+def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = None, *, indices: bool = True) -> Found:
     """The outlines and corner proposals in a BGR frame, the proposals sized by `card_width` (pixels, from a table
     calibration) or else by the outlines and blobs found. With `indices`, every glyph pair's too (`index_corners`)."""
     h, w = image.shape[:2]

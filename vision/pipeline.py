@@ -251,8 +251,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             joined = join_corners(readings, s.joined_aspect)
             return one_per_card(_seen_edges(pyramid, joined, marks, unnamed, s), unnamed, marks)
         dets = resolved(readings)
-        # The marks on no card named or face down: those on cards are read again around their windows; those still on
-        # none (a card whose outline was not found) are outlined from their windows, else read again too.
+        # The marks on no card named or face down: those on cards are read again around their windows; those on none (a
+        # card whose outline was not found) are outlined from them, else (cut by the frame, faint edges) read again.
         known = [d.quad for d in dets if d.card is not None or d.face == "down"]
         loose = [m for m in marks if not any(holds(q, m.window.mean(axis=0)) for q in known)]
         refined = self._refine(pyramid, [m for m in loose if m.det is not None], s.refine_votes[0])
@@ -311,13 +311,13 @@ class Recognizer(AbstractContextManager["Recognizer"]):
                 windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
                 used = (windows[corner], windows[1 - corner]) if agree else (windows[corner],)
                 return Reading(det, used, corner=2 * corner, whole=agree)
-        read_any = (ca is not None and pa >= 0.5) or (cb is not None and pb >= 0.5)
-        short, long_ = side_lengths(quad)
-        if not read_any and (long_ > s.max_unread_aspect * short or not stands_out(image, quad, s)):
-            return None  # no card's shape, or nothing but table inside: a line drawn on the felt
-        if not read_any and open_paper(warp_card(image, quad)) < s.face_down_paper:
-            return Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
-                             corners=corners)
+        if conf < 0.5:  # neither corner reads some card at 0.5
+            short, long_ = side_lengths(quad)
+            if long_ > s.max_unread_aspect * short or not stands_out(image, quad, s):
+                return None  # no card's shape, or nothing but table inside: a line drawn on the felt
+            if open_paper(warp_card(image, quad)) < s.face_down_paper:
+                return Detection(card=None, face="down", confidence=float(max(r.probs[a, NONE], r.probs[b, NONE])),
+                                 corners=corners)
         rank = _sure_rank(r.probs[[a, b], :NONE], s)
         return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
 
