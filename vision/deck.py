@@ -46,8 +46,7 @@ class DeckProfile:
     name: str
     model_sha256: str
     prototypes: dict[str, FloatArray]  # card code or rank letter -> unit embedding
-    # False (`calibrate-deck --no-default`): only the cards (or ranks) the profile learnt can be named; the
-    # built-in reader no longer names the others
+    # False (`calibrate-deck --no-default`): only the cards (or ranks) the profile learnt can be named
     default: bool = True
 
     @property
@@ -74,8 +73,7 @@ class DeckProfile:
         first = network.argmax(axis=1)
         contradicted = like & learnt[first] & ~(member[nearest, first] & clear) & ~decisive
         cards = np.where(learnt, network, network * self.default)
-        # decisive: the card share to the nearest prototype's cards, in the network's proportions among them
-        # (a card's own prototype takes it all)
+        # decisive: the card share to the nearest prototype's cards in the network's proportions (its own card: all)
         mine = np.where(member[nearest], np.maximum(network, 1e-9), 0.0)
         cards = np.where(decisive[:, None], some_card * mine / mine.sum(axis=1, keepdims=True), cards)
         cards[contradicted] = np.minimum(cards[contradicted], some_card[contradicted] / len(ALL_CARDS))
@@ -139,8 +137,7 @@ JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.
 
 
 def _jittered_windows(pyramid: Pyramid, quad: FloatArray) -> list[Image]:
-    """The index window at a card quad's first corner, once per `JITTER`: the corner moved dx of the short side and
-    dy of the long side, the card scaled about it."""
+    """The index window at a card quad's first corner per `JITTER` (moved dx, dy of its sides, scaled about it)."""
     u, v = quad[1] - quad[0], quad[3] - quad[0]
     return corner_crops_at(pyramid, [(quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32)
                                      for dx, dy, k in JITTER])
@@ -195,8 +192,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, expect: str)
 
 def calibrate_deck(paths: Sequence[str | Path], *, name: str = "calibrated", default: bool = True,
                    reader: IndexReader | None = None) -> DeckProfile:
-    """A profile from one photo per card, each named by its card. `default=False`: only these cards can be
-    named with the profile."""
+    """A profile from one photo per card, each named by its card (`default=False`: only these can be named)."""
     reader = reader or default_reader()
     if not paths:
         raise VisionInputError("no calibration images")
@@ -246,8 +242,7 @@ def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> F
 
 def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str = "calibrated",
                     default: bool = True, reader: IndexReader | None = None) -> RankCalibration:
-    """A rank-only profile from photographs labelled by whole-card box and rank (each one outlined gives its two
-    index corners)."""
+    """A rank-only profile from photographs labelled by card box and rank (each one outlined gives two corners)."""
     reader = reader or default_reader()
     if not photos:
         raise VisionInputError("no calibration photographs")

@@ -109,8 +109,7 @@ class Found:
 
 
 def _shares(mask: Image, quads: FloatArray) -> FloatArray:
-    """The share of each parallelogram (quads x 4 corners x xy, the mask's pixels) that is set in the mask, sampled on
-    an 8 x 8 grid across it."""
+    """The share of each parallelogram (quads x 4 corners x xy, in mask pixels) set in the mask, on an 8 x 8 grid."""
     t = (np.arange(8, dtype=np.float32) + 0.5) / 8
     across, down = (g.reshape(1, -1, 1) for g in np.meshgrid(t, t))
     q = quads[:, :, None, :]
@@ -169,8 +168,7 @@ def _masks(small: Image, grey: Image, saturation: Image, value: Image, s: Settin
     _, far = cv2.threshold(distance, 45, 255, cv2.THRESH_BINARY)
     apart = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, kernel)
     # Closed first, a card with a thin dark border stays whole where its print is the table's colour (a black deck's
-    # gold court on wood), and thin lines on the table still open away. Closing also joins a card to its shadow,
-    # so both masks are outlined.
+    # gold court on wood) and thin lines still open away; as closing joins a card to its shadow, both are outlined.
     joined = cv2.morphologyEx(cv2.morphologyEx(far, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN,
                               cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
     return [np.asarray(m, np.uint8) for m in (paper, edges, apart, lighter, joined)]
@@ -208,8 +206,7 @@ def _to_edges(grey: Image, quads: Sequence[FloatArray], s: Settings) -> list[Flo
     steps = np.diff(profile, axis=3)
     k = np.argmax(np.abs(steps), axis=3)
     step = np.take_along_axis(steps, k[..., None], axis=3)[..., 0]
-    # a card's edge is one step, lighter on the same side all along it; a line drawn on the table is two, and
-    # its strongest flips between them
+    # a card's edge is one step, lighter on one side all along it; a line on the table is two (its strongest flips)
     rising = (step >= s.edge_step).sum(axis=2)
     falling = (step <= -s.edge_step).sum(axis=2)
     strong = np.where((rising >= falling)[..., None], step >= s.edge_step, step <= -s.edge_step)
@@ -292,8 +289,7 @@ def _where_sides_meet(quads: FloatArray, lines: FloatArray,
 
 
 def _corners(contour: npt.NDArray[np.int32], widths: tuple[float, ...], s: Settings) -> list[tuple[FloatArray, ...]]:
-    """(corner, along next edge, along previous edge) at each convex near-right vertex of the blob's outline,
-    the outline taken clockwise on screen."""
+    """(corner, along next edge, along previous edge) at each convex near-right vertex of the blob's outline."""
     poly = cv2.approxPolyDP(contour, max(2.0, 0.04 * min(widths)), True).reshape(-1, 2).astype(np.float32)
     if len(poly) < 3:
         return []
@@ -562,8 +558,7 @@ def _glyph_pairs(image: Image, region: Image, light_ink: bool, quads: list[Float
     centres = np.concatenate(centres_)
     size = stats[:, 2:4].max(axis=1)
     fill = stats[:, 4] / np.maximum(stats[:, 2] * stats[:, 3], 1)
-    # Dark ink is printed: it stands well beyond the paper, where a light table's grain or a shadow's edge only just
-    # passes for ink. A black deck's light ink is fainter.
+    # dark ink is printed, well beyond the paper, where a table's grain or a shadow just passes (light ink is fainter)
     contrast = np.concatenate(contrasts_)
     printed = light_ink | (contrast >= s.glyph_contrast)
     keep = (size >= lo) & (size <= hi) & (fill >= s.glyph_fill[0]) & (fill <= s.glyph_fill[1]) & printed

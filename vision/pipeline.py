@@ -225,8 +225,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         readings = [x for x in best if isinstance(x, Reading)]  # the cards named
         unnamed = [x for x in best if isinstance(x, Detection)]  # unknown and face-down cards
         down = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "down"]  # the backs
-        # outlines read whole: named by both index corners, or a back
-        read = [i for i, x in enumerate(best) if (isinstance(x, Reading) and x.whole) or i in down]
+        read = [i for i, x in enumerate(best) if (isinstance(x, Reading) and x.whole) or i in down]  # whole, or backs
         # an unnamed card's corner read as some card, not surely, is read again around its window (framed a little off)
         unsure = [Mark(_window(np.roll(quads[i], -2 * c, axis=0)), ALL_CARDS[int(batch.probs[row, :NONE].argmax())])
                   for i in again if not isinstance(best[i], Reading)

@@ -51,8 +51,7 @@ def box_quad(x0: float, y0: float, x1: float, y1: float) -> FloatArray:
 
 def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int = CARD_H,
               size: tuple[int, int] | None = None) -> Image:
-    """The card under `quad` (ordered by `order_quad`) as an upright `width` x `height` image; `size`: only that
-    much of it from its top-left corner."""
+    """The card under `quad` (as `order_quad` orders it) upright, `width` x `height`; `size`: only that much of it."""
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), box_quad(0, 0, width - 1, height - 1))
     out = cv2.warpPerspective(image, m, size or (width, height), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
@@ -60,8 +59,7 @@ def warp_card(image: Image, quad: FloatArray, width: int = CARD_W, height: int =
 
 
 def card_coords(quad: FloatArray, points: npt.ArrayLike) -> FloatArray:
-    """Frame points in the coordinates of the card under `quad` (ordered by `order_quad`): 0..1 across its
-    short side, 0..1 along its long side."""
+    """Frame points in the card under `quad`'s coordinates: 0..1 across its short side, 0..1 along its long side."""
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), box_quad(0, 0, 1, 1))
     at = cv2.perspectiveTransform(np.asarray(points, np.float32).reshape(-1, 1, 2), m).reshape(-1, 2)
     return np.asarray(at, np.float32)
@@ -79,8 +77,7 @@ def quad_iou(a: FloatArray, b: FloatArray) -> float:
 
 
 def boxes_meet(quads: Sequence[FloatArray]) -> npt.NDArray[np.bool_]:
-    """N x N: whether the bounding boxes of each two quads meet (touching counts); quads whose boxes do not meet
-    have no area in common."""
+    """N x N: whether the bounding boxes of each two quads meet (touching counts): else they share no area."""
     q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
     lo, hi = q.min(axis=1), q.max(axis=1)
     return np.asarray(np.all((lo[:, None] <= hi[None]) & (lo[None] <= hi[:, None]), axis=2))
@@ -140,8 +137,7 @@ class Pyramid:
 
 
 def corner_crops_at(image: Image | Pyramid, quads: Sequence[FloatArray]) -> list[Image]:
-    """The index window at the first corner of each card quad (which may run outside the frame), their geometry
-    reckoned at once."""
+    """The index window at the first corner of each card quad (which may run outside the frame), reckoned at once."""
     if len(quads) == 0:
         return []  # no level made
     pyramid = image if isinstance(image, Pyramid) else Pyramid(image)
