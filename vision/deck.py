@@ -136,13 +136,6 @@ class DeckProfile:
 JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.0), (0.0, 0.0, 0.94), (0.0, 0.0, 1.06))
 
 
-def _jittered_windows(pyramid: Pyramid, quad: FloatArray) -> list[Image]:
-    """The index window at a card quad's first corner per `JITTER` (moved dx, dy of its sides, scaled about it)."""
-    u, v = quad[1] - quad[0], quad[3] - quad[0]
-    return corner_crops_at(pyramid, [(quad[0] + dx * u + dy * v + k * (quad - quad[0])).astype(np.float32)
-                                     for dx, dy, k in JITTER])
-
-
 def _views(card: Image) -> list[Image]:
     """Both index corners of an upright card, from the outline as found and a little off (as at table time)."""
     h, w = card.shape[:2]
@@ -186,7 +179,10 @@ def read_single_card(image: Image, where: str, reader: IndexReader, expect: str)
         best = quads[max(sure)[2]]
         near = [quads[i] for _, _, i in sure
                 if float(np.linalg.norm(quads[i][0] - best[0])) < 0.3 * float(np.linalg.norm(best[1] - best[0]))]
-        return reader.read([v for q in near for v in _jittered_windows(pyramid, q)])
+        # each as found and a little off (`JITTER`: its corner moved along its sides, the card scaled about it)
+        jittered = [(q[0] + dx * (q[1] - q[0]) + dy * (q[3] - q[0]) + k * (q - q[0])).astype(np.float32)
+                    for q in near for dx, dy, k in JITTER]
+        return reader.read(corner_crops_at(pyramid, jittered))
     raise VisionInputError(f"{where}: no card index found in the photo (one face-up card per photo)")
 
 
