@@ -23,20 +23,52 @@ from vision.errors import VisionInputError
 from vision.rectify import Image
 
 MAX_PIXELS = 40_000_000
+MAX_IMAGE_BYTES = 200_000_000  # an image file larger than this holds no frame or photograph
+MAX_JSON_BYTES = 16_000_000  # a profile, calibration or mark sheet is a few hundred kilobytes
+
+
+def _read_at_most(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of a file (or a device: it is read no further than `limit`), refused when there are more."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except FileNotFoundError as exc:
+        raise VisionInputError(f"{path}: no such {what}") from exc
+    except OSError as exc:  # a folder, no permission, a read error
+        raise VisionInputError(f"{path}: cannot read ({type(exc).__name__})") from exc
+    if len(data) > limit:
+        raise VisionInputError(f"{path}: {what} larger than {limit} bytes")
+    return data
+
+
+def _declared_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) as a PNG's or a JPEG's header declares it: a small file can declare a huge image, which is
+    refused before it is decoded. None for other formats (OpenCV bounds those)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    at = 2
+    while data[:2] == b"\xff\xd8" and at + 9 <= len(data) and data[at] == 0xFF:
+        marker = data[at + 1]
+        if marker == 0xFF:  # a fill byte before the marker
+            at += 1
+        elif 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a start of frame
+            return int.from_bytes(data[at + 7:at + 9], "big"), int.from_bytes(data[at + 5:at + 7], "big")
+        else:
+            at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+    return None
 
 
 def load_image(path: str | Path, *, paper_background: bool = False) -> Image:
     """A BGR image from a file, a JPEG turned upright as its EXIF orientation says (the corners reported are where a
     viewer shows the cards). Transparent pixels become white paper when `paper_background` (face images with a
     transparent card body), else black."""
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except FileNotFoundError as exc:
-        raise VisionInputError(f"{path}: no such file") from exc
-    except OSError as exc:  # a folder, no permission, a read error
-        raise VisionInputError(f"{path}: cannot read ({type(exc).__name__})") from exc
-    if data.size == 0:
+    raw = _read_at_most(path, MAX_IMAGE_BYTES, "image file")
+    if not raw:
         raise VisionInputError(f"{path}: empty file")
+    size = _declared_size(raw)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise VisionInputError(f"{path}: image too large ({size[0]}x{size[1]})")
+    data = np.frombuffer(raw, np.uint8)
     # other files are taken as stored, with their alpha channel
     flags = cv2.IMREAD_COLOR if data[:3].tobytes() == b"\xff\xd8\xff" else cv2.IMREAD_UNCHANGED
     try:
@@ -61,13 +93,15 @@ def load_image(path: str | Path, *, paper_background: bool = False) -> Image:
 
 
 def read_json_file(path: str | Path, what: str) -> Any:
-    """The JSON document in `path`; a missing or unreadable file is the caller's `VisionInputError`."""
+    """The JSON document in `path`; a missing, unreadable, huge or too deeply nested file is the caller's
+    `VisionInputError`."""
+    raw = _read_at_most(path, MAX_JSON_BYTES, what)
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise VisionInputError(f"{path}: no such {what}") from exc
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise VisionInputError(f"{path}: unreadable {what} ({type(exc).__name__})") from exc
+    except RecursionError:
+        raise VisionInputError(f"{path}: {what} nested too deeply") from None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -7,8 +7,10 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.images
 from vision.calibration import TableCalibration, Zone
 from vision.cards import ALL_CARDS, card_from_file_name, is_card
+from vision.deck import DeckProfile
 from vision.errors import VisionInputError
 from vision.images import load_image
 from vision.pipeline import Detection, Recognizer
@@ -50,6 +52,67 @@ def test_truncated_jpeg_is_an_error_or_an_image(tmp_path: Path) -> None:
         return
     assert img.shape == (200, 300, 3)
     Recognizer().identify(img)
+
+
+def _declaring(kind: str, width: int, height: int) -> bytes:
+    """A small image file whose header declares `width` x `height` (as a decompression bomb's does)."""
+    ok, buf = cv2.imencode(kind, np.full((40, 60, 3), 90, np.uint8))
+    assert ok
+    data = bytearray(buf.tobytes())
+    if kind == ".png":
+        data[16:24] = width.to_bytes(4, "big") + height.to_bytes(4, "big")
+    else:
+        sof = data.index(b"\xff\xc0")
+        data[sof + 5:sof + 9] = height.to_bytes(2, "big") + width.to_bytes(2, "big")
+    return bytes(data)
+
+
+@pytest.mark.parametrize("kind", [".png", ".jpg"])
+def test_an_image_declaring_too_many_pixels_is_refused_before_decoding(tmp_path: Path, kind: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / f"bomb{kind}"
+    path.write_bytes(_declaring(kind, 9000, 9000))
+
+    def no_decoding(*args: object) -> None:
+        raise AssertionError("decoded")
+
+    monkeypatch.setattr(vision.images.cv2, "imdecode", no_decoding)
+    with pytest.raises(VisionInputError, match=r"too large \(9000x9000\)"):
+        load_image(path)
+
+
+def test_a_declared_size_within_bounds_decodes_as_before(tmp_path: Path) -> None:
+    for kind in (".png", ".jpg"):
+        path = tmp_path / f"small{kind}"
+        path.write_bytes(_declaring(kind, 60, 40))
+        assert load_image(path).shape == (40, 60, 3)
+
+
+def test_huge_and_endless_inputs_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vision.images, "MAX_IMAGE_BYTES", 1000)
+    monkeypatch.setattr(vision.images, "MAX_JSON_BYTES", 1000)
+    big = tmp_path / "big.png"
+    big.write_bytes(_declaring(".png", 60, 40) + b"\0" * 2000)
+    with pytest.raises(VisionInputError, match=r"big\.png: image file larger than 1000 bytes"):
+        load_image(big)
+    profile = tmp_path / "profile.json"
+    profile.write_text('{"name": "' + "x" * 2000 + '"}')
+    with pytest.raises(VisionInputError, match=r"profile\.json: profile file larger than 1000 bytes"):
+        DeckProfile.load(profile)
+    if Path("/dev/zero").exists():  # a device never ends: it is read no further than the bound
+        with pytest.raises(VisionInputError, match="larger than 1000 bytes"):
+            load_image("/dev/zero")
+        with pytest.raises(VisionInputError, match="larger than 1000 bytes"):
+            TableCalibration.load("/dev/zero")
+
+
+def test_deeply_nested_json_is_a_typed_error(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(VisionInputError, match=r"deep\.json: profile file nested too deeply"):
+        DeckProfile.load(path)
+    with pytest.raises(VisionInputError, match=r"deep\.json: calibration file nested too deeply"):
+        TableCalibration.load(path)
 
 
 def test_missing_and_directory_inputs(tmp_path: Path) -> None:

@@ -62,6 +62,10 @@ def test_identify_with_broken_profile(tmp_path: Path, capsys: pytest.CaptureFixt
         assert len(err) == 1 and ("p.json" in err[0] or "another model" in err[0]), err
     assert main(["vision", "identify", image, "--profile", str(tmp_path / "none.json")]) == 2
     assert "none.json: no such profile file" in capsys.readouterr().err
+    prof.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["vision", "identify", image, "--profile", str(prof)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "p.json: profile file nested too deeply" in err[0], err
 
 
 def _table_photo(path: Path, *cards: str, seed: int = 0) -> str:
