@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from abc import abstractmethod
 from contextlib import AbstractContextManager
@@ -15,6 +16,10 @@ import numpy as np
 from vision.calibration import TableCalibration
 from vision.errors import VisionDeviceError, VisionInputError
 from vision.rectify import Image
+
+# FFmpeg logs to stderr by itself (a stream refused, a file it cannot parse): quiet (AV_LOG_QUIET), the caller gets
+# one typed error instead. It reads the level once, when its first capture opens: so it is set on import.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 Frame = tuple[float, Image]  # (seconds since the source opened, BGR image)
 

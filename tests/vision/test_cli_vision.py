@@ -114,6 +114,13 @@ def test_watch_sim_prints_events(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no such file" in capsys.readouterr().err
 
 
+def test_watch_an_unreachable_stream_is_one_line(capfd: pytest.CaptureFixture[str]) -> None:
+    # port 9 on this machine refuses the connection; FFmpeg's own log line would be a second line on stderr
+    assert main(["vision", "watch", "http://127.0.0.1:9/table.mjpg", "--frames", "1"]) == 2
+    err = capfd.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot open video source" in err[0], err
+
+
 def test_sim_camera_writes_frames(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "frames"
     assert main(["sim", "camera", "--seed", "3", "--frames", "2", "--out", str(out), "--json"]) == 0
