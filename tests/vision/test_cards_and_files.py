@@ -76,7 +76,7 @@ def test_an_image_declaring_too_many_pixels_is_refused_before_decoding(tmp_path:
     def no_decoding(*args: object) -> None:
         raise AssertionError("decoded")
 
-    monkeypatch.setattr(vision.images.cv2, "imdecode", no_decoding)
+    monkeypatch.setattr(cv2, "imdecode", no_decoding)
     with pytest.raises(VisionInputError, match=r"too large \(9000x9000\)"):
         load_image(path)
 
