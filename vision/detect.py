@@ -119,7 +119,8 @@ def _shares(mask: Image, quads: FloatArray) -> FloatArray:
     return np.asarray(inside.mean(axis=1), np.float32)
 
 
-def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings) -> Ground:
+def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Settings, *,
+            quads: Sequence[FloatArray]) -> Ground:
     # The local mean over a twelfth of the frame reaches beyond a card's paper: the ground is kept near the paper.
     block = max(7, (min(small.shape[:2]) // 12) | 1)
     margin = block // 6
@@ -135,11 +136,16 @@ def _ground(small: Image, highest: Image, off_table: Image, scale: float, s: Set
                  if t[3] >= 0 and cv2.contourArea(c) <= (2 * block) ** 2]
         cv2.drawContours(paper, holes, -1, 255, cv2.FILLED)
     # A dark card is off the table (felt is no ground for light ink), its local mean its own: an index in its corner
-    # beside a light table counts (the sum at most `dark_card` times the count: a mean with no division)
-    on_card = cv2.blur(cv2.bitwise_and(highest, off_table), (block, block))
-    bar = cv2.LUT(cv2.blur(off_table, (block, block)), cv2.multiply(np.arange(256, dtype=np.uint8), s.dark_card / 255))
+    # beside a light table counts (the sum at most `dark_card` times the count: a mean with no division). The dark
+    # inside of an outline is a card too: a black card on dark felt is the table's colour.
+    outlined = np.zeros(off_table.shape, np.uint8)
+    for q in quads:
+        cv2.fillConvexPoly(outlined, np.round(q).astype(np.int32), 255)
+    cards = cv2.bitwise_or(off_table, cv2.bitwise_and(outlined, cv2.inRange(highest, 0, s.dark_card)))
+    on_card = cv2.blur(cv2.bitwise_and(highest, cards), (block, block))
+    bar = cv2.LUT(cv2.blur(cards, (block, block)), cv2.multiply(np.arange(256, dtype=np.uint8), s.dark_card / 255))
     dark = cv2.bitwise_and(cv2.compare(on_card, bar, cv2.CMP_LE), cv2.inRange(cv2.erode(highest, near), 0, s.dark_card))
-    dark = cv2.bitwise_and(dark, cv2.dilate(off_table, near))
+    dark = cv2.bitwise_and(dark, cv2.dilate(cards, near))
     return Ground(np.asarray(paper, np.uint8), np.asarray(dark, np.uint8), scale, margin, off_table)
 
 
@@ -383,7 +389,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
                 break
         if len(corners) >= s.max_corners:
             break
-    ground = _ground(small, value, masks[2], scale, s)
+    ground = _ground(small, value, masks[2], scale, s, quads=quads)
     if corners:  # a corner whose index window lies mostly off the ground frames the table (glare, a line on it)
         windows = np.array([corner_frame(c.point, c.along_short * CORNER_W, c.along_long * CORNER_H, c.widths[0])
                             for c in corners]) * scale

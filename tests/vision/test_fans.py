@@ -420,3 +420,15 @@ def test_corners_proposed_on_a_card_read_whole_are_not_read(monkeypatch: pytest.
     assert named == ["2c", "4s", "5d", "7d", "9s", "Kh"]
     was_read = [any(np.allclose(p, r, atol=0.5) for r in read) for p in proposed]
     assert was_read == [not any(on) for on in on_top]
+
+
+def test_a_black_deck_fanned_on_dark_felt_is_read_at_every_index() -> None:
+    """Gold ink on black cards, fanned on felt as dark as they are: colour does not tell the cards from the table,
+    so an outline's dark inside is ground for light ink; every card whose index shows is named at it."""
+    frame = render_with_truth(fanned_scene(1, face_down=0.15), 1, RenderOptions(faces=procedural_faces(0).black()))
+    dets = Recognizer().identify(frame.image)
+    shown = [t for t in frame.truth if t.face_up and t.indices]
+    assert len(shown) >= 8
+    for t in shown:
+        assert any(d.card == t.card and any(_holds(d, i) for i in t.indices) for d in dets), t.card
+    assert {d.card for d in dets if d.card} <= {t.card for t in frame.truth if t.face_up}
