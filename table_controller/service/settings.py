@@ -21,8 +21,15 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic.fields import FieldInfo
 from pydantic_core import core_schema
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    SettingsError,
+)
 
 from table_controller.bounded import BoundedInputError, loads, read_bounded
 from table_controller.engine.config import GameConfig, HouseOptions, Stakes, config_to_json
@@ -128,10 +135,27 @@ def table_game(data: Any) -> GameConfig:
         raise ConfigError(f"bad game: {_describe(exc, 'game')}") from exc
 
 
+class _BoundedEnvironment(EnvSettingsSource):
+    """The ``CARDTABLE_*`` variables, a JSON value among them (``CARDTABLE_GAME``) read within the bounds of a
+    config file: one that is not JSON, too deep or too large is a :class:`BoundedInputError` naming the variable."""
+
+    def decode_complex_value(self, field_name: str, field: FieldInfo, value: Any) -> Any:
+        name = f"environment variable {self.env_prefix.upper()}{field_name.upper()}"
+        return loads(value, max_bytes=MAX_CONFIG_BYTES, what=name)
+
+
 class TableSettings(BaseSettings):
     """Everything one table needs to start. See ``docs/operations.md`` for each field."""
 
     model_config = SettingsConfigDict(env_prefix="CARDTABLE_", extra="forbid")
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource,
+                                   dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource,
+                                   ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, _BoundedEnvironment(settings_cls), dotenv_settings, file_secret_settings
 
     table_id: str = Field(default="t1", pattern=r"^[A-Za-z0-9_-]{1,32}$")
     table_name: str = "Table 1"
@@ -208,6 +232,8 @@ def load_settings(config_file: str | Path | None = None, **overrides: Any) -> Ta
             values[key] = value
     try:
         return TableSettings(**values)
+    except SettingsError as exc:  # an environment variable that cannot be read (bounded.loads says why)
+        raise ConfigError(f"bad table settings: {exc.__cause__ or exc}") from exc
     except ValidationError as exc:
         where = f" in {str(config_file)!r}" if config_file is not None else ""
         raise ConfigError(f"bad table settings{where}: {_describe(exc)}") from exc

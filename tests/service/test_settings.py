@@ -111,3 +111,20 @@ def test_broken_config_is_a_clear_config_error(tmp_path: Path, text: str, needle
 def test_missing_config_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read config file"):
         load_settings(tmp_path / "absent.json")
+
+
+@pytest.mark.parametrize(("value", "needle"), [
+    ("{not json", "CARDTABLE_GAME is not JSON"),
+    ("[" * 20_000 + "]" * 20_000, "CARDTABLE_GAME: nested more than"),
+    ('{"stakes": {"ante": ' + "9" * 5000 + "}}", "CARDTABLE_GAME: an integer of 5000 digits"),
+])
+def test_a_broken_json_environment_variable_is_a_config_error(monkeypatch: pytest.MonkeyPatch, value: str,
+                                                              needle: str, capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    monkeypatch.setenv("CARDTABLE_GAME", value)
+    with pytest.raises(ConfigError, match="bad table settings: environment variable ") as info:
+        load_settings()
+    assert needle in info.value.message
+    assert main(["run", "--data", str(tmp_path / "data")]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert needle in line
