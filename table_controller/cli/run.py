@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-from table_controller.cli._common import EXIT_FINDING, EXIT_OK, CliError, print_json, set_handler
+from table_controller.cli._common import EXIT_FINDING, EXIT_OK, EXIT_USAGE, CliError, print_json, set_handler
 
 SCREENS = (
     ("start page", "/", None),
@@ -131,11 +131,30 @@ async def _open(settings: Any, *, seed: int | None, fast: bool, camera: bool = T
     except JournalEntryError as exc:  # the journal holds an entry this controller cannot replay: bad input
         raise CliError(exc.message, exit_code=exc.exit_code, code=exc.code) from exc
     except TableError as exc:
-        raise CliError(exc.message, exit_code=EXIT_FINDING, code=exc.code) from exc
+        raise CliError(exc.message, exit_code=_start_exit_code(exc), code=exc.code) from exc
     except OSError as exc:
         raise CliError(f"cannot open the shoe or the journal: {exc}", code="device_unavailable") from exc
     except Exception as exc:  # a bridge or journal error surfacing at start: one line, not a traceback
-        raise CliError(f"cannot start the table: {exc}", exit_code=EXIT_FINDING, code="start_failed") from exc
+        raise CliError(f"cannot start the table: {exc or type(exc).__name__}", exit_code=EXIT_FINDING,
+                       code="start_failed") from exc
+
+
+def _start_exit_code(exc: Any) -> int:
+    """The exit code of a table that could not start: 2 where what it was given cannot be used (a --data that
+    is a file, a --db URL, a journal another controller holds, a shoe port or camera source that cannot be
+    opened or does not answer, a calibration file), as `cardtable shoe` and `history` answer them; 1 for a
+    finding (a damaged journal, a shoe that refuses or faults)."""
+    from firmware_bridge.errors import BridgeError, CommandRefusedError, DeviceFaultError
+    from table_controller.journal import JournalError
+
+    cause = exc.__cause__
+    if isinstance(cause, JournalError):
+        return int(cause.exit_code)
+    if isinstance(cause, BridgeError) and not isinstance(cause, CommandRefusedError | DeviceFaultError):
+        return EXIT_USAGE
+    if exc.code in ("camera_unavailable", "camera_uncalibrated"):
+        return EXIT_USAGE
+    return int(getattr(exc, "exit_code", EXIT_FINDING))
 
 
 def _banner(table: Any, tokens: Any, settings: Any) -> None:

@@ -1,0 +1,40 @@
+"""`cardtable run` and `demo` given a data folder, journal URL, shoe port or camera they cannot use: exit 2
+and one line, as `cardtable shoe` and `history` answer the same input (1 is for a finding)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from table_controller.cli import main
+
+
+def _garbage(tmp_path: Path) -> Path:
+    path = tmp_path / "garbage.bin"
+    path.write_bytes(bytes(range(256)) * 16)
+    return path
+
+
+CASES: list[tuple[str, Callable[[Path], list[str]], str]] = [
+    ("data is a file", lambda t: ["demo", "--hands", "1", "--data", str(_garbage(t))], "cannot create data directory"),
+    ("db URL", lambda t: ["demo", "--hands", "1", "--data", str(t / "d"), "--db", "bogus://x"],
+     "unsupported journal URL"),
+    ("db not a database", lambda t: ["demo", "--hands", "1", "--data", str(t / "d"), "--db",
+                                     f"sqlite:///{_garbage(t)}"], "not a database"),
+    ("shoe port", lambda t: ["demo", "--hands", "1", "--data", str(t / "d"), "--shoe", str(t / "no-such-tty")],
+     "cannot open"),
+    ("shoe URL", lambda t: ["demo", "--hands", "1", "--data", str(t / "d"), "--shoe", "bogus://x"],
+     "protocol 'bogus' not known"),
+    ("camera source", lambda t: ["run", "--port", "0", "--data", str(t / "d"), "--camera", str(t / "none.mp4")],
+     "no such file"),
+]
+
+
+@pytest.mark.parametrize(("argv", "needle"), [(c[1], c[2]) for c in CASES], ids=[c[0] for c in CASES])
+def test_a_table_that_cannot_start_on_its_input_exits_2_with_one_line(
+        tmp_path: Path, argv: Callable[[Path], list[str]], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv(tmp_path)) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("cardtable: error: ") and needle in line
