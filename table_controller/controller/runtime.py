@@ -87,6 +87,11 @@ async def open_table(settings: RuntimeConfig, *, seed: int | None = None, fast: 
     else:
         durable = DurableJournal.open(settings.table_id, data_dir=settings.data, url=settings.db)
         journal, jlabel = durable, durable.description
+        try:
+            _check_game(settings, durable)
+        except BaseException:
+            journal.close()
+            raise
     try:
         shoe, label, simulator, process = await _open_shoe(settings, seed=seed, fast=fast, sim_speed=sim_speed,
                                                            virtual_shoe=virtual_shoe, sim_process=sim_process)
@@ -131,6 +136,30 @@ async def open_table(settings: RuntimeConfig, *, seed: int | None = None, fast: 
         if isinstance(table_camera.source, SimTableSource):  # the simulated felt holds the real cards, which
             table_camera.source.truth = shoe_truth(table)  # the table may not know
     return table
+
+
+def _check_game(settings: RuntimeConfig, durable: DurableJournal) -> None:
+    """Refuse settings that deal another game than the journal's hands were dealt with.
+
+    Recovery replays every journaled act with the settings' game: other stakes or house rules would replay the
+    hands played to other stacks (an ante of 5 where 1 was paid moves chips between the players), so a table's
+    journal keeps its game; a new game starts on a new data folder."""
+    from table_controller.controller.errors import TableRequestError
+    from table_controller.engine.config import config_to_json
+    from table_controller.engine.record import GameModel, config_from_model
+
+    for hand in durable.journal.hand_records(settings.table_id):
+        try:
+            dealt = config_from_model(GameModel.model_validate(hand.record.get("game")))
+        except Exception:  # a record this code cannot read: recovery names it
+            continue
+        if dealt != settings.game:
+            raise TableRequestError(
+                f"the journal {durable.description} holds hands dealt as {config_to_json(dealt)} (hand "
+                f"#{hand.hand_number}), and these settings deal {config_to_json(settings.game)}: the journal's hands "
+                "are replayed at start with the settings' game, so it cannot change; keep the game or start the "
+                "new one on another --data", code="game_changed")
+        return  # the hands of one journal share one game: the first record tells it
 
 
 async def _open_shoe(settings: RuntimeConfig, *, seed: int | None, fast: bool, sim_speed: float, virtual_shoe: bool,

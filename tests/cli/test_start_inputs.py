@@ -38,3 +38,22 @@ def test_a_table_that_cannot_start_on_its_input_exits_2_with_one_line(
     assert main(argv(tmp_path)) == 2
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith("cardtable: error: ") and needle in line
+
+
+def test_settings_dealing_another_game_than_the_journal_are_refused(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Recovery replays the journal with the settings' game: other stakes would move chips between the players
+    of the hands already played, so the start is refused and the journal is left as it was."""
+    from table_controller.journal import Journal
+
+    data = tmp_path / "data"
+    assert main(["demo", "--hands", "2", "--seed", "3", "--data", str(data)]) == 0
+    with Journal.open(data_dir=data, create=False) as journal:
+        before = journal.head("t1")
+    capsys.readouterr()
+    assert main(["demo", "--hands", "1", "--seed", "3", "--data", str(data), "--betting", "no_limit"]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert "holds hands dealt as" in line and "'betting': 'fixed_limit'" in line and "no_limit" in line
+    with Journal.open(data_dir=data, create=False) as journal:
+        assert journal.head("t1") == before
+    assert main(["demo", "--hands", "1", "--seed", "3", "--data", str(data)]) == 0  # the same game plays on
