@@ -57,3 +57,28 @@ def test_settings_dealing_another_game_than_the_journal_are_refused(tmp_path: Pa
     with Journal.open(data_dir=data, create=False) as journal:
         assert journal.head("t1") == before
     assert main(["demo", "--hands", "1", "--seed", "3", "--data", str(data)]) == 0  # the same game plays on
+
+
+@pytest.mark.parametrize(("content", "needle"), [
+    (None, "is larger than"),  # /dev/zero
+    ("[" * 100_000 + "]" * 100_000, "nested more than 64 deep"),
+    ('{"format": "cardtable-table-calibration", "version": 1, "image_size": [' + "9" * 5000 + ", 2]}", "digits"),
+])
+def test_a_hostile_camera_calibration_is_refused_with_one_line(tmp_path: Path, content: str | None, needle: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    video = tmp_path / "table.avi"
+    assert main(["sim", "camera", "--out", str(video), "--frames", "2"]) == 0
+    if content is None:
+        if not Path("/dev/zero").exists():
+            pytest.skip("no /dev/zero on this system")
+        calibration = Path("/dev/zero")
+    else:
+        calibration = tmp_path / "calibration.json"
+        calibration.write_text(content)
+    config = tmp_path / "table.json"
+    config.write_text(f'{{"camera_calibration": "{calibration}"}}')
+    capsys.readouterr()
+    assert main(["run", "--port", "0", "--data", str(tmp_path / "d"), "--camera", str(video),
+                 "--config", str(config)]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert f"calibration file '{calibration}'" in line and needle in line
