@@ -163,7 +163,9 @@ class TableSettings(BaseSettings):
     shoe: str | None = None
     camera: str | None = None
     camera_calibration: Path | None = None  # JSON from the vision calibration step; needed with --camera
-    camera_period_s: float = Field(default=1.0, gt=0.0)
+    # Seconds as numbers a clock can wait: a period of 1e-300 s spins the camera loop, and an infinite pace or
+    # delay hangs the demo or holds every broadcast message for ever.
+    camera_period_s: float = Field(default=1.0, ge=0.01, le=3600.0)
     card_reader: bool = True
     data: Path = Path("./cardtable-data")
     db: str | None = None
@@ -176,12 +178,12 @@ class TableSettings(BaseSettings):
     dealer_token: str | None = None
     floor_token: str | None = None
     broadcast_token: str | None = None
-    broadcast_delay_s: float = Field(default=30.0, ge=0.0)
+    broadcast_delay_s: float = Field(default=30.0, ge=0.0, le=3600.0)
     # 001 (Special Draw Rules, 4) lets players learn how many cards each drew; 003 (Other rules governing
     # the draw, 5) forbids it except for the dealer's own draw. The public display obeys this option.
     public_draw_counts: bool = True
     # Demo pacing: seconds between simulated players' acts (0 for headless runs).
-    pace_s: float = Field(default=1.2, ge=0.0)
+    pace_s: float = Field(default=1.2, ge=0.0, le=60.0)
 
     @model_validator(mode="after")
     def _tokens_hardened(self) -> TableSettings:

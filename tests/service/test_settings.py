@@ -128,3 +128,19 @@ def test_a_broken_json_environment_variable_is_a_config_error(monkeypatch: pytes
     assert main(["run", "--data", str(tmp_path / "data")]) == 2
     [line] = capsys.readouterr().err.splitlines()
     assert needle in line
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("pace_s", "Infinity"), ("pace_s", "1e308"), ("broadcast_delay_s", "1e308"), ("camera_period_s", "1e-300"),
+    ("camera_period_s", "1e308"),
+])
+def test_seconds_a_clock_cannot_wait_are_refused(monkeypatch: pytest.MonkeyPatch, field: str, value: str) -> None:
+    monkeypatch.setenv(f"CARDTABLE_{field.upper()}", value)
+    with pytest.raises(ConfigError, match=f"^bad table settings: {field}: Input should be"):
+        load_settings()
+
+
+def test_an_endless_pace_stops_the_demo_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--hands", "1", "--pace", "inf", "--data", str(tmp_path / "data")]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert "pace_s: Input should be less than or equal to 60" in line
