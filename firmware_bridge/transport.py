@@ -14,6 +14,7 @@ import socket
 import sys
 import threading
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import serial
 
@@ -35,6 +36,22 @@ def wire_seconds(nbytes: int, baudrate: int) -> float:
     return nbytes * 10 / baudrate
 
 
+def url_problem(url: str) -> str | None:
+    """What is wrong with a network URL's address (``socket://``, ``rfc2217://``), said plainly: pyserial's own
+    word for a port of 99999 is ``'debug|info|warning|error'``. None for a good one or another kind of URL."""
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
+    if scheme not in ("socket", "rfc2217"):
+        return None
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port out of range or not a number, a bracket not closed
+        host, port = None, None
+    if not host or port is None or not 1 <= port <= 65535:
+        return f"expected {scheme}://HOST:PORT with a port from 1 to 65535"
+    return None
+
+
 class SerialLink:
     """A pyserial port (`/dev/ttyUSB0`, `socket://`, `rfc2217://`, `loop://`, `spy://`) as a `ByteLink`."""
 
@@ -47,6 +64,9 @@ class SerialLink:
         self._stop = threading.Event()
 
     async def open(self) -> None:
+        problem = url_problem(self.url)
+        if problem is not None:
+            raise PortError(f"cannot open {self.url}: {problem}")
         loop = asyncio.get_running_loop()
         try:
             port = await loop.run_in_executor(None, self._open_blocking)

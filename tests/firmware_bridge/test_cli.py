@@ -87,3 +87,12 @@ def test_json_error_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["shoe", "status", "--port", "/dev/no-such-shoe", "--json"]) == 2
     obj = json.loads(capsys.readouterr().out)
     assert obj["error"]["code"] == "port"
+
+
+@pytest.mark.parametrize("url", ["socket://127.0.0.1:99999", "socket://", "socket://127.0.0.1", "rfc2217://[::1",
+                                 "socket://:8000", "socket://127.0.0.1:port"])
+def test_a_network_url_without_host_and_port_is_named_plainly(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["shoe", "status", "--port", url, "--timeout", "3"]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    scheme = url.partition(":")[0]
+    assert line == f"cardtable: error: cannot open {url}: expected {scheme}://HOST:PORT with a port from 1 to 65535"
