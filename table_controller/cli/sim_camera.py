@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,9 @@ from typing import Any
 from table_controller.cli._common import EXIT_OK, CliError, add_json_flag, print_json, set_handler
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+VIDEO_SUFFIXES = (".avi", ".mp4", ".mkv")
+MAX_FRAMES = 100_000  # near three hours at 10 fps; more is a typo that fills the disk
+MAX_FPS = 1000.0
 
 
 def register(sub: Any) -> None:
@@ -36,10 +40,18 @@ def _camera(args: argparse.Namespace) -> int:
     if image and args.frames != 1:
         raise CliError(f"{args.out} is an image file: it holds one frame (use --frames 1, or a directory or a video "
                        f"for {args.frames})")
-    if args.fps <= 0:
-        raise CliError("--fps must be positive")
+    if args.frames > MAX_FRAMES:
+        raise CliError(f"--frames must be at most {MAX_FRAMES}, not {args.frames}")
+    if not (math.isfinite(args.fps) and 0 < args.fps <= MAX_FPS):
+        raise CliError(f"--fps must be more than 0 and at most {MAX_FPS:g}, not {args.fps!r}")
+    if args.seed is not None and args.seed < 0:
+        raise CliError(f"--seed must be 0 or more, not {args.seed}")
     if not args.out:
         raise CliError("--out is required: a .mp4/.avi file or a directory for PNG frames")
+    folder = Path(args.out).absolute().parent
+    if Path(args.out).suffix.lower() in IMAGE_SUFFIXES + VIDEO_SUFFIXES and not folder.is_dir():
+        # OpenCV would say so in lines of its own on stderr before failing
+        raise CliError(f"cannot write {args.out}: no folder {folder}")
     cam = SimCamera(seed=args.seed or 0, fps=args.fps)
     try:
         path = cam.write_video(args.out, args.frames)
