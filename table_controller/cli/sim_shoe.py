@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
 from table_controller.cli._common import EXIT_OK, EXIT_USAGE, CliError, set_handler
+
+MAX_SPEED = 1e6  # the device's virtual clock a million times faster than real time: its mechanics take no time
 
 
 def register(sub: Any) -> None:
@@ -33,8 +36,8 @@ def register(sub: Any) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from hardware_sim.shoe import ShoeSimulator, SimTimings, start_pty, start_tcp, wait_for_stop_signal
 
-    if args.speed <= 0:
-        raise CliError("--speed must be positive", exit_code=EXIT_USAGE)
+    if not (math.isfinite(args.speed) and 0 < args.speed <= MAX_SPEED):  # NaN passed a test of <= 0
+        raise CliError(f"--speed must be positive and at most {MAX_SPEED:g}, not {args.speed!r}", exit_code=EXIT_USAGE)
     for flag, port in (("--tcp", args.tcp), ("--control", args.control)):
         if port is not None and not 0 <= port <= 65535:
             raise CliError(f"{flag} {port} is not a TCP port", exit_code=EXIT_USAGE)

@@ -32,3 +32,9 @@ def test_sim_camera_into_a_missing_folder_is_one_line(tmp_path: Path, name: str,
     [line] = capfd.readouterr().err.splitlines()
     assert line == f"cardtable: error: cannot write {out}: no folder {out.parent}"
 
+
+@pytest.mark.parametrize("speed", ["nan", "inf", "-1", "0"])
+def test_sim_shoe_refuses_a_speed_no_clock_runs_at(speed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "shoe", "--pty", "--speed", speed]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert "--speed must be" in line
