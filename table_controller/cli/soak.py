@@ -10,6 +10,8 @@ from typing import Any
 
 from table_controller.cli._common import EXIT_FINDING, EXIT_OK, CliError, print_json, set_handler
 
+MAX_KILLS = 100_000  # each kill is a restart of a second or more: more than a day of them
+
 
 def register(sub: Any) -> None:
     soak = sub.add_parser("soak", help="play many hands on simulated hardware while injecting crashes and faults",
@@ -32,10 +34,16 @@ def _soak(args: argparse.Namespace) -> int:
         raise CliError(f"--hands must be at least 1, not {args.hands}")
     if args.kills < 0:
         raise CliError(f"--kills must not be negative, not {args.kills}")
+    if args.kills > MAX_KILLS:  # the plan of kills is drawn up front: 10**20 of them is a memory blow-up
+        raise CliError(f"--kills must be at most {MAX_KILLS}, not {args.kills}")
     if args.data:
         data = Path(args.data)
         if data.exists() and (not data.is_dir() or any(data.iterdir())):
             raise CliError(f"--data {data} must be a new or empty directory (the soak audits everything in it)")
+        try:
+            data.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"cannot create --data {data}: {exc.strerror or exc}") from None
     else:
         data = Path(tempfile.mkdtemp(prefix="cardtable-soak-"))
     sys.stderr.write(f"soak: {args.hands} hands, {args.kills} kills, data in {data}\n")
