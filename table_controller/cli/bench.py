@@ -36,10 +36,16 @@ def register(sub: Any) -> None:
 def _bench(args: argparse.Namespace) -> int:
     from bench._report import BenchRow, commit_line, report
 
+    areas = [name.split(".", 1)[1] for name in BENCH_MODULES]
+    unknown = [area for area in args.only or () if area not in areas]
+    if unknown:  # it ran nothing and said nothing
+        raise CliError(f"--only {unknown[0]} is not a benchmark area: {', '.join(areas)}")
     if args.out:  # refuse before a run of minutes, not after it
         folder = os.path.dirname(os.path.abspath(args.out))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             raise CliError(f"cannot write {args.out}: no writable folder {folder}")
+        if os.path.isdir(args.out):
+            raise CliError(f"cannot write {args.out}: it is a directory")
     started_at = datetime.now(UTC)
     started_all = time.perf_counter()
     load_at_start = os.getloadavg()[0]

@@ -171,3 +171,20 @@ def test_a_card_under_a_neighbour_named_right_is_wrong_and_counted_apart(tmp_pat
     assert (score.right, score.wrong, score.covered, score.unlabelled) == (1, 3, 1, 1)
     assert "1 under a neighbour named right" in score.line()
     assert "1 of the wrong are cards not named whose index lies under a neighbour" in _rows("photos", score)[0].note
+
+
+def test_bench_only_an_unknown_area_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """It ran nothing, printed an empty report and exited 0."""
+    assert main(["bench", "--quick", "--only", "evaluatr"]) == 2
+    captured = capsys.readouterr()
+    [line] = captured.err.splitlines()
+    assert line == "cardtable: error: --only evaluatr is not a benchmark area: evaluator, engine, serial, vision, stack"
+    assert captured.out == ""
+
+
+def test_bench_out_a_directory_is_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--only", "nothing-here", "--out", str(tmp_path)]) == 2
+    assert main(["bench", "--quick", "--only", "serial", "--out", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[-1] == f"cardtable: error: cannot write {tmp_path}: it is a directory"
+    assert "bench: running" not in captured.err
