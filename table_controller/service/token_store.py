@@ -15,6 +15,7 @@ import os
 import stat
 from pathlib import Path
 
+from table_controller.bounded import BoundedInputError, loads, read_bounded
 from table_controller.service.roles import Role, RoleTokens
 from table_controller.service.settings import ConfigError, TableSettings
 
@@ -23,19 +24,18 @@ __all__ = ["TOKENS_FILE", "load_tokens"]
 TOKENS_FILE = "tokens.json"
 ROLES = (Role.DEALER, Role.FLOOR, Role.BROADCAST)
 PRIVATE = 0o600
+MAX_TOKENS_BYTES = 64 * 1024  # three tokens of a few dozen characters
 
 
 def _read(path: Path) -> dict[str, str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         return {}
-    except OSError as exc:
-        raise ConfigError(f"cannot read the token file {str(path)!r}: {exc.strerror or exc}") from exc
+    what = f"token file {str(path)!r}"
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"token file {str(path)!r} is not JSON ({exc.msg}): delete it to make new tokens") from exc
+        data = loads(read_bounded(path, max_bytes=MAX_TOKENS_BYTES, what=what), max_bytes=MAX_TOKENS_BYTES,
+                     what=what)
+    except BoundedInputError as exc:  # not JSON, not UTF-8, too large (/dev/zero), too deep, unreadable
+        raise ConfigError(f"{exc}: delete it to make new tokens") from exc
     if not isinstance(data, dict) or not all(isinstance(v, str) and v for v in data.values()):
         raise ConfigError(f"token file {str(path)!r} must map roles to token strings: delete it to make new tokens")
     if os.name == "posix" and stat.S_IMODE(path.stat().st_mode) & 0o077:

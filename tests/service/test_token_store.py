@@ -43,3 +43,22 @@ def test_a_broken_token_file_is_a_config_error(tmp_path: Path, text: str) -> Non
     (tmp_path / TOKENS_FILE).write_text(text)
     with pytest.raises(ConfigError, match="token file"):
         load_tokens(TableSettings(data=tmp_path))
+
+
+@pytest.mark.parametrize(("content", "needle"), [
+    (b'{"floor": "\xff\xfe"}', "is not UTF-8 text"),
+    (b"[" * 30_000 + b"]" * 30_000, "nested more than"),
+    (b'{"floor": "' + b"a" * 1_000_000 + b'"}', "is larger than"),
+    (None, "is larger than"),  # a link to /dev/zero
+])
+def test_a_hostile_token_file_is_a_config_error(tmp_path: Path, content: bytes | None, needle: str) -> None:
+    path = tmp_path / TOKENS_FILE
+    if content is None:
+        if not Path("/dev/zero").exists():
+            pytest.skip("no /dev/zero on this system")
+        path.symlink_to("/dev/zero")
+    else:
+        path.write_bytes(content)
+    with pytest.raises(ConfigError, match="token file") as info:
+        load_tokens(TableSettings(data=tmp_path))
+    assert needle in info.value.message and "delete it to make new tokens" in info.value.message
