@@ -20,7 +20,9 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from table_controller.bounded import BoundedInputError, loads, read_bounded
 from table_controller.controller.errors import DeviceError
 
 __all__ = ["LINK_NAME", "STATE_NAME", "SimProcess", "attach_or_start", "process_alive"]
@@ -85,16 +87,30 @@ class SimProcess:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(2.0)
         state = self.data / STATE_NAME
-        with contextlib.suppress(OSError, ValueError):
-            if json.loads(state.read_text()).get("pid") == self.pid:
+        with contextlib.suppress(OSError):
+            if _read_state(state).get("pid") == self.pid:
                 state.unlink()
 
 
-def _attach(data: Path) -> SimProcess | None:
+MAX_STATE_BYTES = 4096  # a pid and a path
+
+
+def _read_state(path: Path) -> dict[str, Any]:
+    """The simulator's state file, read within bounds; empty when it is missing or not a JSON object (a
+    file too large, too deep or garbled names no simulator to attach to, so a fresh one is started)."""
     try:
-        state = json.loads((data / STATE_NAME).read_text())
+        state = loads(read_bounded(path, max_bytes=MAX_STATE_BYTES, what=str(path)), max_bytes=MAX_STATE_BYTES,
+                      what=str(path))
+    except BoundedInputError:
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def _attach(data: Path) -> SimProcess | None:
+    state = _read_state(data / STATE_NAME)
+    try:
         pid, link = int(state["pid"]), str(state["link"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
     if not (process_alive(pid) and _is_shoe_sim(pid)):
         return None
