@@ -29,6 +29,7 @@ __all__ = ["CALLS", "ControlServer", "RemoteControl", "RemoteControlError", "ser
 Call = Callable[[ShoeControl, dict[str, Any]], Any]
 Extra = Callable[[dict[str, Any]], Any]
 MAX_LINE = 64 * 1024
+MAX_COUNT = 100_000  # the largest number a call takes (a flood's pairs, a junk burst's bytes)
 
 
 def _none(method: Callable[..., object]) -> Call:
@@ -97,6 +98,13 @@ def answer(control: ShoeControl, extra: Mapping[str, Extra], line: bytes) -> dic
             raise TypeError("call must be a string and args an object")
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         return {"ok": False, "error": {"code": "bad_request", "message": f"{type(exc).__name__}: {exc}"}}
+    except RecursionError:  # a line of 60,000 brackets: the parser's own limit, answered, not a dead handler
+        return {"ok": False, "error": {"code": "bad_request", "message": "nested too deep"}}
+    counts = [key for key, value in args.items()
+              if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_COUNT]
+    if counts:  # flood or junk_burst of 10**20: a thread that never answers, and the memory it fills
+        return {"ok": False, "error": {"code": "bad_args", "message": f"{name}: {counts[0]} must be at most "
+                                                                      f"{MAX_COUNT} in size"}}
     try:
         if name in extra:
             result = extra[name](args)

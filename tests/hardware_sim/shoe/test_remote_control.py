@@ -34,6 +34,9 @@ def _sim() -> ShoeSimulator:
     (b'{"call": "jam_next", "args": {"recover": true}}\n', "bad_args"),
     (b'{"call": "garble", "args": {"rate": 0.1, "direction": "sideways"}}\n', "bad_args"),
     (b'{"call": "drop_frames", "args": {"count": 2, "direction": "both"}}\n', "bad_args"),
+    (b"[" * 60_000 + b"]" * 60_000 + b"\n", "bad_request"),  # was a RecursionError: the handler died
+    (b'{"call": "flood", "args": {"pairs": 2147483648}}\n', "bad_args"),  # was a thread that never answered
+    (b'{"call": "junk_burst", "args": {"length": 100000000000000000000}}\n', "bad_args"),
 ])
 def test_bad_requests_get_a_typed_answer_and_change_nothing(line: bytes, code: str) -> None:
     sim = _sim()
