@@ -218,8 +218,9 @@ class HandSummary(_Frozen):
 # Requests -------------------------------------------------------------------------------------------------
 
 
-# Chip amounts a request may name: what a JSON number holds exactly (2^53), far beyond any table's chips.
-MAX_CHIPS = 2**53
+# Chip amounts a request may name: what a JSON number holds exactly and the journal keeps (2^53 - 1, its
+# canonical form's bound: 2^53 passed here and failed the journal write, a 503), far beyond any table's chips.
+MAX_CHIPS = 2**53 - 1
 
 
 class _Request(BaseModel):

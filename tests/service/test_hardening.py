@@ -43,7 +43,7 @@ def client(clocks: Clocks) -> Iterator[TestClient]:
 
 
 def test_an_amount_beyond_two_to_the_53_is_a_bad_request(client: TestClient) -> None:
-    for amount in (2**53 + 1, -(2**60), 10**40):
+    for amount in (2**53, -(2**53), 2**53 + 1, -(2**60), 10**40):  # 2**53 was a 503: the journal keeps 2**53 - 1
         r = client.post("/api/tables/t1/rulings", json={"kind": "move_chips", "by": "Fran", "reason": "r", "seat": 1,
                                                          "amount": amount}, headers=FLOOR)
         assert r.status_code == 422, r.text
