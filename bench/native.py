@@ -29,6 +29,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "build" / "native"  # build/ is ignored by git
@@ -146,8 +147,15 @@ def is_native_engine() -> bool:
     return Path(hand.__file__ or "").suffix == ".so"
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line, exit 2, as the `cardtable` command gives them."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m bench.native",
         description="Build the native (mypyc-compiled) rules engine in build/native/ and print its directory; a "
         "build of the same sources is reused.")

@@ -33,3 +33,12 @@ def test_bench_native_help_does_not_build(tmp_path: Path) -> None:
                           timeout=60)
     assert done.returncode == 0 and "usage: python -m bench.native" in done.stdout
     assert done.stderr == ""
+
+
+def test_bench_native_bad_flag_is_one_line_exit_2() -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "bench.native", "--bogus"], cwd=root, capture_output=True, text=True,
+                          check=False, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("python -m bench.native: error: unrecognized arguments: --bogus "
+                           "(see 'python -m bench.native --help')\n")
