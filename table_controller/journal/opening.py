@@ -45,5 +45,6 @@ def open_backend(*, data_dir: str | Path | None = None, url: str | None = None, 
         except OSError as exc:
             raise JournalUnavailableError(f"cannot create data directory {directory}: {exc.strerror or exc}") from exc
     elif not directory.is_dir():
-        raise JournalUnavailableError(f"data directory {directory} does not exist")
+        why = "is not a directory" if directory.exists() else "does not exist"  # /dev/zero, a file: it exists
+        raise JournalUnavailableError(f"data directory {directory} {why}")
     return SqliteBackend(directory / SQLITE_FILENAME, create=create)

@@ -90,6 +90,7 @@ def test_verify_bad_anchor_is_usage(sqlite_target: Target, anchor: str, capsys: 
 def test_verify_missing_unreadable_or_bad_url_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cases: list[tuple[list[str], str]] = [
         (["--data", str(tmp_path / "nowhere")], "does not exist"),
+        (["--data", __file__], "is not a directory"),  # it exists: "does not exist" was wrong
         (["--data", str(tmp_path)], "no journal database"),
         (["--db", "mysql://u:secret@host/db"], "unsupported journal URL"),
         (["--db", "sqlite://"], "names no file"),
