@@ -48,6 +48,7 @@ __all__ = [
 ]
 
 MAX_CONFIG_BYTES = 1024 * 1024
+MAX_BUY_IN = 10**9
 
 # A role token guessed is a role taken: at least 16 characters (a generated one has 24, 144 random bits).
 MIN_TOKEN_LENGTH = 16
@@ -172,8 +173,11 @@ class TableSettings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=0, le=65535)
     game: TableGame = DEFAULT_GAME
-    buy_in_min: int = Field(default=20, ge=1)
-    buy_in_max: int = Field(default=1000, ge=1)
+    # A stack holds at most buy_in_max after a buy-in, and a winner the stacks of all the seats: at a billion
+    # that stays far inside what the journal keeps (2**53 - 1, about 9 * 10**15); at 2**53 - 1 a hand's result
+    # failed its journal write (a 503 at showdown, the hand's record not kept).
+    buy_in_min: int = Field(default=20, ge=1, le=MAX_BUY_IN)
+    buy_in_max: int = Field(default=1000, ge=1, le=MAX_BUY_IN)
     # Role tokens; a missing token is generated with `secrets` at start and printed once.
     dealer_token: str | None = None
     floor_token: str | None = None

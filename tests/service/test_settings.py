@@ -144,3 +144,13 @@ def test_an_endless_pace_stops_the_demo_with_one_line(tmp_path: Path, capsys: py
     assert main(["demo", "--hands", "1", "--pace", "inf", "--data", str(tmp_path / "data")]) == 2
     [line] = capsys.readouterr().err.splitlines()
     assert "pace_s: Input should be less than or equal to 60" in line
+
+
+def test_a_buy_in_the_journal_could_not_keep_the_winnings_of_is_refused(tmp_path: Path) -> None:
+    """At buy_in_max 2**53 - 1 two stacks called all in and the result (2**54 - 2) failed its journal write."""
+    cfg = tmp_path / "table.json"
+    cfg.write_text(json.dumps({"buy_in_max": 2**53 - 1}))
+    with pytest.raises(ConfigError, match="buy_in_max: Input should be less than or equal to 1000000000"):
+        load_settings(cfg)
+    cfg.write_text(json.dumps({"buy_in_max": 10**9}))
+    assert load_settings(cfg).buy_in_max == 10**9
