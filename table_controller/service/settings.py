@@ -110,9 +110,21 @@ def _game_config(value: Any, handler: core_schema.ValidatorFunctionWrapHandler) 
                  "options": _live_table_options(value.get("options", {}))}
     model: GameModel = handler(value)
     try:
-        return config_from_model(model)
+        config = config_from_model(model)
     except EngineConfigError as exc:  # a game the engine cannot deal (stakes its betting structure lacks)
         raise ValueError(f"this game cannot be dealt: {exc}") from None
+    _check_journaled_numbers(config_to_json(config), "")
+    return config
+
+
+def _check_journaled_numbers(value: Any, where: str) -> None:
+    """Every hand record journals the game: a stake past :data:`MAX_BUY_IN` (an ante of 10**17, beyond what
+    the journal keeps) paused the first hand on a failed journal write and lost its record."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_journaled_numbers(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_BUY_IN:
+        raise ValueError(f"{where} is {value}: at most {MAX_BUY_IN} (every hand's record keeps it)")
 
 
 def _game_schema(source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:

@@ -154,3 +154,17 @@ def test_a_buy_in_the_journal_could_not_keep_the_winnings_of_is_refused(tmp_path
         load_settings(cfg)
     cfg.write_text(json.dumps({"buy_in_max": 10**9}))
     assert load_settings(cfg).buy_in_max == 10**9
+
+
+@pytest.mark.parametrize(("game", "needle"), [
+    ({"stakes": {"ante": 10**17, "small_bet": 2, "big_bet": 4, "cap": 4}}, "game: stakes.ante is 100000000000000000"),
+    ({"stakes": {"ante": 1, "small_bet": 10**17, "big_bet": 2 * 10**17}}, "game: stakes.small_bet is"),
+    ({"options": {"straddle_limit": 10**17}}, "game: options.straddle_limit is"),
+])
+def test_a_stake_no_hand_record_could_keep_is_refused(tmp_path: Path, game: dict[str, object], needle: str) -> None:
+    """An ante of 10**17 paused the first hand on a failed journal write, and its record was not kept."""
+    cfg = tmp_path / "table.json"
+    cfg.write_text(json.dumps({"game": game}))
+    with pytest.raises(ConfigError) as info:
+        load_settings(cfg)
+    assert needle in info.value.message and "at most 1000000000" in info.value.message
