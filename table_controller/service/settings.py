@@ -171,7 +171,7 @@ class TableSettings(BaseSettings):
         return init_settings, _BoundedEnvironment(settings_cls), dotenv_settings, file_secret_settings
 
     table_id: str = Field(default="t1", pattern=r"^[A-Za-z0-9_-]{1,32}$")
-    table_name: str = "Table 1"
+    table_name: str = Field(default="Table 1", max_length=80)  # in every view and stream message
     seats: int = Field(default=8, ge=2, le=8)
     shoe: str | None = None
     camera: str | None = None

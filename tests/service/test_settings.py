@@ -168,3 +168,10 @@ def test_a_stake_no_hand_record_could_keep_is_refused(tmp_path: Path, game: dict
     with pytest.raises(ConfigError) as info:
         load_settings(cfg)
     assert needle in info.value.message and "at most 1000000000" in info.value.message
+
+
+def test_a_table_name_is_a_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name of 100,000 characters went out in every view and every stream message."""
+    monkeypatch.setenv("CARDTABLE_TABLE_NAME", "a" * 100_000)
+    with pytest.raises(ConfigError, match="table_name: String should have at most 80 characters"):
+        load_settings()
