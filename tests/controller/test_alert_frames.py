@@ -84,3 +84,16 @@ def test_a_restarted_table_shows_the_frame_of_an_alert_raised_before(tmp_path: P
         assert not next(a for a in bare.full_view().alerts if a.id == alert.id).frame
 
     asyncio.run(run())
+
+
+def test_a_frame_file_larger_than_any_kept_is_not_read_whole(tmp_path: Path) -> None:
+    """A file under a frame's name in the data folder, larger than any frame the table keeps (put in by hand, or
+    a frame grown on disk), is not served: it was read whole into memory for each request."""
+    from table_controller.controller.alert_frames import MAX_FRAME_BYTES
+
+    folder = tmp_path / "alert-frames"
+    frames = AlertFrames(folder)
+    assert frames.put("a1", 1_700_000_000_001, JPEG)
+    with open(folder / "1700000000001-a1.jpg", "ab") as grown:
+        grown.truncate(MAX_FRAME_BYTES + 1)
+    assert frames.get("a1", 1_700_000_000_001) is None
