@@ -209,6 +209,15 @@ class TableSettings(BaseSettings):
             raise ValueError("; ".join(problems))
         return self
 
+    @field_validator("table_name", "shoe", "camera", "camera_calibration", "data", "db", "host", mode="before")
+    @classmethod
+    def _no_control_characters(cls, v: Any) -> Any:
+        """A NUL in a path stopped the start with a ValueError (a traceback for the host), an escape in the name
+        went to the terminal in the banner."""
+        if isinstance(v, str) and any(ord(c) < 32 or ord(c) == 127 for c in v):
+            raise ValueError("holds a control character (such as NUL or ESC)")  # not echoed: a db URL has a password
+        return v
+
     @field_validator("buy_in_max")
     @classmethod
     def _max_not_below_min(cls, v: int, info: Any) -> int:

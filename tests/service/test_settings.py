@@ -175,3 +175,18 @@ def test_a_table_name_is_a_name(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CARDTABLE_TABLE_NAME", "a" * 100_000)
     with pytest.raises(ConfigError, match="table_name: String should have at most 80 characters"):
         load_settings()
+
+
+@pytest.mark.parametrize("field", ["data", "db", "host", "table_name", "shoe", "camera", "camera_calibration"])
+def test_a_control_character_in_a_setting_is_named(tmp_path: Path, field: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A NUL in data or db stopped the start as 'embedded null byte' (exit 1), in host with a traceback."""
+    cfg = tmp_path / "table.json"
+    cfg.write_text(json.dumps({field: "postgresql://u:secret@127.0.0.1/x\u0000\u001b[31m"}))
+    with pytest.raises(ConfigError, match=f"{field}: holds a control character") as info:
+        load_settings(cfg)
+    assert "secret" not in info.value.message
+    data = [] if field == "data" else ["--data", str(tmp_path / "d")]  # a flag would stand in for the file's
+    assert main(["run", "--port", "0", "--config", str(cfg), *data]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert "holds a control character" in line
