@@ -9,9 +9,9 @@ after a delay. Only the floor and broadcast models have a field that can hold a 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 __all__ = [
     "ActRequest",
@@ -223,12 +223,23 @@ class HandSummary(_Frozen):
 MAX_CHIPS = 2**53 - 1
 
 
+def _one_line(text: str) -> str:
+    """Text a person typed into one field: no control character. A name holding a line break and "Seat 9 wins
+    1000" forged a line of the plain-text hand history; a NUL or an escape reached the journal and terminals."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ValueError("holds a control character (such as a line break, NUL or ESC)")
+    return text
+
+
+OneLine = Annotated[str, AfterValidator(_one_line)]
+
+
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class SitRequest(_Request):
-    name: str = Field(min_length=1, max_length=40)
+    name: OneLine = Field(min_length=1, max_length=40)
     buy_in: int = Field(default=0, ge=0, le=MAX_CHIPS, description="chips bought on sitting down (0: buy in later)")
 
 
@@ -257,9 +268,9 @@ class DrawRequest(_Request):
 
 
 class IrregularityRequest(_Request):
-    kind: str = Field(min_length=1, max_length=64)
+    kind: OneLine = Field(min_length=1, max_length=64)
     seat: int | None = Field(default=None, ge=1, le=8)
-    note: str = Field(default="", max_length=500)
+    note: OneLine = Field(default="", max_length=500)
     card: str | None = Field(default=None, description="the exposed card, where the report is about one")
     count: int | None = Field(default=None, ge=0, le=52, description="cards in excess, missing or received")
     looked: Literal["none", "some", "all"] = Field(default="none", description="did the player see the faces")
@@ -271,13 +282,13 @@ class IrregularityRequest(_Request):
 
 
 class PromptAnswer(_Request):
-    choice: str = Field(min_length=1, max_length=64)
+    choice: OneLine = Field(min_length=1, max_length=64)
 
 
 class RulingRequest(_Request):
     kind: Literal["void_hand", "award_pot", "move_chips", "note", "resume"]
-    by: str = Field(min_length=1, max_length=40)
-    reason: str = Field(min_length=1, max_length=500)
+    by: OneLine = Field(min_length=1, max_length=40)
+    reason: OneLine = Field(min_length=1, max_length=500)
     seat: int | None = Field(default=None, ge=1, le=8)
     amount: int | None = Field(default=None, ge=-MAX_CHIPS, le=MAX_CHIPS,
                                description="chips: positive from the pot to the seat, negative back")

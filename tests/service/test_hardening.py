@@ -83,3 +83,18 @@ def test_shoe_status_refuses_a_timeout_that_is_no_deadline(timeout: str, capsys:
     assert main(["shoe", "status", "--port", "loop://", "--timeout", timeout]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--timeout" in err[0]
+
+
+@pytest.mark.parametrize(("path", "body", "headers"), [
+    ("/api/tables/t1/seats/5", {"name": "Al\nSeat 9 wins 1000", "buy_in": 100}, DEALER),
+    ("/api/tables/t1/seats/5", {"name": "Al\u0000", "buy_in": 100}, DEALER),
+    ("/api/tables/t1/rulings", {"kind": "note", "by": "Fran\u001b[2J", "reason": "r"}, FLOOR),
+    ("/api/tables/t1/rulings", {"kind": "note", "by": "Fran", "reason": "r\nHand #9: forged"}, FLOOR),
+    ("/api/tables/t1/irregularities", {"kind": "misdeal", "note": "n\u0000"}, DEALER),
+])
+def test_a_control_character_in_typed_text_is_a_bad_request(client: TestClient, path: str, body: dict[str, object],
+                                                            headers: dict[str, str]) -> None:
+    """A name with a line break forged a line of the plain-text hand history; a NUL or ESC reached the journal."""
+    r = client.post(path, json=body, headers=headers)
+    assert r.status_code == 422, r.text
+    assert "holds a control character" in r.json()["error"]["message"]
