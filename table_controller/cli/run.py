@@ -112,7 +112,9 @@ def _settings(args: argparse.Namespace, *, demo: bool) -> Any:
     return settings
 
 
-def _check_port(host: str, port: int) -> None:
+def _check_port(host: str, port: int) -> int:
+    """The port the web server will bind: ``port``, or for 0 the free one the system gives (the banner printed
+    ``http://127.0.0.1:0/``, a link that opens nothing)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
@@ -120,6 +122,7 @@ def _check_port(host: str, port: int) -> None:
         except OSError as exc:
             why = "is already in use" if exc.errno == errno.EADDRINUSE else f"cannot be bound ({exc.strerror})"
             raise CliError(f"{host}:{port} {why}: pick another with --port", code="port_unavailable") from exc
+        return int(s.getsockname()[1])
 
 
 async def _open(settings: Any, *, seed: int | None, fast: bool, camera: bool = True) -> Any:
@@ -222,7 +225,9 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
     from table_controller.service.settings import ConfigError
     from table_controller.service.token_store import load_tokens
 
-    _check_port(settings.host, settings.port)
+    port = _check_port(settings.host, settings.port)
+    if port != settings.port:
+        settings = settings.model_copy(update={"port": port})
     table = await _open(settings, seed=seed, fast=False)
     try:
         tokens = load_tokens(settings)

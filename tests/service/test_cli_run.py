@@ -185,3 +185,39 @@ def test_sigterm_in_the_middle_of_a_loop_callback_still_stops_the_server() -> No
         asyncio.run(main())
     assert server.should_exit is True
     assert signal.getsignal(signal.SIGTERM) == before  # the previous handler is back
+
+
+def test_run_on_port_0_prints_the_port_it_serves_on(tmp_path: Path) -> None:
+    """--port 0 (any free port) printed http://127.0.0.1:0/ for every screen: links that open nothing."""
+    proc = subprocess.Popen([sys.executable, "-m", "table_controller.cli", "run", "--data", str(tmp_path / "data"),
+                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        banner = []
+        for line in proc.stdout:
+            banner.append(line)
+            if "Ctrl-C stops" in line:
+                break
+        [start] = [line for line in banner if "start page" in line]
+        port = int(start.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+        assert port > 0
+        deadline = time.monotonic() + 20
+        while True:  # the link opens the table's start page
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=2) as conn:
+                    conn.sendall(b"GET / HTTP/1.0\r\n\r\n")
+                    assert conn.recv(12).startswith(b"HTTP/1.1 200")
+                break
+            except ConnectionRefusedError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGTERM)  # stops the shoe simulator's process with it, a failed check or not
+        try:
+            code = proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+        finally:
+            proc.communicate(timeout=10)
+    assert code == 0
