@@ -98,7 +98,7 @@ def read_json_file(path: str | Path, what: str) -> Any:
     raw = _read_at_most(path, MAX_JSON_BYTES, what)
     try:
         return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except ValueError as exc:  # not UTF-8, not JSON, or an integer past Python's digit limit
         raise VisionInputError(f"{path}: unreadable {what} ({type(exc).__name__})") from exc
     except RecursionError:
         raise VisionInputError(f"{path}: {what} nested too deeply") from None

@@ -206,11 +206,12 @@ def open_camera(settings: RuntimeConfig, controller: TableController, *, seed: i
         source = SimTableSource(controller, seed=seed or 0)
         return TableCamera(source, calibration=source.calibration(), period_s=settings.camera_period_s)
     from hardware_sim.camera import open_source
+    from vision.calibration import TableCalibration
     from vision.errors import VisionError
 
     try:
         real = open_source(settings.camera)
-        calibration = (_load_calibration(settings.camera_calibration) if settings.camera_calibration
+        calibration = (TableCalibration.load(settings.camera_calibration) if settings.camera_calibration
                        else real.calibration())
     except (VisionError, OSError, ValueError) as exc:
         raise DeviceError(f"camera {settings.camera!r}: {exc}", code="camera_unavailable") from exc
@@ -219,20 +220,6 @@ def open_camera(settings: RuntimeConfig, controller: TableController, *, seed: i
         raise DeviceError(f"camera {settings.camera!r} needs a table calibration: give camera_calibration in "
                           "--config (see docs/operations.md)", code="camera_uncalibrated")
     return TableCamera(real, calibration=calibration, period_s=settings.camera_period_s, label=real.name)
-
-
-MAX_CALIBRATION_BYTES = 1024 * 1024  # a table calibration is a few kilobytes
-
-
-def _load_calibration(path: Path) -> Any:
-    """The table calibration in ``path``, read within bounds (``/dev/zero``, a huge or deeply nested file is a
-    :class:`BoundedInputError`, a ValueError, naming it)."""
-    from table_controller.bounded import loads, read_bounded
-    from vision.calibration import TableCalibration
-
-    what = f"calibration file {str(path)!r}"
-    return TableCalibration.from_json(loads(read_bounded(path, max_bytes=MAX_CALIBRATION_BYTES, what=what),
-                                            max_bytes=MAX_CALIBRATION_BYTES, what=what))
 
 
 async def close_table(table: Table) -> None:
