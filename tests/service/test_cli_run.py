@@ -109,6 +109,17 @@ def _ctrl_c_reaches_children() -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _banner(proc: subprocess.Popen[str]) -> list[str]:
+    """The lines `cardtable run` prints at start, up to the one saying how to stop it."""
+    assert proc.stdout is not None
+    banner = []
+    for line in proc.stdout:
+        banner.append(line)
+        if "Ctrl-C stops" in line:
+            break
+    return banner
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tmp_path: Path,
                                                                               stop: signal.Signals) -> None:
@@ -123,12 +134,7 @@ def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tm
             proc = subprocess.Popen([sys.executable, "-m", "table_controller.cli", "run", "--data", str(data),
                                      "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            assert proc.stdout is not None
-            banner = []
-            for line in proc.stdout:
-                banner.append(line)
-                if "Ctrl-C stops" in line:
-                    break
+            banner = _banner(proc)
             text = "".join(banner)
             assert "simulated shoe, process" in text and "(started)" in text, text
             tokens.append("".join(line for line in banner if "token" in line and "?token=" in line))
@@ -192,13 +198,7 @@ def test_run_on_port_0_prints_the_port_it_serves_on(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "table_controller.cli", "run", "--data", str(tmp_path / "data"),
                              "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert proc.stdout is not None
-        banner = []
-        for line in proc.stdout:
-            banner.append(line)
-            if "Ctrl-C stops" in line:
-                break
-        [start] = [line for line in banner if "start page" in line]
+        [start] = [line for line in _banner(proc) if "start page" in line]
         port = int(start.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
         assert port > 0
         deadline = time.monotonic() + 20
