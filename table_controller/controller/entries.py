@@ -7,20 +7,34 @@ class of its kind and validates it: an entry of a kind this controller does not 
 not read, or whose payload does not fit its class is refused with :class:`JournalEntryError` naming the
 entry. Nothing is skipped: a crash recovery that silently dropped an input would rebuild a different table.
 
-Versions. The payloads written so far carry no version: they are version 1. A class whose payload changes
-raises its ``VERSION`` and writes it as ``"v"`` in the payload; reading an older version then needs an
-upgrade step in :func:`parse_entry`, so journals already on disk are still read. The JSON of version 1 is
-exactly what the controller wrote before these classes existed (optional fields left out when unset), so
-the hash chain of an existing journal is read unchanged.
+Versions. The payloads written first carry no version: they are version 1. A class whose payload changes
+raises its ``VERSION`` and writes it as ``"v"`` in the payload; it reads an older version through its
+:meth:`Entry.upgrade` step, so journals already on disk are still read. The JSON of version 1 is exactly what
+the controller wrote before these classes existed (optional fields left out when unset), so the hash chain of
+an existing journal is read unchanged. ``hand.start`` is version 2: it carries the game the hand is dealt with
+(version 1 did not; its hand's game is found as :meth:`HandStartEntry.upgrade` says).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    GetCoreSchemaHandler,
+    GetPydanticSchema,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
+from pydantic_core import core_schema
 
 from table_controller.controller.errors import JournalEntryError
+from table_controller.engine.config import GameConfig, config_to_json
+from table_controller.engine.errors import ConfigError
+from table_controller.engine.record import GameModel, config_from_model
 
 __all__ = [
     "ENTRY_KINDS",
@@ -29,6 +43,7 @@ __all__ = [
     "AlertEntry",
     "CardEntry",
     "DealEntry",
+    "DealtGame",
     "DeckCheckEntry",
     "DeviceFaultEntry",
     "Entry",
@@ -68,6 +83,12 @@ class Entry(BaseModel):
             data["v"] = self.VERSION
         return data
 
+    @classmethod
+    def upgrade(cls, version: int, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """The payload of an older ``version`` of this kind as the current version reads it; None for a version
+        this class does not read."""
+        return None
+
 
 class SeatSitEntry(Entry):
     KIND: ClassVar[str] = "seat.sit"
@@ -100,15 +121,60 @@ class StartSeat(BaseModel):
     stack: StrictInt
 
 
+def _dealt_game(value: Any, handler: core_schema.ValidatorFunctionWrapHandler) -> GameConfig:
+    """A journaled game (the JSON of a hand record's ``game``) as the engine's configuration; a game the engine
+    cannot deal is refused like any malformed field."""
+    if isinstance(value, GameConfig):
+        return value
+    model: GameModel = handler(value)
+    try:
+        return config_from_model(model)
+    except ConfigError as exc:
+        raise ValueError(f"this game cannot be dealt: {exc}") from None
+
+
+def _dealt_game_schema(source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    return core_schema.no_info_wrap_validator_function(
+        _dealt_game, handler(GameModel),
+        serialization=core_schema.plain_serializer_function_ser_schema(config_to_json))
+
+
+#: The game a hand was dealt with: the engine's own configuration, journaled as a hand record's ``game``.
+DealtGame = Annotated[GameConfig, GetPydanticSchema(_dealt_game_schema)]
+
+
 class HandStartEntry(Entry):
+    """A hand begins: its seats and stacks, the button, what it carries from the last deal, and its game.
+
+    The game is journaled with every hand (version 2) because a table may change its stakes or house rules
+    between hands, or between sessions on the same journal: recovery replays each hand with its own game, so a
+    change never re-prices a hand already dealt."""
+
     KIND: ClassVar[str] = "hand.start"
+    VERSION: ClassVar[int] = 2
     OMIT_DEFAULT: ClassVar[frozenset[str]] = frozenset({"ante_for_all"})
     hand: StrictInt
     button: StrictInt
     seats: tuple[StartSeat, ...]
     carried_pot: StrictInt
     passed_deals: StrictInt
+    # None only for an entry written before games were journaled (version 1): the replay finds its game.
+    game: DealtGame | None
     ante_for_all: StrictInt | None = None  # 003 False openers 2 (house option): this seat antes for all
+
+    @classmethod
+    def upgrade(cls, version: int, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """Version 1 carried no game: the replay takes that hand's from its stored record, or else the game the
+        journal's hand before it was dealt with, or else the settings' (``HandPlay._game_not_journaled``)."""
+        if version != 1 or "game" in payload:
+            return None
+        return {**payload, "game": None}
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        if self.game is None:  # read from version 1: it writes what it was read from
+            del data["game"], data["v"]
+        return data
 
 
 class DeckCheckEntry(Entry):
@@ -262,8 +328,11 @@ def parse_entry(kind: str, data: dict[str, Any], *, seq: int) -> Entry:
     payload = dict(data)
     version = payload.pop("v", 1)
     if version != cls.VERSION:
-        raise JournalEntryError(f"journal entry #{seq} ({kind}) is version {version!r}; this controller reads "
-                                f"version {cls.VERSION}", code="unknown_entry_version")
+        upgraded = cls.upgrade(version, payload) if type(version) is int else None
+        if upgraded is None:
+            raise JournalEntryError(f"journal entry #{seq} ({kind}) is version {version!r}; this controller reads "
+                                    f"version {cls.VERSION}", code="unknown_entry_version")
+        payload = upgraded
     try:
         return cls.model_validate(payload)
     except ValidationError as exc:

@@ -166,7 +166,7 @@ class TableController(ShoeFeed):
             entry = HandStartEntry(hand=self.hand_no + 1, button=button,
                                    seats=tuple(StartSeat(seat=n, name=name, stack=stack) for n, name, stack in players),
                                    carried_pot=self.carried_pot, passed_deals=self.passed_deals,
-                                   ante_for_all=ante_for_all)
+                                   game=self.config, ante_for_all=ante_for_all)
             self._write(entry, hand=self.hand_no + 1)
             self._apply_hand_start(entry)
         self.notify()

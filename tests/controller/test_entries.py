@@ -5,16 +5,27 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from table_controller.controller.entries import ENTRY_KINDS, HaltEntry, SeatSitEntry, parse_entry
+from table_controller.controller.entries import (
+    ENTRY_KINDS,
+    HaltEntry,
+    HandStartEntry,
+    SeatSitEntry,
+    StartSeat,
+    parse_entry,
+)
 from table_controller.controller.errors import JournalEntryError
 from table_controller.controller.journal_port import MemoryJournal, PortEntry
 from table_controller.controller.runtime import open_table
+from table_controller.engine.config import config_to_json
 from table_controller.journal import Journal
-from table_controller.service.settings import TableSettings
+from table_controller.service.settings import TableSettings, table_game
 from tests.controller.helpers import make_table, play, seated
+
+ANTE_1 = {"stakes": {"ante": 1, "small_bet": 2, "big_bet": 4, "cap": 4}}
 
 
 def _played_journal() -> MemoryJournal:
@@ -105,3 +116,37 @@ def test_a_table_does_not_open_on_a_journal_it_cannot_replay(tmp_path: Path) -> 
         again.close()
 
     asyncio.run(run())
+
+
+def _start(**fields: Any) -> dict[str, Any]:
+    return {"hand": 1, "button": 1, "seats": [{"seat": 1, "name": "Ann", "stack": 100},
+                                              {"seat": 2, "name": "Bo", "stack": 100}],
+            "carried_pot": 0, "passed_deals": 0, **fields}
+
+
+def test_the_hand_start_entry_carries_a_validated_game() -> None:
+    game = table_game(ANTE_1)
+    entry = HandStartEntry(hand=1, button=1, seats=(StartSeat(seat=1, name="Ann", stack=100),), carried_pot=0,
+                           passed_deals=0, game=game)
+    data = entry.to_json()
+    assert data["v"] == 2 and data["game"] == config_to_json(game)
+    read = parse_entry("hand.start", data, seq=1)
+    assert isinstance(read, HandStartEntry) and read.game == game and read.to_json() == data
+    # Version 1 (no game) is read as it was written; its hand's game is found at the replay.
+    old = parse_entry("hand.start", _start(), seq=1)
+    assert isinstance(old, HandStartEntry) and old.game is None and old.to_json() == _start()
+
+
+@pytest.mark.parametrize(("data", "code", "needle"), [
+    (_start(v=2), "bad_entry", "game: Field required"),
+    (_start(v=2, game={"form": "jackpots", "betting": "no_limit"}), "bad_entry", "no_limit needs a positive"),
+    (_start(v=2, game={"form": "jackpots", "stakes": {"ante": -1}}), "bad_entry", "game.stakes.ante"),
+    (_start(game={"form": "jackpots", "stakes": {"ante": 1, "small_bet": 2, "big_bet": 4}}), "unknown_entry_version",
+     "version 1"),
+    (_start(v=3, game=config_to_json(table_game(ANTE_1))), "unknown_entry_version", "version 3"),
+])
+def test_a_hand_start_entry_with_a_bad_game_is_refused_naming_it(data: dict[str, Any], code: str,
+                                                                  needle: str) -> None:
+    with pytest.raises(JournalEntryError) as caught:
+        parse_entry("hand.start", data, seq=7)
+    assert caught.value.code == code and "#7" in caught.value.message and needle in caught.value.message
