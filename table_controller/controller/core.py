@@ -50,6 +50,7 @@ from table_controller.controller.views import (
     TableView,
 )
 from table_controller.engine.books import cite
+from table_controller.engine.config import GameConfig
 
 __all__ = ["Moment", "SeatState", "TableCore"]
 
@@ -87,6 +88,7 @@ class Deal:
     carried_pot: int
     passed_deals: int
     order: list[int]
+    game: GameConfig  # the game this hand is dealt with (its hand.start entry's): kept through a restart
     verified: bool = False
     ante_for_all: int | None = None  # 003 False openers 2 (house option): last deal's false opener antes for all
     cards: list[str] = field(default_factory=list)
@@ -133,7 +135,10 @@ class TableCore:
         wall clock stepped forward must not shorten."""
         self.settings = settings
         self.table_id = settings.table_id
-        self.config = settings.game  # validated when the settings were loaded: the engine's own GameConfig
+        # The game new hands are dealt with, validated when the settings were loaded (the engine's own GameConfig).
+        # A hand keeps the game it was dealt with (its journal entry carries it), whatever the settings say later.
+        self.config = settings.game
+        self.dealt_game: GameConfig | None = None  # the game the journal's latest hand was dealt with
         self.shoe = shoe
         self.camera = camera
         self.journal: JournalPort = journal if journal is not None else MemoryJournal()
@@ -200,6 +205,15 @@ class TableCore:
     def paused(self) -> bool:
         """A device fault: the dealer's prompt must be answered before play goes on."""
         return self.machine.stage is Stage.PAUSED
+
+    @property
+    def game_in_play(self) -> GameConfig:
+        """The game of the hand in play (one begun before a restart keeps its own), else the one new hands deal."""
+        if self.hand is not None:
+            return self.hand.config
+        if self._deal is not None:
+            return self._deal.game
+        return self.config
 
     @property
     def phase(self) -> str:

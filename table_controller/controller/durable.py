@@ -8,6 +8,7 @@ reads use the journal's ``hole_cards.read`` kind and finished hands its ``hand.c
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +28,7 @@ class DurableJournal:
         self.journal = journal
         self.table_id = table_id
         self._stored_hands: set[int] = set()  # hands with a stored record, as last read by entries()
+        self._stored_games: dict[int, Any] = {}  # hand -> its stored record's game, as last read by entries()
         self._now = now or (lambda: datetime.now(UTC))
         try:
             self.writer: TableWriter = journal.writer(table_id)
@@ -73,9 +75,14 @@ class DurableJournal:
 
     def entries(self) -> list[PortEntry]:
         out: list[PortEntry] = []
+        games: dict[str, Any] = {}  # one object per distinct game: a table's hands share a few
         for entry in self.journal.read_all(self.table_id):
             if entry.kind == KIND_HAND_COMPLETED and entry.hand_number is not None:
                 self._stored_hands.add(entry.hand_number)
+                record = entry.payload.get("record")
+                game = record.get("game") if isinstance(record, dict) else None
+                key = json.dumps(game, sort_keys=True)
+                self._stored_games[entry.hand_number] = games.setdefault(key, game)
             if entry.kind in _NOT_REPLAYED:
                 continue
             out.append(PortEntry(seq=entry.seq, kind=entry.kind, data=dict(entry.payload), hand=entry.hand_number))
@@ -84,6 +91,11 @@ class DurableJournal:
     def has_hand(self, hand: int) -> bool:
         """Whether the hand's record is stored (as of the last :meth:`entries` and since)."""
         return hand in self._stored_hands
+
+    def stored_game(self, hand: int) -> Any:
+        """The ``game`` of the hand's stored record as the last :meth:`entries` read it (what recovery asks), None
+        without one."""
+        return self._stored_games.get(hand)
 
     def close(self) -> None:
         self.writer.close()

@@ -195,6 +195,9 @@ class ShoeFeed(HandPlay):
         if items:
             self.log(f"Recovered from the journal: {len(items)} entries replayed")
             self.message = (self.message + " (recovered after a restart)").strip()
+        change = self.game_change()
+        if change is not None:
+            self.log(change[0].upper() + change[1:])
         return len(items)
 
     def _store_missing_record(self) -> None:

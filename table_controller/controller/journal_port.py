@@ -45,9 +45,13 @@ class JournalPort(Protocol):
 
 @runtime_checkable
 class KeepsHandIndex(Protocol):
-    """A journal that can tell whether a hand's record is stored (so one lost in a crash is stored again)."""
+    """A journal that can tell whether a hand's record is stored (so one lost in a crash is stored again), and
+    the game it records (a hand started before games were journaled is replayed with it)."""
 
     def has_hand(self, hand: int) -> bool: ...
+
+    def stored_game(self, hand: int) -> Any:
+        """The ``game`` object of the hand's stored record as stored (None without one), unvalidated."""
 
 
 @dataclass
@@ -71,6 +75,10 @@ class MemoryJournal:
 
     def has_hand(self, hand: int) -> bool:
         return hand in self.hands
+
+    def stored_game(self, hand: int) -> Any:
+        stored = self.hands.get(hand)
+        return stored["record"].get("game") if stored is not None else None
 
     def close(self) -> None:
         return None

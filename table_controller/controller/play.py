@@ -10,6 +10,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from pydantic import ValidationError
+
 from table_controller.controller.core import (
     R_FAULT,
     Deal,
@@ -44,6 +46,7 @@ from table_controller.controller.errors import (
     TableError,
 )
 from table_controller.controller.hand import IRREGULARITIES, EngineHand
+from table_controller.controller.journal_port import KeepsHandIndex
 from table_controller.controller.machine import BEFORE, Stage
 from table_controller.controller.reads import TableReads
 from table_controller.controller.returns import LAST_DECK, with_late_return
@@ -53,7 +56,10 @@ from table_controller.controller.views import (
     RulingView,
 )
 from table_controller.engine.cards import UNKNOWN_CODE, parse_card
+from table_controller.engine.config import GameConfig
+from table_controller.engine.errors import ConfigError
 from table_controller.engine.events import Event
+from table_controller.engine.record import GameModel, config_from_model
 
 __all__ = ["HandPlay"]
 
@@ -125,6 +131,10 @@ class HandPlay(TableReads):
         return later[0] if later else seats[0]
 
     def _apply_hand_start(self, e: HandStartEntry) -> None:
+        # The hand is dealt, and replayed after a restart, with its own game: settings changed since then deal
+        # only the hands that start after them.
+        game = e.game if e.game is not None else self._game_not_journaled(e.hand)
+        self.dealt_game = game
         seats = [(s.seat, s.name, s.stack) for s in e.seats]
         self.hand_no = e.hand
         self.button = e.button
@@ -140,9 +150,25 @@ class HandPlay(TableReads):
         order = EngineHand.deal_order([n for n, _, _ in seats], e.button)
         self.machine.move("hand.start", Stage.SHUFFLING)
         self._deal = Deal(seats=seats, button=e.button, carried_pot=e.carried_pot,
-                           passed_deals=e.passed_deals, order=order, ante_for_all=e.ante_for_all)
+                           passed_deals=e.passed_deals, order=order, ante_for_all=e.ante_for_all, game=game)
         self.message = f"Hand #{self.hand_no}: the shoe shuffles and verifies the deck."
         self.log(f"Hand #{self.hand_no} begins; button at seat {self.button}")
+
+    def _game_not_journaled(self, hand: int) -> GameConfig:
+        """The game of a hand whose start was journaled before games were (``hand.start`` version 1): its stored
+        record's; for a hand without one (it was in play at the stop), the game the journal's hand before it was
+        dealt with (a session deals one game, and that controller refused to start with another than its journal's);
+        for the journal's first hand, the settings'."""
+        stored = self.journal.stored_game(hand) if isinstance(self.journal, KeepsHandIndex) else None
+        if stored is not None:
+            try:
+                return config_from_model(GameModel.model_validate(stored))
+            except (ValidationError, ConfigError) as exc:
+                first = exc.errors()[0] if isinstance(exc, ValidationError) else None
+                why = f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}" if first else str(exc)
+                self.log(f"Hand #{hand}'s stored record names a game this controller cannot read ({why}): it is "
+                         "replayed with the game of the hand before it")
+        return self.dealt_game if self.dealt_game is not None else self.config
 
     def _apply_deck_check(self, e: DeckCheckEntry) -> None:
         assert self._deal is not None
@@ -172,7 +198,7 @@ class HandPlay(TableReads):
             if len(deal.cards) < deal.needed:
                 self.machine.move("deal", Stage.DEALING)
             else:
-                self.hand = EngineHand(config=self.config, seats=deal.seats, button=deal.button,
+                self.hand = EngineHand(config=deal.game, seats=deal.seats, button=deal.button,
                                        carried_pot=deal.carried_pot, passed_deals=deal.passed_deals,
                                        deck=deal.cards, ante_for_all=deal.ante_for_all)
                 self._deal = None
@@ -387,7 +413,7 @@ class HandPlay(TableReads):
         known = [c for c in deal.cards[:deal.needed]]
         for deck in (known + [UNKNOWN_CODE] * (deal.needed - len(known)), [UNKNOWN_CODE] * deal.needed):
             try:
-                return EngineHand(config=self.config, seats=deal.seats, button=deal.button,
+                return EngineHand(config=deal.game, seats=deal.seats, button=deal.button,
                                   carried_pot=deal.carried_pot, passed_deals=deal.passed_deals, deck=deck,
                                   ante_for_all=deal.ante_for_all)
             except TableError:

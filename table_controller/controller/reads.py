@@ -39,7 +39,7 @@ from table_controller.controller.views import (
 )
 from table_controller.engine.books import cite
 from table_controller.engine.cards import UNKNOWN_CODE
-from table_controller.engine.config import config_to_json
+from table_controller.engine.config import GameConfig, config_to_json
 
 __all__ = ["TableReads"]
 
@@ -56,8 +56,17 @@ class TableReads(TableCore):
             listener(full)
 
     def game_view(self) -> GameView:
-        game = config_to_json(self.config)
+        game = config_to_json(self.game_in_play)
         return GameView(form=game["form"], betting=game["betting"], stakes=game["stakes"])
+
+    def game_change(self) -> str | None:
+        """When the journal's latest hand was dealt with another game than new hands deal (the settings changed
+        the stakes or a house rule since): a line saying both; None when they are the same."""
+        last = self.dealt_game
+        if last is None or last == self.config:
+            return None
+        return (f"the journal's last hand (#{self.hand_no}) was dealt as {_game_text(last, self.config)}; new hands "
+                f"deal {_game_text(self.config, last)}")
 
     def _seat_views(self, to_act: int | None) -> list[SeatView]:
         out: list[SeatView] = []
@@ -233,3 +242,13 @@ class TableReads(TableCore):
         if not unread:
             return None
         return camera.shown_cards(seat, self.hand_no)
+
+
+def _game_text(game: GameConfig, other: GameConfig) -> str:
+    """``game`` in a few words: form, betting and stakes, and the house options where they differ from ``other``'s
+    (a live table's options are rarely the defaults, and rarely change)."""
+    g, o = config_to_json(game), config_to_json(other)
+    text = f"{g['form']}, {g['betting']}, stakes {g['stakes']}"
+    if g["options"] != o["options"]:
+        text += f", house options {g['options']}"
+    return text

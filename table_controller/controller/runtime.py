@@ -10,6 +10,10 @@ After a restart the controller replays the journal; a hand that was in progress 
 a shoe that kept its state (a real shoe, or the simulator process re-attached): the cards it dealt while
 the controller was down are taken from its log (:meth:`TableController.resume`). A freshly started
 simulator has a new deck, so such a hand is voided, journaled with the reason, every chip returned.
+
+The settings' game (stakes, house rules) may change between sessions on the same journal: every hand is replayed,
+and a hand in play is finished or voided, with the game it was dealt with (its ``hand.start`` entry carries it);
+new hands deal the settings' game (:meth:`TableReads.game_change` says when the two differ).
 """
 
 from __future__ import annotations
@@ -87,11 +91,6 @@ async def open_table(settings: RuntimeConfig, *, seed: int | None = None, fast: 
     else:
         durable = DurableJournal.open(settings.table_id, data_dir=settings.data, url=settings.db)
         journal, jlabel = durable, durable.description
-        try:
-            _check_game(settings, durable)
-        except BaseException:
-            journal.close()
-            raise
     try:
         shoe, label, simulator, process = await _open_shoe(settings, seed=seed, fast=fast, sim_speed=sim_speed,
                                                            virtual_shoe=virtual_shoe, sim_process=sim_process)
@@ -136,30 +135,6 @@ async def open_table(settings: RuntimeConfig, *, seed: int | None = None, fast: 
         if isinstance(table_camera.source, SimTableSource):  # the simulated felt holds the real cards, which
             table_camera.source.truth = shoe_truth(table)  # the table may not know
     return table
-
-
-def _check_game(settings: RuntimeConfig, durable: DurableJournal) -> None:
-    """Refuse settings that deal another game than the journal's hands were dealt with.
-
-    Recovery replays every journaled act with the settings' game: other stakes or house rules would replay the
-    hands played to other stacks (an ante of 5 where 1 was paid moves chips between the players), so a table's
-    journal keeps its game; a new game starts on a new data folder."""
-    from table_controller.controller.errors import TableRequestError
-    from table_controller.engine.config import config_to_json
-    from table_controller.engine.record import GameModel, config_from_model
-
-    for hand in durable.journal.hand_records(settings.table_id):
-        try:
-            dealt = config_from_model(GameModel.model_validate(hand.record.get("game")))
-        except Exception:  # a record this code cannot read: recovery names it
-            continue
-        if dealt != settings.game:
-            raise TableRequestError(
-                f"the journal {durable.description} holds hands dealt as {config_to_json(dealt)} (hand "
-                f"#{hand.hand_number}), and these settings deal {config_to_json(settings.game)}: the journal's hands "
-                "are replayed at start with the settings' game, so it cannot change; keep the game or start the "
-                "new one on another --data", code="game_changed")
-        return  # the hands of one journal share one game: the first record tells it
 
 
 async def _open_shoe(settings: RuntimeConfig, *, seed: int | None, fast: bool, sim_speed: float, virtual_shoe: bool,

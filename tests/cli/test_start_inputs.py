@@ -40,23 +40,22 @@ def test_a_table_that_cannot_start_on_its_input_exits_2_with_one_line(
     assert line.startswith("cardtable: error: ") and needle in line
 
 
-def test_settings_dealing_another_game_than_the_journal_are_refused(tmp_path: Path,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    """Recovery replays the journal with the settings' game: other stakes would move chips between the players
-    of the hands already played, so the start is refused and the journal is left as it was."""
+def test_a_journal_plays_on_with_another_game_each_hand_on_record_with_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A card room changes the game between sessions on one table's journal: the hands already played are replayed
+    with their own game (no chip moves), and new hands deal the new one."""
     from table_controller.journal import Journal
 
     data = tmp_path / "data"
     assert main(["demo", "--hands", "2", "--seed", "3", "--data", str(data)]) == 0
-    with Journal.open(data_dir=data, create=False) as journal:
-        before = journal.head("t1")
     capsys.readouterr()
-    assert main(["demo", "--hands", "1", "--seed", "3", "--data", str(data), "--betting", "no_limit"]) == 2
-    [line] = capsys.readouterr().err.splitlines()
-    assert "holds hands dealt as" in line and "'betting': 'fixed_limit'" in line and "no_limit" in line
+    assert main(["demo", "--hands", "1", "--seed", "3", "--data", str(data), "--betting", "no_limit"]) == 0
+    out = capsys.readouterr().out
+    assert "chips conserved: yes" in out
     with Journal.open(data_dir=data, create=False) as journal:
-        assert journal.head("t1") == before
-    assert main(["demo", "--hands", "1", "--seed", "3", "--data", str(data)]) == 0  # the same game plays on
+        assert journal.verify().ok
+        games = {h.hand_number: h.record["game"]["betting"] for h in journal.hand_records("t1")}
+    assert games == {1: "fixed_limit", 2: "fixed_limit", 3: "no_limit"}
 
 
 @pytest.mark.parametrize(("content", "needle"), [

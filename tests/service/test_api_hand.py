@@ -13,7 +13,7 @@ from table_controller.controller.hand import EngineHand
 from table_controller.controller.journal_port import MemoryJournal
 from table_controller.controller.table import TableController
 from table_controller.service.app import TableRegistry, create_app
-from table_controller.service.settings import TableSettings
+from table_controller.service.settings import TableSettings, table_game
 from tests.service.helpers import DEALER, FLOOR, TOKENS
 
 BCAST = {"Authorization": "Bearer bcast-secret-token"}
@@ -115,3 +115,34 @@ def test_shoe_without_a_reader_learns_the_cards_when_shown() -> None:
         assert shown and all(len(a["cards"]) == 5 for a in shown)
         result = c.get("/api/tables/t1/history").json()[0]
         assert result["status"] == "complete" and result["awards"]
+
+
+def test_after_a_restart_with_other_stakes_each_hand_on_record_shows_its_own_game() -> None:
+    """Two hands at ante 1, then the table restarts at ante 5 on the same journal: the floor's records of the
+    first two still say ante 1 (and replay to what was paid), the table now deals ante 5 and its hand says so."""
+    journal = MemoryJournal()
+    with _client_on(journal, VirtualShoe(seed=31), ante=1) as c:
+        _seat(c, 3)
+        for _ in range(2):
+            assert c.post("/api/tables/t1/hand", headers=DEALER).status_code == 201
+            _play_out(c)
+        before = [c.get(f"/api/tables/t1/history/{n}", headers=FLOOR).json() for n in (1, 2)]
+        stacks = [s["stack"] for s in c.get("/api/tables/t1/hand", headers=DEALER).json()["seats"]]
+    with _client_on(journal, VirtualShoe(seed=32), ante=5, recover=True) as c:
+        assert [c.get(f"/api/tables/t1/history/{n}", headers=FLOOR).json() for n in (1, 2)] == before
+        assert [r["game"]["stakes"]["ante"] for r in before] == [1, 1]
+        assert "antes 1" in c.get("/api/tables/t1/history/1/text", headers=FLOOR).text
+        assert [s["stack"] for s in c.get("/api/tables/t1/hand", headers=DEALER).json()["seats"]] == stacks
+        assert c.post("/api/tables/t1/hand", headers=DEALER).json()["game"]["stakes"]["ante"] == 5
+        _play_out(c)
+        assert c.get("/api/tables/t1/history/3", headers=FLOOR).json()["game"]["stakes"]["ante"] == 5
+        assert "antes 5" in c.get("/api/tables/t1/history/3/text", headers=FLOOR).text
+
+
+def _client_on(journal: MemoryJournal, shoe: VirtualShoe, *, ante: int, recover: bool = False) -> TestClient:
+    game = table_game({"form": "five_card_draw", "stakes": {"ante": ante, "small_bet": 2, "big_bet": 4}})
+    table = TableController(TableSettings(pace_s=0, broadcast_delay_s=0, game=game), shoe=shoe, journal=journal)
+    if recover:
+        table.recover()
+    registry = TableRegistry([table], tokens=TOKENS, broadcast_delay_s=0)
+    return TestClient(create_app(registry))
