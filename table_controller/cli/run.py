@@ -174,6 +174,9 @@ def _banner(table: Any, tokens: Any, settings: Any) -> None:
         out.write(f"  camera:  {table.camera.label} (one frame each {settings.camera_period_s:g} s)\n")
     out.write(f"  journal: {table.journal_label}" + (f" (recovered {table.recovered} entries)" if table.recovered
                                                      else "") + "\n")
+    change = c.game_change()
+    if change is not None:  # the settings changed the game since the journal's last hand: it kept its own
+        out.write(f"  game:    {change}\n")
     out.write("Screens:\n")
     for label, path, role in SCREENS:
         token = tokens.token_of(_role(role)) if role else None
@@ -326,6 +329,9 @@ async def _headless(settings: Any, *, hands: int, seed: int | None, players: int
             last[0] = time.monotonic()
             _progress_line(n, hands, t)
 
+    change = table.controller.game_change()
+    if change is not None and not as_json:  # what the live table's banner says (_banner)
+        sys.stdout.write(f"cardtable: {change}\n")
     try:
         await table.controller.resume()
         await seat_players(table.controller, players)

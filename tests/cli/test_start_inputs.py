@@ -42,8 +42,8 @@ def test_a_table_that_cannot_start_on_its_input_exits_2_with_one_line(
 
 def test_a_journal_plays_on_with_another_game_each_hand_on_record_with_its_own(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A card room changes the game between sessions on one table's journal: the hands already played are replayed
-    with their own game (no chip moves), and new hands deal the new one."""
+    """A card room changes the game between sessions on one table's journal: the start says so, the hands already
+    played are replayed with their own game (no chip moves), and new hands deal the new one."""
     from table_controller.journal import Journal
 
     data = tmp_path / "data"
@@ -51,11 +51,16 @@ def test_a_journal_plays_on_with_another_game_each_hand_on_record_with_its_own(
     capsys.readouterr()
     assert main(["demo", "--hands", "1", "--seed", "3", "--data", str(data), "--betting", "no_limit"]) == 0
     out = capsys.readouterr().out
+    [change] = [line for line in out.splitlines() if "was dealt as" in line]
+    dealt, new = change.split("; new hands deal ")
+    assert "jackpots, fixed_limit, stakes {'ante': 1" in dealt and new.startswith("jackpots, no_limit")
     assert "chips conserved: yes" in out
     with Journal.open(data_dir=data, create=False) as journal:
         assert journal.verify().ok
         games = {h.hand_number: h.record["game"]["betting"] for h in journal.hand_records("t1")}
     assert games == {1: "fixed_limit", 2: "fixed_limit", 3: "no_limit"}
+    assert main(["demo", "--hands", "1", "--seed", "3", "--data", str(data), "--betting", "no_limit"]) == 0
+    assert "was dealt as" not in capsys.readouterr().out  # the same game plays on: nothing to say
 
 
 @pytest.mark.parametrize(("content", "needle"), [

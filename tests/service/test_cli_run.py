@@ -221,3 +221,31 @@ def test_run_on_port_0_prints_the_port_it_serves_on(tmp_path: Path) -> None:
         finally:
             proc.communicate(timeout=10)
     assert code == 0
+
+
+def test_run_says_at_start_when_the_journal_was_dealt_another_game(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """The live table starts on a journal of hands at ante 1 with settings at ante 5: its banner says which game the
+    journal's last hand was dealt with and which one new hands deal."""
+    data = tmp_path / "data"
+    assert main(["demo", "--hands", "2", "--seed", "2", "--players", "3", "--data", str(data)]) == 0
+    capsys.readouterr()
+    config = tmp_path / "table.json"
+    config.write_text(json.dumps({"game": {"stakes": {"ante": 5, "small_bet": 2, "big_bet": 4, "cap": 4}}}))
+    proc = subprocess.Popen([sys.executable, "-m", "table_controller.cli", "run", "--data", str(data), "--port", "0",
+                             "--config", str(config)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        banner = _banner(proc)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            code = proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+        finally:
+            proc.communicate(timeout=10)
+    assert code == 0
+    [line] = [line for line in banner if line.startswith("  game:")]
+    assert ("the journal's last hand (#2) was dealt as jackpots, fixed_limit, stakes {'ante': 1," in line
+            and "; new hands deal jackpots, fixed_limit, stakes {'ante': 5," in line), line
