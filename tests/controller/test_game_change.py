@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import random
 from dataclasses import asdict
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +19,10 @@ from table_controller.controller.devices import VirtualShoe
 from table_controller.controller.errors import NotFoundError
 from table_controller.controller.journal_port import MemoryJournal, PortEntry
 from table_controller.controller.players import SimPlayers
+from table_controller.controller.runtime import close_table, open_table
 from table_controller.controller.table import TableController
 from table_controller.engine.config import GameConfig, config_to_json
+from table_controller.journal import Journal
 from table_controller.service.settings import TableSettings, table_game
 from tests.controller.helpers import play, seated
 
@@ -245,5 +249,38 @@ def test_any_game_changes_between_restarts_move_no_chip(sessions: list[tuple[dic
         assert before is not None
         for hand, record in before["records"].items():
             assert record["game"] == dealt[hand], hand
+
+    asyncio.run(run())
+
+
+def test_a_durable_version_1_journal_opens_at_other_stakes_with_its_hands_as_they_were(tmp_path: Path) -> None:
+    """The journal on disk as a controller wrote it before games were journaled (hand.start version 1, the games
+    only in the stored records): the table opens on it with settings at ante 5, through the runtime as `cardtable
+    run` does, and every hand replays with the game of its stored record."""
+    played, old = tmp_path / "played", tmp_path / "old"
+
+    async def run() -> None:
+        settings = TableSettings(pace_s=0, broadcast_delay_s=0, data=played, game=table_game(ANTE_1))
+        table = await open_table(settings, seed=4, fast=True, virtual_shoe=True, camera=False)
+        await seated(table.controller, 4)
+        await play(table.controller, 4, seed=4)
+        before = _chips(table.controller)
+        await close_table(table)
+        with Journal.open(data_dir=played) as source, Journal.open(data_dir=old) as target:
+            writer = target.writer("t1")
+            for e in source.read_all("t1"):
+                payload = dict(e.payload)
+                if e.kind == "hand.start":
+                    del payload["game"], payload["v"]
+                writer.append(e.kind, payload, at=datetime.fromisoformat(e.at), hand_id=e.hand_id,
+                              hand_number=e.hand_number)
+            writer.close()
+        again = await open_table(settings.model_copy(update={"data": old, "game": table_game(ANTE_5)}), seed=5,
+                                 fast=True, virtual_shoe=True, camera=False)
+        try:
+            assert _chips(again.controller) == before
+            assert again.controller.game_change() is not None
+        finally:
+            await close_table(again)
 
     asyncio.run(run())
