@@ -1,7 +1,8 @@
 """Conventions shared by every `cardtable` subcommand.
 
 Exit codes: 0 ok; 1 a finding (an illegal act, a deck that fails verification, a tampered journal);
-2 bad input or usage. Errors are one line on stderr, or one JSON object on stdout with `--json`.
+2 bad input or usage; 141 the reader of stdout or stderr went away (`closed_pipe`). Errors are one line
+on stderr, or one JSON object on stdout with `--json`.
 A traceback is a bug: bad input of any kind must surface as `CliError` or a package error that
 carries an `exit_code`.
 """
