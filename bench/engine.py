@@ -270,5 +270,10 @@ if __name__ == "__main__":
         _worker()
     else:
         from bench._report import to_markdown
+        from table_controller.cli.closed_pipe import quiet_on_closed_pipe
 
-        print(to_markdown(run(quick="--full" not in sys.argv[1:])))
+        def report() -> int:
+            print(to_markdown(run(quick="--full" not in sys.argv[1:])))
+            return 0
+
+        sys.exit(quiet_on_closed_pipe(report))

@@ -152,4 +152,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from table_controller.cli.closed_pipe import quiet_on_closed_pipe
+
+    raise SystemExit(quiet_on_closed_pipe(main))

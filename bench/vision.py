@@ -657,4 +657,6 @@ def main(argv: list[str] | None = None, out: Callable[[str], object] = print) ->
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from table_controller.cli.closed_pipe import quiet_on_closed_pipe
+
+    sys.exit(quiet_on_closed_pipe(main))

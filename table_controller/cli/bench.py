@@ -76,11 +76,12 @@ def _bench(args: argparse.Namespace) -> int:
     text = report(rows, quick=bool(args.quick), started=started_at, seconds=time.perf_counter() - started_all,
                   command=command + (f" --out {args.out}" if args.out else ""), load_at_start=load_at_start,
                   commit=commit)
-    sys.stdout.write(text)
-    if args.out:
+    if args.out:  # written before the report is printed: a reader of stdout gone away ends the command there
         try:
             with open(args.out, "w", encoding="utf-8") as fh:
                 fh.write(text)
         except OSError as exc:
+            sys.stdout.write(text)  # a run of minutes keeps its figures when the file cannot take them
             raise CliError(f"cannot write {args.out}: {exc.strerror or exc}") from exc
+    sys.stdout.write(text)
     return EXIT_FINDING if failed else EXIT_OK

@@ -131,3 +131,17 @@ def test_a_closed_stderr_ends_the_command_quietly_too(tmp_path: Path) -> None:
     # Each unreadable image is a line on stderr; its reader has gone before the first.
     code, out = _with_stderr_closed(_cardtable("vision", "identify", *[str(garbled)] * 5))
     assert code == EXIT_CLOSED_PIPE and out == ""
+
+
+def test_bench_writes_its_out_file_whole_though_nobody_reads_the_report(tmp_path: Path) -> None:
+    report = tmp_path / "benchmarks.md"
+    _, code, err = _read_then_close(_cardtable("bench", "--quick", "--only", "evaluator", "--out", str(report)),
+                                    lines=0)
+    _assert_quiet(code, err)
+    text = report.read_text(encoding="utf-8")
+    assert "## evaluator" in text and text.endswith("\n")
+
+
+def test_a_bench_module_run_alone_into_a_closed_pipe() -> None:
+    _, code, err = _read_then_close([sys.executable, "-m", "bench.evaluator", "--quick"], lines=0)
+    _assert_quiet(code, err)
