@@ -124,6 +124,7 @@ def run_soak(*, hands: int, kills: int, data: Path, seed: int | None = None, gar
     data.mkdir(parents=True, exist_ok=True)
     shoe_state = data / "soak-shoe.json"
     shoe = start_shoe_process(shoe_state, seed=base_seed, log=data / "soak-shoe.log")
+    proc: subprocess.Popen[str] | None = None
     try:
         while not done:
             summary.starts += 1
@@ -188,6 +189,11 @@ def run_soak(*, hands: int, kills: int, data: Path, seed: int | None = None, gar
                 summary.findings.append(f"worker {summary.starts} exited with {code}: {' | '.join(tail)}")
                 done = True
     finally:
+        if proc is not None and proc.poll() is None:
+            # An exception left the loop with a controller running (Ctrl-C, a progress line to a reader that went
+            # away): it goes too, not on playing alone. Its journal takes a kill -9, which is what the soak tests.
+            proc.kill()
+            proc.wait()
         shoe.terminate()
         try:
             shoe.wait(10)

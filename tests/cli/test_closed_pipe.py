@@ -145,3 +145,34 @@ def test_bench_writes_its_out_file_whole_though_nobody_reads_the_report(tmp_path
 def test_a_bench_module_run_alone_into_a_closed_pipe() -> None:
     _, code, err = _read_then_close([sys.executable, "-m", "bench.evaluator", "--quick"], lines=0)
     _assert_quiet(code, err)
+
+
+def _running_with(word: str) -> list[str]:
+    """The command lines of the running processes that name ``word``."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            argv = cmdline.read_bytes().split(b"\0")
+        except OSError:  # ended while we looked
+            continue
+        if word.encode() in argv:
+            found.append(" ".join(a.decode(errors="replace") for a in argv))
+    return found
+
+
+@pytest.mark.slow
+def test_a_soak_whose_progress_reader_goes_away_leaves_no_controller_running(tmp_path: Path) -> None:
+    data = tmp_path / "soak"
+    proc = subprocess.Popen(_cardtable("soak", "--hands", "30", "--kills", "0", "--seed", "2", "--data", str(data)),
+                            cwd=ROOT, env=BUFFERED, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:  # its progress is on stderr: read up to the first hand, then go away
+        if "hand 1/30" in line:
+            break
+    proc.stderr.close()
+    try:
+        proc.wait(TIMEOUT_S)
+    finally:
+        proc.kill()
+    assert proc.returncode == EXIT_CLOSED_PIPE
+    assert _running_with(str(data)) == []  # the controller it had started (its worker) went with it
