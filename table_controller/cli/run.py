@@ -12,7 +12,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from table_controller.cli._common import EXIT_FINDING, EXIT_OK, EXIT_USAGE, CliError, print_json, set_handler
@@ -241,7 +241,8 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
     app = create_app(registry)
     server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
                                            lifespan="on"))
-    table.controller.add_listener(_StopTeller(f"http://{settings.host}:{settings.port}/floor"))
+    terminal = _Terminal(server)
+    table.controller.add_listener(_StopTeller(f"http://{settings.host}:{settings.port}/floor", terminal.write))
     demo_task: asyncio.Task[Any] | None = None
     camera_task = asyncio.create_task(table.camera.run(table.controller)) if table.camera is not None else None
     if players is not None:
@@ -252,7 +253,7 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
             await asyncio.sleep(1.0)
             await seat_players(table.controller, players)
             await play_hands(table.controller, sim, hands=None, pace_s=settings.pace_s,
-                             progress=lambda n, t: _progress_line(n, None, t), wait_for_floor=True)
+                             progress=lambda n, t: _progress_line(n, None, t, terminal.write), wait_for_floor=True)
 
         demo_task = asyncio.create_task(loop())
     try:
@@ -263,19 +264,59 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
     finally:
         for task in (demo_task, camera_task):
             if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+                await _cancel(task)
         await close_table(table)
+    if terminal.closed is not None:
+        raise terminal.closed  # now that the table is closed: main ends the command quietly (closed_pipe)
     return EXIT_OK
+
+
+async def _cancel(task: asyncio.Task[Any]) -> None:
+    """Cancel ``task`` and wait for its end, asking again each second while it plays on: on Python 3.11
+    `asyncio.wait_for` (the shoe driver waits with it) drops a cancellation that comes as the future it waits for
+    completes (CPython gh-86296, fixed in 3.12), and a shoe that answers quickly makes that common: the demo's
+    players then dealt on after Ctrl-C or a closed stdout, and the command never ended. A second between two
+    requests leaves a task's own cleanup after the first the time it needs."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait([task], timeout=1.0)
+    if not task.cancelled():
+        task.exception()  # retrieved: an error of the players or the camera at the end is not logged at exit
+
+
+def _print(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+class _Terminal:
+    """Prints the lines a serving table writes as it runs: the demo's hands, a halt or a pause.
+
+    They are written from a controller listener and the simulated players' task, where a `BrokenPipeError` (the
+    reader of stdout went away) would break off a controller step or end the players unseen while the server
+    serves on. Instead the server is stopped, and the error raised again once the table is closed."""
+
+    def __init__(self, server: _Stoppable) -> None:
+        self.server = server
+        self.closed: BrokenPipeError | None = None
+
+    def write(self, text: str) -> None:
+        if self.closed is not None:
+            return
+        try:
+            _print(text)
+        except BrokenPipeError as exc:
+            self.closed = exc
+            self.server.should_exit = True
 
 
 class _StopTeller:
     """Says in the terminal when the table halts or pauses (and when it goes on): the operator of a demo
     or a live table sees it without a browser open."""
 
-    def __init__(self, floor_url: str) -> None:
+    def __init__(self, floor_url: str, write: Callable[[str], None] = _print) -> None:
         self.floor_url = floor_url
+        self.write = write
         self.phase = ""
 
     def __call__(self, view: Any) -> None:
@@ -283,17 +324,16 @@ class _StopTeller:
         if phase == self.phase:
             return
         if phase == "halted":
-            sys.stdout.write(f"HALTED at hand #{view.hand}: {view.message.removeprefix('HALTED: ')} Floor view: "
-                             f"{self.floor_url}\n")
+            self.write(f"HALTED at hand #{view.hand}: {view.message.removeprefix('HALTED: ')} Floor view: "
+                       f"{self.floor_url}\n")
         elif phase == "paused":
-            sys.stdout.write(f"PAUSED at hand #{view.hand}: {view.message.removeprefix('PAUSED: ')}\n")
+            self.write(f"PAUSED at hand #{view.hand}: {view.message.removeprefix('PAUSED: ')}\n")
         elif self.phase in ("halted", "paused"):
-            sys.stdout.write(f"hand #{view.hand} goes on: {view.message}\n")
-        sys.stdout.flush()
+            self.write(f"hand #{view.hand} goes on: {view.message}\n")
         self.phase = phase
 
 
-def _progress_line(played: int, total: int | None, table: Any) -> None:
+def _progress_line(played: int, total: int | None, table: Any, write: Callable[[str], None] = _print) -> None:
     """One line per hand, numbered as the screens number it (``Hand #N``); a counted run adds its own count."""
     summary = table.history()[-1] if table.history() else None
     what = ""
@@ -305,9 +345,7 @@ def _progress_line(played: int, total: int | None, table: Any) -> None:
         else:
             what = summary.status.replace("_", " ")
     counted = f" ({played}/{total} of this run)" if total else ""
-    sys.stdout.write(f"hand #{number}{counted}: {what} · chips on table {table.chips_on_table()} "
-                     f"(bought in {table.chips_in})\n")
-    sys.stdout.flush()
+    write(f"hand #{number}{counted}: {what} · chips on table {table.chips_on_table()} (bought in {table.chips_in})\n")
 
 
 async def _headless(settings: Any, *, hands: int, seed: int | None, players: int, as_json: bool,

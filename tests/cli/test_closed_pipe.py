@@ -176,3 +176,31 @@ def test_a_soak_whose_progress_reader_goes_away_leaves_no_controller_running(tmp
         proc.kill()
     assert proc.returncode == EXIT_CLOSED_PIPE
     assert _running_with(str(data)) == []  # the controller it had started (its worker) went with it
+
+
+@pytest.mark.slow
+def test_a_serving_demo_stops_when_the_reader_of_its_hands_goes_away(tmp_path: Path) -> None:
+    # A shoe with near-instant mechanics, so hands (and their lines) come quickly.
+    shoe = subprocess.Popen(_cardtable("sim", "shoe", "--pty", "--fast", "--seed", "1"), cwd=ROOT,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert shoe.stdout is not None
+        tty = shoe.stdout.readline().strip()
+        cmd = _cardtable("demo", "--port", "0", "--pace", "0", "--seed", "1", "--shoe", tty,
+                         "--data", str(tmp_path / "data"))
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=BUFFERED, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        for line in proc.stdout:  # the banner, then the first hand
+            if line.startswith("hand #"):
+                break
+        proc.stdout.close()
+        try:
+            _, err = proc.communicate(timeout=TIMEOUT_S)
+        finally:
+            proc.kill()
+    finally:
+        shoe.terminate()
+        shoe.wait(10)
+    _assert_quiet(proc.returncode, err)
+    with Journal.open(data_dir=tmp_path / "data", create=False) as journal:
+        assert journal.verify().ok
