@@ -15,6 +15,7 @@ import csv
 import functools
 import hashlib
 import json
+import os
 import sys
 import time
 import zlib
@@ -263,5 +264,22 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _main_quiet_on_closed_pipe() -> int:
+    """`main`, ended as `cardtable` ends when the reader of its output goes away (`| head`): quietly, exit 141
+    (table_controller/cli/closed_pipe.py says why; vision may not import it). Nothing is lost: the crops and the
+    model are each written to a temporary file and renamed before a line is printed about them. This program
+    writes to no pipe but stdout and stderr, so a broken pipe is one of them."""
+    try:
+        code = main()
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):  # what is left in their buffers goes nowhere at exit
+            os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+        return 141
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_main_quiet_on_closed_pipe())

@@ -204,3 +204,9 @@ def test_a_serving_demo_stops_when_the_reader_of_its_hands_goes_away(tmp_path: P
     _assert_quiet(proc.returncode, err)
     with Journal.open(data_dir=tmp_path / "data", create=False) as journal:
         assert journal.verify().ok
+
+
+def test_the_reader_training_script_into_a_closed_stderr(tmp_path: Path) -> None:
+    # Its one line here is an error on stderr (no data sets in this folder), whose reader has gone.
+    code, out = _with_stderr_closed([sys.executable, "-m", "vision.train", "--datasets", str(tmp_path / "none")])
+    assert code == EXIT_CLOSED_PIPE and out == ""
