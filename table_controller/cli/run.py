@@ -12,7 +12,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, Protocol
 
 from table_controller.cli._common import EXIT_FINDING, EXIT_OK, EXIT_USAGE, CliError, print_json, set_handler
@@ -262,13 +262,32 @@ async def _serve(settings: Any, *, seed: int | None, players: int | None) -> int
             await table.controller.resume()
             await server.serve()
     finally:
-        for task in (demo_task, camera_task):
-            if task is not None:
-                await _cancel(task)
-        await close_table(table)
+        await _shut_down([t for t in (demo_task, camera_task) if t is not None], lambda: close_table(table))
     if terminal.closed is not None:
         raise terminal.closed  # now that the table is closed: main ends the command quietly (closed_pipe)
     return EXIT_OK
+
+
+async def _shut_down(tasks: list[asyncio.Task[Any]], close: Callable[[], Awaitable[None]]) -> None:
+    """Stop the serving table's tasks (the simulated players, the camera), then close the table (the shoe, its
+    simulator's process, the journal), all of it even when this command is cancelled meanwhile.
+
+    uvicorn raises a Ctrl-C it captured again once the server has stopped, and `asyncio.run` answers that by
+    cancelling the command's task, wherever it then waits in this cleanup: a table closed half-way would leave the
+    shoe simulator's process running after the command. So the cleanup runs as a task of its own, shielded; the
+    cancellation goes on once it is done."""
+
+    async def shut() -> None:
+        for task in tasks:
+            await _cancel(task)
+        await close()
+
+    cleanup = asyncio.ensure_future(shut())
+    try:
+        await asyncio.shield(cleanup)
+    except asyncio.CancelledError:
+        await cleanup
+        raise
 
 
 async def _cancel(task: asyncio.Task[Any]) -> None:

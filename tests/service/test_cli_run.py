@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from table_controller.cli import main
-from table_controller.cli.run import exit_on_sigterm
+from table_controller.cli.run import _shut_down, exit_on_sigterm
 from table_controller.controller.sim_process import STATE_NAME, process_alive
 from table_controller.journal import Journal
 
@@ -191,6 +191,38 @@ def test_sigterm_in_the_middle_of_a_loop_callback_still_stops_the_server() -> No
         asyncio.run(main())
     assert server.should_exit is True
     assert signal.getsignal(signal.SIGTERM) == before  # the previous handler is back
+
+
+def test_a_ctrl_c_raised_again_during_the_shutdown_still_closes_the_table() -> None:
+    """uvicorn raises a captured Ctrl-C again after the server stops, and asyncio.run cancels the command's task
+    wherever its cleanup waits: the players' and camera's tasks still end and the table still closes (its shoe
+    simulator's process was left running), and the cancellation goes on after."""
+    steps: list[str] = []
+
+    async def command() -> None:
+        async def player() -> None:
+            try:
+                await asyncio.sleep(3600)
+            finally:
+                steps.append("players stopped")
+
+        async def close() -> None:
+            await asyncio.sleep(0.05)  # the shoe simulator's process takes a moment to end
+            steps.append("table closed")
+
+        players = asyncio.create_task(player())
+        await asyncio.sleep(0)
+        await _shut_down([players], close)
+
+    async def main() -> None:
+        task = asyncio.create_task(command())
+        await asyncio.sleep(0.01)  # the cleanup is under way, waiting for the table to close
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    assert steps == ["players stopped", "table closed"]
 
 
 def test_run_on_port_0_prints_the_port_it_serves_on(tmp_path: Path) -> None:
