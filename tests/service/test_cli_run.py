@@ -120,6 +120,18 @@ def _banner(proc: subprocess.Popen[str]) -> list[str]:
     return banner
 
 
+def _terminated(proc: subprocess.Popen[str]) -> int:
+    """A table started by a test, stopped as a service manager stops it (SIGTERM): its exit code."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
+    finally:
+        proc.communicate(timeout=10)
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_run_starts_the_shoe_simulator_as_its_own_process_and_ctrl_c_stops_it(tmp_path: Path,
                                                                               stop: signal.Signals) -> None:
@@ -244,14 +256,7 @@ def test_run_on_port_0_prints_the_port_it_serves_on(tmp_path: Path) -> None:
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
     finally:
-        proc.send_signal(signal.SIGTERM)  # stops the shoe simulator's process with it, a failed check or not
-        try:
-            code = proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise
-        finally:
-            proc.communicate(timeout=10)
+        code = _terminated(proc)  # stops the shoe simulator's process with it, a failed check or not
     assert code == 0
 
 
@@ -269,14 +274,7 @@ def test_run_says_at_start_when_the_journal_was_dealt_another_game(tmp_path: Pat
     try:
         banner = _banner(proc)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            code = proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise
-        finally:
-            proc.communicate(timeout=10)
+        code = _terminated(proc)
     assert code == 0
     [line] = [line for line in banner if line.startswith("  game:")]
     assert ("the journal's last hand (#2) was dealt as jackpots, fixed_limit, stakes {'ante': 1," in line
