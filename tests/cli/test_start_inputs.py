@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from table_controller.cli import main
+from tests.hostile_files import hostile_file
 
 
 def _garbage(tmp_path: Path) -> Path:
@@ -73,13 +74,7 @@ def test_a_hostile_camera_calibration_is_refused_with_one_line(tmp_path: Path, c
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     video = tmp_path / "table.avi"
     assert main(["sim", "camera", "--out", str(video), "--frames", "2"]) == 0
-    if content is None:
-        if not Path("/dev/zero").exists():
-            pytest.skip("no /dev/zero on this system")
-        calibration = Path("/dev/zero")
-    else:
-        calibration = tmp_path / "calibration.json"
-        calibration.write_text(content)
+    calibration = hostile_file(tmp_path / "calibration.json", None if content is None else content.encode())
     config = tmp_path / "table.json"
     config.write_text(f'{{"camera_calibration": "{calibration}"}}')
     capsys.readouterr()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from table_controller.controller.sim_process import STATE_NAME, _attach
+from tests.hostile_files import hostile_file
 
 
 @pytest.mark.parametrize("content", [
@@ -19,11 +20,5 @@ from table_controller.controller.sim_process import STATE_NAME, _attach
     None,  # a link to /dev/zero
 ])
 def test_a_hostile_state_file_names_no_simulator(tmp_path: Path, content: bytes | None) -> None:
-    state = tmp_path / STATE_NAME
-    if content is None:
-        if not Path("/dev/zero").exists():
-            pytest.skip("no /dev/zero on this system")
-        state.symlink_to("/dev/zero")
-    else:
-        state.write_bytes(content)
+    hostile_file(tmp_path / STATE_NAME, content)
     assert _attach(tmp_path) is None

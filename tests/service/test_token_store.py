@@ -9,6 +9,7 @@ import pytest
 
 from table_controller.service.settings import ConfigError, TableSettings
 from table_controller.service.token_store import TOKENS_FILE, load_tokens
+from tests.hostile_files import hostile_file
 
 
 def test_generated_tokens_are_kept_private_and_read_back(tmp_path: Path) -> None:
@@ -52,13 +53,7 @@ def test_a_broken_token_file_is_a_config_error(tmp_path: Path, text: str) -> Non
     (None, "is larger than"),  # a link to /dev/zero
 ])
 def test_a_hostile_token_file_is_a_config_error(tmp_path: Path, content: bytes | None, needle: str) -> None:
-    path = tmp_path / TOKENS_FILE
-    if content is None:
-        if not Path("/dev/zero").exists():
-            pytest.skip("no /dev/zero on this system")
-        path.symlink_to("/dev/zero")
-    else:
-        path.write_bytes(content)
+    hostile_file(tmp_path / TOKENS_FILE, content)
     with pytest.raises(ConfigError, match="token file") as info:
         load_tokens(TableSettings(data=tmp_path))
     assert needle in info.value.message and "delete it to make new tokens" in info.value.message
