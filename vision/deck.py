@@ -30,7 +30,6 @@ from vision.rectify import (
     box_quad,
     corner_crops,
     corner_crops_at,
-    corner_frame,
     order_quad,
     quad_iou,
     warp_card,
@@ -159,7 +158,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, expect: str)
     indices; else the whole photo (a scan); else the surest index window (reading the `expect`ed card, else any)
     and the windows near it (a card held up, or lying on a line of the table)."""
     found = find_cards(image)
-    readings = (reader.read(_views(warp_card(image, o.quad))) for o in found.outlines)
+    readings = (reader.read(_views(warp_card(image, quad))) for quad in found.outlines)
     cards = [r for r in readings if _shows_an_index(r)]
     if len(cards) >= 2:
         raise VisionInputError(f"{where}: more than one card in the photo (calibrate from one card per photo)")
@@ -169,7 +168,7 @@ def read_single_card(image: Image, where: str, reader: IndexReader, expect: str)
     r = reader.read(_views(warp_card(image, order_quad(box_quad(0, 0, w - 1, h - 1)))))
     if _shows_an_index(r):
         return r
-    quads = [corner_frame(c.point, c.along_short, c.along_long, cw) for c in found.corners for cw in c.widths]
+    quads = [q for c in found.corners for q in c.cards()]
     pyramid = Pyramid(image)
     r = reader.read(corner_crops_at(pyramid, quads))
     # the photo's name is evidence: a window whose first choice is its card counts at a majority, any other at the bar
@@ -230,10 +229,10 @@ class RankCalibration:
 def _matching_outline(found: Found, box: tuple[float, float, float, float]) -> FloatArray | None:
     """The outline whose bounding box overlaps the labelled `box` most, if by an IoU over 0.5."""
     labelled = box_quad(*box)
-    ious = [quad_iou(box_quad(*o.quad.min(axis=0), *o.quad.max(axis=0)), labelled) for o in found.outlines]
+    ious = [quad_iou(box_quad(*q.min(axis=0), *q.max(axis=0)), labelled) for q in found.outlines]
     if not ious or max(ious) <= 0.5:
         return None
-    return found.outlines[int(np.argmax(ious))].quad
+    return found.outlines[int(np.argmax(ious))]
 
 
 def calibrate_ranks(photos: Mapping[str, Sequence[LabelledCard]], *, name: str = "calibrated",

@@ -2,7 +2,7 @@
 
 Masks of the frame (card-like paper, closed edges, what is far in colour from the table top two ways, paper lighter
 than its surroundings) are cut into blobs: one filling a quadrilateral of a card's proportions is one card's
-`Outline`, moved onto the card's edge; any other blob big enough to hold cards is cards overlapping, each convex
+outline, moved onto the card's edge; any other blob big enough to hold cards is cards overlapping, each convex
 near-right vertex of its outline a `Corner` where a card may start. Cards are also found by their index
 (`index_corners`): a rank over its suit, on the `Ground` an index can lie on, off the cards already read.
 Details and reasons: docs/vision.md, "Detect" and "Find by index".
@@ -20,13 +20,13 @@ import numpy.typing as npt
 
 from vision.rectify import (
     CARD_ASPECT,
-    CORNER_H,
     CORNER_W,
     FloatArray,
     Image,
     boxes_meet,
     card_coords,
     corner_frame,
+    index_window,
     order_quad,
     quad_area,
     quad_iou,
@@ -39,11 +39,6 @@ Labels = npt.NDArray[np.integer[Any]]  # a mask's parts numbered, 0 the backgrou
 
 
 @dataclass(frozen=True)
-class Outline:
-    quad: FloatArray  # full-frame pixels, ordered by `order_quad`
-
-
-@dataclass(frozen=True)
 class Corner:
     point: FloatArray  # the card's corner, full-frame pixels
     along_short: FloatArray  # unit vector along the card's short side from the corner
@@ -53,6 +48,10 @@ class Corner:
     within: int = -1  # the outline (index into `Found.outlines`) whose glyphs proposed it; -1: on no outline
     light_ink: bool = False  # proposed from glyphs lighter than their card (a black deck)
     one_blob: bool = False  # proposed from one blob, a rank touching its suit (read to name a card, not to mark one)
+
+    def cards(self) -> list[FloatArray]:
+        """The card quad from this corner at each of its widths."""
+        return [corner_frame(self.point, self.along_short, self.along_long, w) for w in self.widths]
 
 
 @dataclass(frozen=True)
@@ -99,7 +98,7 @@ class Ground:
 
 @dataclass(frozen=True)
 class Found:
-    outlines: list[Outline]
+    outlines: list[FloatArray]  # one card each, full-frame pixels, ordered by `order_quad`
     corners: list[Corner]
     ground: Ground
 
@@ -355,7 +354,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     # a card's width: the calibration's, else the outlines' (strips told from cards by three outlines or more)
     known = card_width * scale if card_width is not None else float(np.median(widths_seen)) if widths_seen else None
     card_w = known if card_width is not None or len(widths_seen) >= 3 else None
-    outlines = [Outline(order_quad(q / scale)) for q in quads]
+    outlines = [order_quad(q / scale) for q in quads]
     corners: list[Corner] = []
     if card_w is not None:
         # An outline narrower than a card and as long as one (a smaller one is a card further off) is the visible
@@ -391,8 +390,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
             break
     ground = _ground(small, value, masks[2], scale, s, quads=quads)
     if corners:  # a corner whose index window lies mostly off the ground frames the table (glare, a line on it)
-        windows = np.array([corner_frame(c.point, c.along_short * CORNER_W, c.along_long * CORNER_H, c.widths[0])
-                            for c in corners]) * scale
+        windows = np.array([index_window(c.cards()[0]) for c in corners]) * scale
         on_ground = _shares(np.asarray(cv2.bitwise_or(ground.paper, ground.dark), np.uint8), windows)
         corners = [c for c, share in zip(corners, on_ground, strict=True) if share >= s.corner_ground]
     found = Found(outlines, corners, ground)
@@ -458,7 +456,7 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
     """Cards found by their index: the glyph pairs on `found.ground` off the outlines `skip` (cards already read) but
     for light ink on `dark_cards` (taken for backs: a black deck's cards are dark too), each tagged `within` the
     smallest outline holding its glyphs."""
-    quads = [o.quad for o in found.outlines]
+    quads = found.outlines
     fine = min(1.0, s.index_width / image.shape[1])
     widths = [side_lengths(q)[0] for q in quads]
     if fine == 1.0 and len(widths) >= 3:  # a frame of small cards is looked at larger: their glyphs are few pixels

@@ -34,8 +34,8 @@ from vision.rectify import (
     Pyramid,
     card_coords,
     corner_crops_at,
-    corner_frame,
     index_crops,
+    index_window,
     order_quad,
     quad_area,
     quantiles_u8,
@@ -206,7 +206,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         s = self.settings
         card_width = self.card_size[0] * scale if self.card_size else None
         found = find_cards(image, s, card_width=card_width, indices=False)
-        quads = [o.quad for o in found.outlines]
+        quads = found.outlines
         pyramid = Pyramid(image)
         batch = self.read([crop for q in quads for crop in index_crops(image, q)])
         best = [self._name_outline(image, q, batch, i) for i, q in enumerate(quads)]
@@ -227,7 +227,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         down = [i for i, x in enumerate(best) if isinstance(x, Detection) and x.face == "down"]  # the backs
         read = [i for i, x in enumerate(best) if (isinstance(x, Reading) and x.whole) or i in down]  # whole, or backs
         # an unnamed card's corner read as some card, not surely, is read again around its window (framed a little off)
-        unsure = [Mark(_window(np.roll(quads[i], -2 * c, axis=0)), ALL_CARDS[int(batch.probs[row, :NONE].argmax())])
+        unsure = [Mark(index_window(np.roll(quads[i], -2 * c, axis=0)), batch.likeliest(row))
                   for i in again if not isinstance(best[i], Reading)
                   for c, row in ((0, 2 * i), (1, 2 * i + 1)) if _shows_a_card(batch, row, s)]
         readings += self._refine(pyramid, unsure, s.refine_votes[0])
@@ -235,8 +235,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         # card's own corner, its pips or a back's pattern), by their corners and by their index: off the outlines;
         # anywhere in one named by neither corner (cards outlined as one; a back for light ink: a black deck's cards
         # are dark); along the sides of one named by one corner (further in are its pips), all of one the frame cuts.
-        by_corner = [p for p in _proposals(found.corners, s) if not any(holds(quads[i], _window(p[0]).mean(axis=0))
-                                                                          for i in read)]
+        by_corner = [p for p in _proposals(found.corners, s)
+                     if not any(holds(quads[i], index_window(p[0]).mean(axis=0)) for i in read)]
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
         inner = [c for c in indices if c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down))
                  and (not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
@@ -283,7 +283,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             if len(sure) >= votes:
                 p, j = max(sure)
                 det = Detection(card=m.card, face="up", confidence=min(1.0, p), corners=corners_of(quads[j]))
-                out.append(Reading(det, (_window(quads[j]),)))
+                out.append(Reading(det, (index_window(quads[j]),)))
         return out
 
     def _name_outlines(self, image: Image, quads: list[FloatArray]) -> list[Reading | Detection | None]:
@@ -307,7 +307,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             if float(others.max()) < s.other_card:
                 agree = ca == cb  # both windows hold this card's glyphs (one detection per card needs both)
                 det = Detection(card=c, face="up", confidence=min(1.0, max(pa, pb) if agree else p), corners=corners)
-                windows = (_window(quad), _window(np.roll(quad, -2, axis=0)))
+                windows = (index_window(quad), index_window(np.roll(quad, -2, axis=0)))
                 used = (windows[corner], windows[1 - corner]) if agree else (windows[corner],)
                 return Reading(det, used, corner=2 * corner, whole=agree)
         if conf < 0.5:  # neither corner reads some card at 0.5
@@ -381,8 +381,7 @@ def _sure_rank(card_probs: FloatArray, s: Settings) -> str | None:
 def _proposals(corners: list[Corner], s: Settings) -> list[Proposal]:
     """The card quad of each corner proposal at each of its widths, the bar its reading must reach, and whether a
     reading below it marks a card (not one blob taken for a rank and its suit: more often a pip or a shadow)."""
-    return [(corner_frame(c.point, c.along_short, c.along_long, width), s.index_bar if c.by_index else s.name_bar,
-             not c.one_blob) for c in corners for width in c.widths]
+    return [(q, s.index_bar if c.by_index else s.name_bar, not c.one_blob) for c in corners for q in c.cards()]
 
 
 def _cut_by_frame(quad: FloatArray, shape: tuple[int, ...]) -> bool:
@@ -396,7 +395,7 @@ def _cut_by_frame(quad: FloatArray, shape: tuple[int, ...]) -> bool:
 
 def _at_edge(quad: FloatArray, c: Corner, s: Settings) -> bool:
     """Whether a corner proposal's index window centre lies within `index_edge` of its card quad's sides."""
-    centre = _window(corner_frame(c.point, c.along_short, c.along_long, c.widths[0])).mean(axis=0)
+    centre = index_window(c.cards()[0]).mean(axis=0)
     x, y = (float(v) for v in card_coords(quad, centre)[0])
     return min(x, 1 - x) < s.index_edge[0] or min(y, 1 - y) < s.index_edge[1]
 
@@ -411,13 +410,13 @@ def _read_proposals(found: Found, proposals: list[Proposal], r: Readings,
         name, p = r.best(j)
         if name is not None and p >= bar:
             det = Detection(card=name, face="up", confidence=min(1.0, p), corners=corners_of(quad))
-            named.append(Reading(det, (_window(quad),)))
+            named.append(Reading(det, (index_window(quad),)))
         elif marks_a_card and _shows_a_card(r, j, s):
             cards = r.probs[[j], :NONE]
             off_table = found.off_table_share(quad) >= s.mark_card_off_table
             unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=corners_of(quad),
                                 rank=_sure_rank(cards, s)) if off_table else None
-            marks.append(Mark(_window(quad), ALL_CARDS[int(cards.argmax())], unknown))
+            marks.append(Mark(index_window(quad), r.likeliest(j), unknown))
     return named, marks
 
 
@@ -467,9 +466,3 @@ def _card_of(window: FloatArray) -> FloatArray:
     """The card quad whose first corner's index window (`_window`) is `window`."""
     u, v = (window[1] - window[0]) / CORNER_W, (window[3] - window[0]) / CORNER_H
     return np.array([window[0], window[0] + u, window[0] + u + v, window[0] + v], np.float32)
-
-
-def _window(quad: FloatArray) -> FloatArray:
-    """The index window at the first corner of a card quad, in the frame."""
-    u, v = (quad[1] - quad[0]) * CORNER_W, (quad[3] - quad[0]) * CORNER_H
-    return np.array([quad[0], quad[0] + u, quad[0] + u + v, quad[0] + v], np.float32)

@@ -38,6 +38,10 @@ class Readings:
         k = int(self.probs[i].argmax())
         return (CLASSES[k] if k != NONE else None), float(self.probs[i, k])
 
+    def likeliest(self, i: int) -> str:
+        """The card crop `i` likeliest shows, "not an index" aside."""
+        return ALL_CARDS[int(self.probs[i, :NONE].argmax())]
+
 
 def softmax(logits: FloatArray) -> FloatArray:
     e = np.exp(logits - logits.max(axis=1, keepdims=True))

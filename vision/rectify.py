@@ -121,6 +121,12 @@ def corner_frame(corner: FloatArray, along_short: FloatArray, along_long: FloatA
     return np.array([c, c + short, c + short + long, c + long], np.float32)
 
 
+def index_window(card: FloatArray) -> FloatArray:
+    """The index window at the first corner of a card quad, in the frame."""
+    u, v = (card[1] - card[0]) * CORNER_W, (card[3] - card[0]) * CORNER_H
+    return np.array([card[0], card[0] + u, card[0] + u + v, card[0] + v], np.float32)
+
+
 class Pyramid:
     """A frame's grey levels and their halvings (`cv2.pyrDown`), made when first wanted: a window many times the
     crop's size is cut from the halving leaving it 1.5 to 3 times that, so its cost does not grow with the frame.

@@ -82,11 +82,9 @@ def _read_windows(image: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.float32]]
     every outline, and every corner proposed from two edges or from index glyphs (the reader's false names
     in the training photographs are read from these, so its hardest negatives come from them)."""
     from vision.detect import find_cards
-    from vision.rectify import corner_frame
-
     found = find_cards(image)
-    return [*(q for o in found.outlines for q in (o.quad, np.roll(o.quad, -2, axis=0))),
-            *(corner_frame(c.point, c.along_short, c.along_long, w) for c in found.corners for w in c.widths)]
+    return [*(q for o in found.outlines for q in (o, np.roll(o, -2, axis=0))),
+            *(q for c in found.corners for q in c.cards())]
 
 
 Crops = tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.str_]]

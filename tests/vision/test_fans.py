@@ -216,11 +216,12 @@ def test_an_index_read_unsurely_is_read_again_around_its_window() -> None:
 
 
 def test_a_jittered_window_without_jitter_is_the_card_of_that_window() -> None:
-    from vision.pipeline import _jittered, _window
+    from vision.pipeline import _jittered
+    from vision.rectify import index_window
 
     quad = np.array(_box(100, 100), np.float32)
-    assert np.allclose(_jittered(_window(quad), 0.0, 0.0, 1.0), quad, atol=1e-3)
-    moved = _jittered(_window(quad), 0.5, 0.0, 1.0)
+    assert np.allclose(_jittered(index_window(quad), 0.0, 0.0, 1.0), quad, atol=1e-3)
+    moved = _jittered(index_window(quad), 0.5, 0.0, 1.0)
     assert np.allclose(moved - quad, [[15, 0]] * 4, atol=1e-3)  # half the window's width (30% of 100) across
 
 
@@ -396,8 +397,7 @@ def test_corners_proposed_on_a_card_read_whole_are_not_read(monkeypatch: pytest.
 
     import vision.pipeline
     from vision.detect import find_cards
-    from vision.pipeline import _window
-    from vision.rectify import corner_crops_at, corner_frame
+    from vision.rectify import corner_crops_at, index_window
 
     cards = (PlacedCard(card="2c", x=150, y=120), PlacedCard(card="5d", x=300, y=120),
              PlacedCard(card="9s", x=600, y=120), PlacedCard(card="Kh", x=380, y=300),
@@ -405,14 +405,14 @@ def test_corners_proposed_on_a_card_read_whole_are_not_read(monkeypatch: pytest.
              PlacedCard(card="3h", x=690, y=320, angle=25.0, face_up=False))
     frame = render_with_truth(TableScene(cards=cards, surface="felt"), 1, RenderOptions())
     tops = [np.array(t.corners, np.float32).reshape(-1, 1, 2) for t in frame.truth if t.card in ("7d", "3h")]
-    proposed = [_window(corner_frame(c.point, c.along_short, c.along_long, w)).mean(axis=0)
-                for c in find_cards(frame.image, indices=False).corners for w in c.widths]
+    proposed = [index_window(q).mean(axis=0) for c in find_cards(frame.image, indices=False).corners
+                for q in c.cards()]
     on_top = [[cv2.pointPolygonTest(top, (float(x), float(y)), False) >= 0 for top in tops] for x, y in proposed]
     assert all(any(on[k] for on in on_top) for k in range(2)) and not all(map(any, on_top))
     read: list[np.ndarray] = []
 
     def recorded(pyramid: object, quads: list[np.ndarray]) -> object:
-        read.extend(_window(q).mean(axis=0) for q in quads)
+        read.extend(index_window(q).mean(axis=0) for q in quads)
         return corner_crops_at(pyramid, quads)  # type: ignore[arg-type]
 
     monkeypatch.setattr(vision.pipeline, "corner_crops_at", recorded)

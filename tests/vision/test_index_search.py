@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from hardware_sim.camera import RenderOptions, procedural_faces, random_scene, render_with_truth
-from vision.detect import Corner, Outline, find_cards, index_corners
+from vision.detect import Corner, find_cards, index_corners
 from vision.pipeline import Recognizer
 from vision.rectify import CORNER_W, Image, box_quad
 from vision.settings import SETTINGS
@@ -133,7 +133,7 @@ def test_an_index_against_the_edge_of_a_card_read_is_searched() -> None:
     left = 322  # a few pixels right of the index under it
     frame[200:200 + h, left:left + 150] = cv2.resize(top, (150, h), interpolation=cv2.INTER_AREA)
     found = find_cards(frame, indices=False)
-    read = replace(found, outlines=[Outline(box_quad(left, 200, left + 150, 200 + h))])
+    read = replace(found, outlines=[box_quad(left, 200, left + 150, 200 + h)])
     assert _near(index_corners(frame, read, skip=[0]), rank, 15.0)
 
 

@@ -36,7 +36,7 @@ def test_outline_corners_are_where_the_sides_meet(angle: float, width: float) ->
     frame, truth = _card_on_felt(angle, width)
     outlines = find_cards(frame, indices=False).outlines
     assert len(outlines) == 1
-    found = outlines[0].quad
+    found = outlines[0]
     error = min(float(np.linalg.norm(np.roll(found, k, axis=0) - truth, axis=1).max()) for k in range(4))
     # The corners' arcs are 5.5% of the width in radius: an outline through them lies 2-3% of the width inside
     # the card, and a mask's outline a pixel or two off its edge.
@@ -97,7 +97,7 @@ def test_a_card_is_not_taken_for_a_part_of_the_table_beside_its_own_outlined_par
         x, y = int(centre[0] + dx), int(centre[1] + 90)
         cv2.rectangle(frame, (x, y), (x + 30, y + 30), (90, 90, 90), cv2.FILLED)
         cv2.rectangle(frame, (x + 6, y + 6), (x + 24, y + 24), (255, 255, 255), cv2.FILLED)
-    outlines = [o.quad for o in find_cards(frame, indices=False).outlines]
+    outlines = find_cards(frame, indices=False).outlines
     assert len(outlines) >= 3  # the card and its two patches
     assert any(quad_area(q) == pytest.approx(quad_area(truth), rel=0.05) for q in outlines)
 

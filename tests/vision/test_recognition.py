@@ -112,7 +112,7 @@ def test_index_glyphs_are_not_searched_on_cards_already_read() -> None:
     off = index_corners(frame.image, found, skip=range(len(found.outlines)))
 
     def on_a_card(point: np.ndarray) -> bool:
-        return any(bool(((card_coords(o.quad, point) > 0.05) & (card_coords(o.quad, point) < 0.95)).all())
+        return any(bool(((card_coords(o, point) > 0.05) & (card_coords(o, point) < 0.95)).all())
                    for o in found.outlines)
 
     assert not any(on_a_card(c.point) for c in off)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.pipeline import Detection, _window
-from vision.rectify import FloatArray, corner_frame
+from vision.pipeline import Detection
+from vision.rectify import FloatArray, corner_frame, index_window
 from vision.resolve import Reading, join_corners
 
 _ASPECT = (0.5, 2.0)
@@ -20,7 +20,7 @@ def _read(card: str, corner: tuple[float, float], turned: bool, width: float = 1
     quad = corner_frame(np.array(corner, np.float32), np.array([sign, 0.0], np.float32),
                         np.array([0.0, sign], np.float32), width)
     det = Detection(card=card, face="up", confidence=p, corners=tuple((float(x), float(y)) for x, y in quad))
-    return Reading(det, (_window(quad),))
+    return Reading(det, (index_window(quad),))
 
 
 def _corners(r: Reading) -> FloatArray:
