@@ -1,8 +1,6 @@
 """Table calibration: where the seat zones, the pot and the discard area are, and the homography from image pixels
-to table millimetres, saved as JSON; made from a mark sheet by `fit_table` (docs/vision.md, "Table calibration").
-
-The homography is checked before anything is saved: with more than four marks a mistyped or misread mark lies far
-from where the others put it, and the sheet is refused naming it (four marks always fit exactly and prove nothing).
+to table millimetres, saved as JSON; made from a mark sheet by `fit_table`, which refuses a mark far from where the
+others put it (docs/vision.md, "Table calibration").
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ import numpy.typing as npt
 
 from vision.errors import VisionInputError
 from vision.images import read_json_file
+from vision.rectify import holds
 
 FORMAT = "cardtable-table-calibration"
 VERSION = 1
@@ -53,8 +52,7 @@ class Zone:
                    polygon=tuple(point_of(p) for p in z["polygon"]))
 
     def contains(self, x: float, y: float) -> bool:
-        poly = np.array(self.polygon, dtype=np.float32).reshape(-1, 1, 2)
-        return float(cv2.pointPolygonTest(poly, (float(x), float(y)), False)) >= 0
+        return holds(self.polygon, (x, y))
 
 
 @dataclass(frozen=True, kw_only=True)

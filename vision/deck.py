@@ -1,8 +1,6 @@
-"""Calibrate: a deck profile from photographs of that deck, which makes the reader surer of that deck.
-
-A profile holds prototypes: the reader's embedding of the deck's index corners, averaged per card (one photo per
-card, named by its card) or per rank (photos labelled by whole-card box and rank). JSON, tied to the SHA-256 of the
-model whose embedding it holds (docs/vision.md, "Deck profiles").
+"""Calibrate: a deck profile from photographs of that deck, which makes the reader surer of that deck: the reader's
+embedding of its index corners averaged per card or per rank, tied to the model's SHA-256 (docs/vision.md, "Deck
+profiles").
 """
 
 from __future__ import annotations

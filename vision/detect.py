@@ -1,11 +1,7 @@
-"""Detect: where the cards are in a frame, as outlines (one card alone) and corners (cards overlapping).
-
-Masks of the frame (card-like paper, closed edges, what is far in colour from the table top two ways, paper lighter
-than its surroundings) are cut into blobs: one filling a quadrilateral of a card's proportions is one card's
-outline, moved onto the card's edge; any other blob big enough to hold cards is cards overlapping, each convex
-near-right vertex of its outline a `Corner` where a card may start. Cards are also found by their index
-(`index_corners`): a rank over its suit, on the `Ground` an index can lie on, off the cards already read.
-Details and reasons: docs/vision.md, "Detect" and "Find by index".
+"""Detect: where the cards are in a frame. A mask's blob filling a quadrilateral of a card's proportions is one card's
+outline; any other blob that can hold cards is cards overlapping, each near-right vertex a `Corner` where a card may
+start; a rank over its suit on the `Ground` an index lies on is a card found by its index (`index_corners`). Details
+and reasons: docs/vision.md, "Detect" and "Find by index".
 """
 
 from __future__ import annotations
@@ -26,6 +22,7 @@ from vision.rectify import (
     boxes_meet,
     card_coords,
     corner_frame,
+    holds,
     index_window,
     order_quad,
     quad_area,
@@ -367,8 +364,7 @@ def find_cards(image: Image, s: Settings = SETTINGS, card_width: float | None = 
     for blob, area in sorted(blobs, key=lambda b: -b[1]):
         x, y, bw, bh = cv2.boundingRect(blob)
         # mostly a card outlined already (by another mask): its box's centre on the card, and not much larger
-        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (x + bw / 2, y + bh / 2), False) >= 0 and
-               area < 1.3 * quad_area(q) for q in quads):
+        if any(holds(q, (x + bw / 2, y + bh / 2)) and area < 1.3 * quad_area(q) for q in quads):
             continue
         if known is None and area < 3 * s.min_card_area * frame_area:
             continue

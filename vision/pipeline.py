@@ -1,9 +1,6 @@
-"""The recognizer: frame in, detections out (`Recognizer(profile).identify(frame)`).
-
-The stages, each its own module: `detect` finds card outlines, card corners where cards overlap and index windows
-from glyph pairs; `rectify` cuts their index crops; `read` reads them in two batches (the outlines, then the corners
-and index windows off the cards read whole or as backs), sharpened by a deck profile (`deck`) when one is given; each is
-named here, and `resolve` keeps one detection per card. The rules: docs/vision.md, "Name" and "One detection per card".
+"""The recognizer: frame in, detections out (`Recognizer(profile).identify(frame)`). What `detect` finds is cut out
+(`rectify`) and read (`read`, sharpened by a `deck` profile) in two batches, named here, and one detection kept per
+card (`resolve`). The rules: docs/vision.md, "Name" and "One detection per card".
 """
 
 from __future__ import annotations
@@ -34,6 +31,7 @@ from vision.rectify import (
     Pyramid,
     card_coords,
     corner_crops_at,
+    holds,
     index_crops,
     index_window,
     order_quad,
@@ -42,7 +40,7 @@ from vision.rectify import (
     side_lengths,
     warp_card,
 )
-from vision.resolve import Mark, Reading, corners_of, holds, join_corners, one_per_card
+from vision.resolve import Mark, Reading, corners_of, join_corners, one_per_card
 from vision.settings import SETTINGS, Settings
 
 Face = Literal["up", "down"]
@@ -193,13 +191,12 @@ class Recognizer(AbstractContextManager["Recognizer"]):
     def identify(self, frame: object) -> list[Detection]:
         image = check_frame(frame)
         # a phone's photograph is halved: outlines and glyphs are looked for narrower anyway, the rest costs time
-        halvings = 0
+        scale = 1
         while image.shape[1] > 2 * self.settings.index_width:
-            image, halvings = np.asarray(cv2.pyrDown(image), np.uint8), halvings + 1
-        dets = self._identify(image, 2.0**-halvings)
-        if halvings == 0:
-            return dets
-        return [replace(d, corners=tuple((x * 2**halvings, y * 2**halvings) for x, y in d.corners)) for d in dets]
+            image, scale = np.asarray(cv2.pyrDown(image), np.uint8), 2 * scale
+        dets = self._identify(image, 1 / scale)
+        return dets if scale == 1 else [replace(d, corners=tuple((x * scale, y * scale) for x, y in d.corners))
+                                        for d in dets]
 
     def _identify(self, image: Image, scale: float) -> list[Detection]:
         """The detections of a checked frame, `scale` times the size the table calibration's card size is for."""

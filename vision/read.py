@@ -1,10 +1,7 @@
-"""Read: the trained index reader, run by ONNX Runtime on the CPU (no torch at table time).
-
-`IndexReader.read(crops)` gives, for each index window (`vision.rectify`), the calibrated probabilities of the 52
-cards and of "not an index", and the network's embedding of it (a deck profile's prototypes, `vision.deck`). The
-model `vision/model/index-reader.onnx` is refused unless its metadata (`.json`: format, classes, crop size, softmax
-temperature, SHA-256) matches, and is built from the very bytes checked. It runs on two threads that sleep when
-idle: a photograph's hundred windows are read faster, and a frame's batch costs no more than on one.
+"""Read: the trained index reader, run by ONNX Runtime on the CPU (no torch at table time). For each index window it
+gives the calibrated probabilities of the 52 cards and of "not an index", and the network's embedding (a deck profile's
+prototypes, `vision.deck`). Two threads that sleep when idle: a photograph's hundred windows are read faster, and a
+frame's batch costs no more than on one.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""Rectify: a card's outline (or one corner of it) in a frame becomes the upright corner crops the reader reads.
-
-A card seen under a quadrilateral is warped to the canonical upright card (`CARD_W` x `CARD_H`); its index sits at
-the top-left and, turned 180 degrees, at the bottom-right, both cut out as the same upright window (`index_crops`).
-A card known by one corner (a fan, a pile) is cut out along that corner's two edges (`corner_crops_at`). Every crop
-is `CROP_W` x `CROP_H` grey levels; `to_blob` normalises them for the network, trained on exactly this framing.
+"""Rectify: a card's outline (or one corner of it) in a frame becomes the upright corner crops the reader reads: an
+outline's two index corners warped upright (`index_crops`), or a corner's window cut along its two edges
+(`corner_crops_at`); `CROP_W` x `CROP_H` grey levels, normalised for the network by `to_blob`.
 """
 
 from __future__ import annotations
@@ -74,6 +71,12 @@ def quad_iou(a: FloatArray, b: FloatArray) -> float:
     inter, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
     union = quad_area(a) + quad_area(b) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def holds(quad: npt.ArrayLike, point: Sequence[float] | FloatArray) -> bool:
+    """Whether the point lies in the polygon or on its edge."""
+    poly = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(poly, (float(point[0]), float(point[1])), False) >= 0)
 
 
 def boxes_meet(quads: Sequence[FloatArray]) -> npt.NDArray[np.bool_]:

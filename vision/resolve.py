@@ -1,8 +1,5 @@
-"""Resolve: a frame's readings become one detection per card (`one_per_card`).
-
-Every card name read is a hypothesis, a `Reading`: card X, read from the index window here, its outline there
-(found, or extrapolated from the window). In a fan or a pile they overlap, and an index seen lies on top of every
-card whose outline holds it. The rules: docs/vision.md, "One detection per card".
+"""Resolve: a frame's readings (`Reading`: card X, read from the index window here, its outline there) become one
+detection per card (`one_per_card`). The rules: docs/vision.md, "One detection per card".
 """
 
 from __future__ import annotations
@@ -15,7 +12,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.rectify import CORNER_H, CORNER_W, FloatArray, box_quad, card_coords, order_quad, quad_area, quad_iou
+from vision.rectify import CORNER_H, CORNER_W, FloatArray, box_quad, card_coords, holds, order_quad, quad_area, quad_iou
 
 if TYPE_CHECKING:  # the recognizer's output type; `vision.pipeline` calls this module
     from vision.pipeline import Detection
@@ -186,7 +183,3 @@ def _meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 def corners_of(quad: FloatArray) -> tuple[tuple[float, float], ...]:
     """A quad's points as a detection's corners."""
     return tuple((float(x), float(y)) for x, y in quad)
-
-
-def holds(quad: FloatArray, point: Sequence[float] | FloatArray) -> bool:
-    return bool(cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0)

@@ -1,7 +1,6 @@
-"""Every threshold of the vision pipeline, in one frozen settings object (`Settings`, default `SETTINGS`).
-
-The reader's bars were set on the validation split (docs/vision-model.md), the deck profile's on the training
-groups' calibration splits; never on a test split.
+"""Every threshold of the vision pipeline, in one frozen settings object (`Settings`, default `SETTINGS`). The
+reader's bars were set on the validation split (docs/vision-model.md), the deck profile's on the training groups'
+calibration splits; never on a test split.
 """
 
 from __future__ import annotations

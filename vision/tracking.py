@@ -1,9 +1,5 @@
-"""Tracking cards over frames, per zone, by votes: frames of detections in, table events out; and watching a source,
-frame by frame, with an annotated view (`annotated_frames`).
-
-Each frame, every named face-up detection votes for its card in the zone its centre falls in
-(`TableCalibration.zone_at`); votes over the last `window` frames decide presence, so a missed or misread
-frame changes nothing (docs/vision.md, "Tracking"). Unknown and face-down cards never vote.
+"""Tracking cards over frames, per zone, by votes: frames of detections in, table events out (docs/vision.md,
+"Tracking"); and watching a source, frame by frame, with an annotated view (`annotated_frames`).
 """
 
 from __future__ import annotations

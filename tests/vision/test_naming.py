@@ -18,8 +18,7 @@ from vision.cards import ALL_CARDS
 from vision.detect import moved_out
 from vision.pipeline import Detection, Recognizer
 from vision.read import NONE, IndexReader, Readings
-from vision.rectify import CROP_H, CROP_W, Image, order_quad, quad_area
-from vision.resolve import holds
+from vision.rectify import CROP_H, CROP_W, Image, holds, order_quad, quad_area
 from vision.settings import SETTINGS, Settings
 
 
