@@ -178,10 +178,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             return self.reader.read(crops)
         inked = np.flatnonzero(np.stack(crops).reshape(len(crops), -1).std(axis=1) >= self.settings.blank_window)
         r = self.reader.read([crops[k] for k in inked])
-        if self.profile is not None and len(inked):
+        if self.profile is not None:
             r = self.profile.sharpen(r, self.settings)
-        if len(inked) == len(crops):  # a frame's batch mostly: nothing to put back in place
-            return r
         probs = np.zeros((len(crops), NONE + 1), np.float32)
         probs[:, NONE] = 1.0
         embeddings = np.zeros((len(crops), r.embeddings.shape[1]), np.float32)
@@ -326,15 +324,9 @@ def _seen_edges(pyramid: Pyramid, readings: list[Reading], marks: list[Mark], un
     centres = [(x.det.card, w.mean(axis=0)) for x in readings for w in x.windows]
     centres += [(m.card, m.window.mean(axis=0)) for m in marks]
     others = [d.quad for d in unnamed]  # backs, unknown cards, piles
-    out = []
-    for x in readings:
-        across = 1.0
-        if not x.whole and len(x.windows) == 1 and _among_cards(x, readings, others, centres, s):
-            view = warp_card(pyramid.level(0), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
-            edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), *s.seen_canny), np.uint8)
-            across = _first_edge(edges, CORNER_W, s)  # never into the window its index was read in
-        out.append(replace(x, seen_across=across) if across < 1.0 else x)
-    return out
+    return [replace(x, seen_across=_first_edge(pyramid, x, s))
+            if not x.whole and len(x.windows) == 1 and _among_cards(x, readings, others, centres, s) else x
+            for x in readings]
 
 
 def _among_cards(x: Reading, readings: list[Reading], unnamed: list[FloatArray],
@@ -349,9 +341,12 @@ def _among_cards(x: Reading, readings: list[Reading], unnamed: list[FloatArray],
     return any(cv2.intersectConvexConvex(x.quad, q)[0] > least for q in quads)
 
 
-def _first_edge(edges: Image, start: float, s: Settings) -> float:
-    """Where (share of the width) the first line of `edges` from top to bottom beyond `start` lies (tilted at most
-    `seen_tilt` degrees, edge pixels in `seen_support` of its rows and of the top `seen_top`'s); 1 where none is."""
+def _first_edge(pyramid: Pyramid, x: Reading, s: Settings) -> float:
+    """Where (share of the width) the first line of edges from top to bottom on reading `x`'s card upright lies beyond
+    its index window (tilted at most `seen_tilt` degrees, edge pixels in `seen_support` of its rows and of the top
+    `seen_top`'s); 1 where none is."""
+    view = warp_card(pyramid.level(0), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
+    edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), *s.seen_canny), np.uint8)
     h, w = edges.shape
     wide = cv2.dilate(edges, np.ones((1, 3), np.uint8)) > 0  # a pixel either side: a line drawn at a slant
     tilt = max(1, round(h * math.tan(math.radians(s.seen_tilt))))
@@ -363,7 +358,7 @@ def _first_edge(edges: Image, start: float, s: Settings) -> float:
     top = max(1, round(s.seen_top * h))
     middle = np.arange(w)[:, None] + lean[None, :] / 2
     lines = (hit.mean(axis=2) >= s.seen_support) & (hit[:, :, :top].mean(axis=2) >= s.seen_support) & \
-        (middle >= start * w)
+        (middle >= CORNER_W * w)
     return float(middle[lines].min() / w) if lines.any() else 1.0
 
 
