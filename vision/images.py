@@ -27,7 +27,7 @@ MAX_IMAGE_BYTES = 200_000_000  # an image file larger than this holds no frame o
 MAX_JSON_BYTES = 16_000_000  # a profile, calibration or mark sheet is a few hundred kilobytes
 
 
-def _read_at_most(path: str | Path, limit: int, what: str) -> bytes:
+def read_at_most(path: str | Path, limit: int, what: str) -> bytes:
     """The bytes of a file (or a device: it is read no further than `limit`), refused when there are more."""
     try:
         with open(path, "rb") as fh:
@@ -62,7 +62,7 @@ def load_image(path: str | Path, *, paper_background: bool = False) -> Image:
     """A BGR image from a file, a JPEG turned upright as its EXIF orientation says (the corners reported are where a
     viewer shows the cards). Transparent pixels become white paper when `paper_background` (face images with a
     transparent card body), else black."""
-    raw = _read_at_most(path, MAX_IMAGE_BYTES, "image file")
+    raw = read_at_most(path, MAX_IMAGE_BYTES, "image file")
     if not raw:
         raise VisionInputError(f"{path}: empty file")
     size = _declared_size(raw)
@@ -95,7 +95,7 @@ def load_image(path: str | Path, *, paper_background: bool = False) -> Image:
 def read_json_file(path: str | Path, what: str) -> Any:
     """The JSON document in `path`; a missing, unreadable, huge or too deeply nested file is the caller's
     `VisionInputError`."""
-    raw = _read_at_most(path, MAX_JSON_BYTES, what)
+    raw = read_at_most(path, MAX_JSON_BYTES, what)
     try:
         return json.loads(raw.decode("utf-8"))
     except ValueError as exc:  # not UTF-8, not JSON, or an integer past Python's digit limit

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,12 +16,14 @@ import onnxruntime as ort
 
 from vision.cards import ALL_CARDS
 from vision.errors import VisionInputError
+from vision.images import read_at_most, read_json_file
 from vision.rectify import CROP_H, CROP_W, FloatArray, Image, to_blob
 
 MODEL_FORMAT = "cardtable-index-reader-1"
 DEFAULT_MODEL = Path(__file__).resolve().parent / "model" / "index-reader.onnx"
 CLASSES: tuple[str, ...] = (*ALL_CARDS, "none")
 NONE = len(ALL_CARDS)
+MAX_MODEL_BYTES = 100_000_000  # the reader is about a megabyte
 
 
 @dataclass(frozen=True)
@@ -40,22 +41,12 @@ class Readings:
         return ALL_CARDS[int(self.probs[i, :NONE].argmax())]
 
 
-def softmax(logits: FloatArray) -> FloatArray:
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
-
-
 class IndexReader:
     def __init__(self, path: str | Path = DEFAULT_MODEL) -> None:
         self.path = Path(path)
         meta_path = self.path.with_suffix(".json")
-        try:
-            data = self.path.read_bytes()
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except FileNotFoundError as exc:
-            raise VisionInputError(f"{exc.filename}: no such model file") from exc
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise VisionInputError(f"{meta_path}: unreadable model metadata ({type(exc).__name__})") from exc
+        data = read_at_most(self.path, MAX_MODEL_BYTES, "model file")
+        meta = read_json_file(meta_path, "model file")
         if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
             raise VisionInputError(f"{meta_path}: not a {MODEL_FORMAT} model description")
         if meta.get("sha256") != hashlib.sha256(data).hexdigest():
@@ -82,7 +73,9 @@ class IndexReader:
         logits, emb = self._net.run(["logits", "embedding"], {self._input: to_blob(crops)})
         emb = np.asarray(emb, np.float32).reshape(len(crops), -1)
         emb /= np.linalg.norm(emb, axis=1, keepdims=True) + 1e-6
-        return Readings(softmax(np.asarray(logits, np.float32) / self.temperature), emb)
+        scaled = np.asarray(logits, np.float32) / self.temperature
+        e = np.exp(scaled - scaled.max(axis=1, keepdims=True))  # the softmax at the calibrated temperature
+        return Readings(np.asarray(e / e.sum(axis=1, keepdims=True), np.float32), emb)
 
 
 @functools.cache
