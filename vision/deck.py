@@ -136,12 +136,8 @@ JITTER = ((0.0, 0.0, 1.0), (0.02, 0.0, 1.0), (0.0, 0.02, 1.0), (-0.02, -0.01, 1.
 def _views(card: Image) -> list[Image]:
     """Both index corners of an upright card, from the outline as found and a little off (as at table time)."""
     h, w = card.shape[:2]
-    crops: list[Image] = []
-    base = box_quad(0, 0, w, h)
-    for dx, dy, k in JITTER:
-        quad = (base - [w / 2, h / 2]) * k + [w / 2 + dx * w, h / 2 + dy * h]
-        crops.extend(corner_crops(warp_card(card, order_quad(quad.astype(np.float32)), w, h)))
-    return crops
+    quads = [(box_quad(0, 0, w, h) - [w / 2, h / 2]) * k + [w / 2 + dx * w, h / 2 + dy * h] for dx, dy, k in JITTER]
+    return [crop for q in quads for crop in corner_crops(warp_card(card, order_quad(q.astype(np.float32)), w, h))]
 
 
 def _shows_an_index(r: Readings) -> bool:

@@ -269,7 +269,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         s = self.settings
         shifts = [(-s.refine_jitter, 0.0, 1.0), (s.refine_jitter, 0.0, 1.0), (0.0, -s.refine_jitter, 1.0),
                   (0.0, s.refine_jitter, 1.0), (0.0, 0.0, 1.0 - s.refine_jitter), (0.0, 0.0, 1.0 + s.refine_jitter)]
-        quads = [_jittered(m.window, *shift) for m in marks for shift in shifts]
+        quads = [_card_of(m.window, *shift) for m in marks for shift in shifts]
         r = self.read(corner_crops_at(pyramid, quads))
         out: list[Reading] = []
         for k, m in enumerate(marks):
@@ -447,14 +447,10 @@ def _grown(quad: FloatArray, by: float) -> FloatArray:
     return np.asarray(centre + (quad - centre) * (1 + 2 * by), np.float32)
 
 
-def _jittered(window: FloatArray, across: float, along: float, scale: float) -> FloatArray:
-    """The card quad of an index window moved `across` and `along` (window widths, heights), scaled about its centre."""
+def _card_of(window: FloatArray, across: float = 0.0, along: float = 0.0, scale: float = 1.0) -> FloatArray:
+    """The card quad whose first corner's index window (`index_window`) is `window` moved `across` and `along` (window
+    widths, heights) and scaled about its centre."""
     centre = window.mean(axis=0)
-    moved = centre + (window - centre) * scale + (window[1] - window[0]) * across + (window[3] - window[0]) * along
-    return _card_of(moved)
-
-
-def _card_of(window: FloatArray) -> FloatArray:
-    """The card quad whose first corner's index window (`_window`) is `window`."""
-    u, v = (window[1] - window[0]) / CORNER_W, (window[3] - window[0]) / CORNER_H
-    return np.array([window[0], window[0] + u, window[0] + u + v, window[0] + v], np.float32)
+    w = centre + (window - centre) * scale + (window[1] - window[0]) * across + (window[3] - window[0]) * along
+    u, v = (w[1] - w[0]) / CORNER_W, (w[3] - w[0]) / CORNER_H
+    return np.array([w[0], w[0] + u, w[0] + u + v, w[0] + v], np.float32)

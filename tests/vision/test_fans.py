@@ -215,13 +215,13 @@ def test_an_index_read_unsurely_is_read_again_around_its_window() -> None:
                 assert any(d.card == t.card and any(_holds(d, i) for i in t.indices) for d in after), (seed, t.card)
 
 
-def test_a_jittered_window_without_jitter_is_the_card_of_that_window() -> None:
-    from vision.pipeline import _jittered
+def test_a_window_without_jitter_gives_the_card_of_that_window() -> None:
+    from vision.pipeline import _card_of
     from vision.rectify import index_window
 
     quad = np.array(_box(100, 100), np.float32)
-    assert np.allclose(_jittered(index_window(quad), 0.0, 0.0, 1.0), quad, atol=1e-3)
-    moved = _jittered(index_window(quad), 0.5, 0.0, 1.0)
+    assert np.allclose(_card_of(index_window(quad)), quad, atol=1e-3)
+    moved = _card_of(index_window(quad), 0.5)
     assert np.allclose(moved - quad, [[15, 0]] * 4, atol=1e-3)  # half the window's width (30% of 100) across
 
 
