@@ -193,8 +193,9 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         while image.shape[1] > 2 * self.settings.index_width:
             image, scale = np.asarray(cv2.pyrDown(image), np.uint8), 2 * scale
         dets = self._identify(image, 1 / scale)
-        return dets if scale == 1 else [replace(d, corners=tuple((x * scale, y * scale) for x, y in d.corners))
-                                        for d in dets]
+        if scale == 1:
+            return dets
+        return [replace(d, corners=tuple((x * scale, y * scale) for x, y in d.corners)) for d in dets]
 
     def _identify(self, image: Image, scale: float) -> list[Detection]:
         """The detections of a checked frame, `scale` times the size the table calibration's card size is for."""

@@ -60,8 +60,7 @@ def join_corners(readings: Sequence[Reading], aspect: tuple[float, float]) -> li
             if a.det.card == b.det.card and not {id(a), id(b)} & used:
                 quad = _corner_to_corner(np.roll(a.quad, -a.corner, axis=0), np.roll(b.quad, -b.corner, axis=0), aspect)
                 if quad is not None:
-                    det = replace(a.det, corners=corners_of(quad))
-                    joined[id(a)] = Reading(det, (a.windows[0], b.windows[0]))
+                    joined[id(a)] = Reading(replace(a.det, corners=corners_of(quad)), (a.windows[0], b.windows[0]))
                     used |= {id(a), id(b)}
     return [joined.get(id(r), r) for r in readings if id(r) not in used or id(r) in joined]
 
