@@ -45,6 +45,7 @@ class Corner:
     within: int = -1  # the outline (index into `Found.outlines`) whose glyphs proposed it; -1: on no outline
     light_ink: bool = False  # proposed from glyphs lighter than their card (a black deck)
     one_blob: bool = False  # proposed from one blob, a rank touching its suit (read to name a card, not to mark one)
+    suit: tuple[float, float, float] | None = None  # a glyph pair's lower glyph (its suit): centre x, y and size
 
     def cards(self) -> list[FloatArray]:
         """The card quad from this corner at each of its widths."""
@@ -650,4 +651,5 @@ def _pairs(pts: FloatArray, size: FloatArray, within: int, light_ink: bool, s: S
     # the window's height follows from the card's proportions: about 1.6 times its width, 1.7 glyph widths
     widths = 1.7 * iw[:, 0] / CORNER_W
     return [Corner(origin[i].astype(np.float32), u[i].astype(np.float32), v[i].astype(np.float32),
-                   (float(widths[i]),), True, within, light_ink) for i in range(len(top))]
+                   (float(widths[i]),), True, within, light_ink, suit=(*pts[low[i]].tolist(), float(size[low[i]])))
+            for i in range(len(top))]

@@ -42,6 +42,7 @@ from vision.rectify import (
 )
 from vision.resolve import Mark, Reading, corners_of, join_corners, one_per_card
 from vision.settings import SETTINGS, Settings
+from vision.stretch import frame_stretch
 
 Face = Literal["up", "down"]
 Proposal = tuple[FloatArray, float, bool]  # a card quad, its bar, whether it may mark a card
@@ -192,13 +193,21 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         scale = 1
         while image.shape[1] > 2 * self.settings.index_width:
             image, scale = np.asarray(cv2.pyrDown(image), np.uint8), 2 * scale
-        dets = self._identify(image, 1 / scale)
-        if scale == 1:
+        dets, stretch = self._identify(image, 1 / scale)
+        fx = fy = float(scale)
+        if stretch != 1.0:  # a photograph stretched out of its camera's shape is read resampled back to it
+            ax, ay = (1.0 / stretch, 1.0) if stretch < 1.0 else (1.0, stretch)
+            size = (round(image.shape[1] * ax), round(image.shape[0] * ay))
+            dets, _ = self._identify(np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), np.uint8),
+                                     1 / scale)
+            fx, fy = fx / ax, fy / ay
+        if (fx, fy) == (1.0, 1.0):
             return dets
-        return [replace(d, corners=tuple((x * scale, y * scale) for x, y in d.corners)) for d in dets]
+        return [replace(d, corners=tuple((x * fx, y * fy) for x, y in d.corners)) for d in dets]
 
-    def _identify(self, image: Image, scale: float) -> list[Detection]:
-        """The detections of a checked frame, `scale` times the size the table calibration's card size is for."""
+    def _identify(self, image: Image, scale: float) -> tuple[list[Detection], float]:
+        """The detections of a checked frame, `scale` times the size the table calibration's card size is for, and
+        the frame's stretch (`frame_stretch`) as its glyph pairs read as an index tell it."""
         s = self.settings
         card_width = self.card_size[0] * scale if self.card_size else None
         found = find_cards(image, s, card_width=card_width, indices=False)
@@ -237,8 +246,10 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         inner = [c for c in indices if c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down))
                  and (not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
                       _cut_by_frame(quads[c.within], image.shape))]
-        proposals = by_corner + _proposals([c for c in indices if c.within < 0] + inner[:s.max_index_pairs], s)
+        pairs = [c for c in indices if c.within < 0] + inner[:s.max_index_pairs]
+        proposals = by_corner + _proposals(pairs, s)
         windows = self.read(corner_crops_at(pyramid, [q for q, _, _ in proposals]))
+        shown = [c for j, c in enumerate(pairs, len(by_corner)) if _shows_a_card(windows, j, s)]
         named, marks = _read_proposals(found, proposals, windows, s)
         readings += named
 
@@ -255,7 +266,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         outlined = self._outlined(image, pyramid, loose)
         refined += self._refine(pyramid, [m for m in loose if m.det is None and not any(
             holds(x.quad, m.window.mean(axis=0)) for x in outlined)], s.refine_votes[1])
-        return resolved(readings + refined + outlined) if refined or outlined else dets
+        return resolved(readings + refined + outlined) if refined or outlined else dets, frame_stretch(image, shown, s)
 
     def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
         """Each mark's card, drawn a tenth of its width inside, moved out to its edges, where both corners name it."""
