@@ -40,7 +40,7 @@ class Settings:
     corner_ground: float = 0.5  # a vertex's index window on less of the ground an index lies on frames the table
     stretch_angle: float = 0.1  # a pair's line and its suit's conjugate at right angles within this cosine (6 degrees)
     stretch_pairs: int = 5  # a frame is read resampled when this many glyph pairs read as an index agree on a stretch
-    stretch_against: float = 3.0  # ... this many times those its own shape fits but the stretch does not
+    stretch_against: float = 2.0  # ... this many times those its own shape fits but the stretch does not
     stretch_least: float = 1.25  # ... and it is beyond this either way
     # read ---------------------------------------------------------------------------------------------------
     blank_window: float = 6.0  # a window whose grey levels' standard deviation is below this holds no index
