@@ -266,7 +266,9 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         outlined = self._outlined(image, pyramid, loose)
         refined += self._refine(pyramid, [m for m in loose if m.det is None and not any(
             holds(x.quad, m.window.mean(axis=0)) for x in outlined)], s.refine_votes[1])
-        return resolved(readings + refined + outlined) if refined or outlined else dets, frame_stretch(image, shown, s)
+        if refined or outlined:
+            dets = resolved(readings + refined + outlined)
+        return dets, frame_stretch(image, shown, s)
 
     def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
         """Each mark's card, drawn a tenth of its width inside, moved out to its edges, where both corners name it."""
