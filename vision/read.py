@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,6 +54,9 @@ class IndexReader:
             raise VisionInputError(f"{self.path}: model file does not match its metadata (corrupt or replaced)")
         if list(meta.get("classes", [])) != list(CLASSES) or list(meta.get("crop", [])) != [CROP_W, CROP_H]:
             raise VisionInputError(f"{meta_path}: model classes or crop size differ from this version's")
+        temperature = meta.get("temperature")
+        if isinstance(temperature, bool) or not isinstance(temperature, int | float) or not 0 < temperature < math.inf:
+            raise VisionInputError(f"{meta_path}: the model's softmax temperature is not a positive number")
         options = ort.SessionOptions()
         options.intra_op_num_threads = 2
         options.inter_op_num_threads = 1
@@ -62,7 +66,7 @@ class IndexReader:
         except Exception as exc:  # ONNX Runtime's load errors share no base class but Exception
             raise VisionInputError(f"{self.path}: ONNX Runtime cannot load this model") from exc
         self._input = self._net.get_inputs()[0].name
-        self.temperature = float(meta["temperature"])
+        self.temperature = float(temperature)
         self.meta = meta
         self.read([np.full((CROP_H, CROP_W), 200, np.uint8)])  # set the network up outside any frame's time
 

@@ -82,6 +82,19 @@ def test_bad_model_files_are_refused(tmp_path: Path) -> None:
         IndexReader(model)
 
 
+@pytest.mark.parametrize("temperature", ["hot", None, -1.0, 0, True, float("inf")])
+def test_a_model_whose_temperature_is_not_a_positive_number_is_refused(tmp_path: Path, temperature: object) -> None:
+    model = tmp_path / "m.onnx"
+    shutil.copy(DEFAULT_MODEL, model)
+    meta = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    described = {**meta, "temperature": temperature}
+    if temperature is None:
+        del described["temperature"]
+    model.with_suffix(".json").write_text(json.dumps(described))
+    with pytest.raises(VisionInputError, match=r"m\.json: the model's softmax temperature is not a positive number"):
+        IndexReader(model)
+
+
 def test_two_workers_work_on_two_items_at_once() -> None:
     import threading
 
