@@ -28,7 +28,7 @@ class Settings:
     edge_step: float = 6.0  # grey levels between samples half a pixel apart: a weaker step is no card's edge
     corner_angle: tuple[float, float] = (55.0, 125.0)  # a card's corner on a blob's outline, degrees
     strip_width: float = 0.85  # an outline narrower than this share of the frame's typical card is a strip
-    max_corners: int = 64  # corner proposals per frame
+    max_corners: int = 16  # corner proposals per frame, the largest blobs' first (a room's clutter has many)
     glyph_size: tuple[float, float] = (6.0, 0.2)  # an index glyph's size: pixels at least, share of the frame at most
     glyph_fill: tuple[float, float] = (0.15, 0.85)  # ... and of its box it fills (sparser: tangled with a line)
     glyph_contrast: float = 22.0  # ... a dark glyph's mean depth below the ground (a pixel's is 18: grain passes that)

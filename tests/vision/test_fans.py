@@ -233,7 +233,7 @@ def test_an_unsure_index_whose_card_would_lie_on_the_table_is_no_card() -> None:
     from vision.settings import SETTINGS
 
     loose = Recognizer(settings=dataclasses.replace(SETTINGS, mark_card_off_table=0.0))
-    for seed in (158,):
+    for seed in (83,):
         frame = render_with_truth(fanned_scene(seed, face_down=0.15), seed)
         points = [(sum(x for x, _ in t.corners) / 4, sum(y for _, y in t.corners) / 4) for t in frame.truth]
         points += [i for t in frame.truth for i in t.indices]

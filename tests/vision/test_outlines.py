@@ -109,3 +109,23 @@ def test_a_quad_far_bigger_than_the_cards_apart_from_it_is_no_card() -> None:
     kept = _card_sized([*cards, tray, *patches])
     assert not any(np.array_equal(q, tray) for q in kept)
     assert len(kept) == 5
+
+
+def test_a_frame_of_many_overlapping_blobs_proposes_the_largest_blobs_corners_only() -> None:
+    """Ten pairs of overlapping cards, each pair one blob with six corners: the corners proposed are capped at
+    `Settings.max_corners` a frame, taken from the largest blobs (a cluttered photograph's blobs frame no index)."""
+    frame = np.empty((720, 1280, 3), np.uint8)
+    frame[:] = (40, 110, 30)
+    boxes = []
+    for k in range(10):  # the later, the larger
+        x, y, w = 40 + k % 5 * 250, 60 + k // 5 * 330, 70 + 4 * k
+        h = round(1.4 * w)
+        for dx, dy in ((0, 0), (w // 2, h // 3)):
+            cv2.rectangle(frame, (x + dx, y + dy), (x + dx + w, y + dy + h), (235, 238, 240), -1)
+        boxes.append((x - 2, y - 2, x + w // 2 + w + 2, y + h // 3 + h + 2))
+    corners = find_cards(frame, indices=False).corners
+    assert len(corners) == 16
+
+    def blob(point: np.ndarray) -> int:
+        return next(k for k, (x0, y0, x1, y1) in enumerate(boxes) if x0 <= point[0] <= x1 and y0 <= point[1] <= y1)
+    assert {blob(c.point) for c in corners} == {9, 8, 7}
