@@ -631,7 +631,7 @@ def _stack(centre: FloatArray, bw: float, bh: float, within: int, light_ink: boo
 def _pairs(pts: FloatArray, size: FloatArray, within: int, light_ink: bool, s: Settings) -> list[Corner]:
     """Pairs of glyphs of alike size, one a little above the other (a rank over its suit), each both ways round, as
     index windows (at most `max_index_pairs`) framed as the reader was trained on boxed indices."""
-    d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
+    d = np.sqrt((pts[:, None, 0] - pts[None, :, 0]) ** 2 + (pts[:, None, 1] - pts[None, :, 1]) ** 2)  # x, y apart
     mean = (size[:, None] + size[None, :]) / 2
     ratio = size[None, :] / size[:, None]
     ok = (d >= 0.6 * mean) & (d <= 1.6 * mean) & (ratio >= 0.5) & (ratio <= 1.6)
@@ -649,7 +649,7 @@ def _pairs(pts: FloatArray, size: FloatArray, within: int, light_ink: bool, s: S
     centre = (pts[top] + pts[low]) / 2
     origin = centre - 0.75 * iw * u - 0.65 * ih * v  # the index up-left in its window, paper right and below
     # the window's height follows from the card's proportions: about 1.6 times its width, 1.7 glyph widths
-    widths = 1.7 * iw[:, 0] / CORNER_W
-    return [Corner(origin[i].astype(np.float32), u[i].astype(np.float32), v[i].astype(np.float32),
-                   (float(widths[i]),), True, within, light_ink, suit=(*pts[low[i]].tolist(), float(size[low[i]])))
-            for i in range(len(top))]
+    widths = (1.7 * iw[:, 0] / CORNER_W).tolist()
+    origin, u, v = origin.astype(np.float32), u.astype(np.float32), v.astype(np.float32)
+    return [Corner(origin[i], u[i], v[i], (widths[i],), True, within, light_ink,
+                   suit=(*pts[low[i]].tolist(), float(size[low[i]]))) for i in range(len(top))]
