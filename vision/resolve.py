@@ -89,12 +89,16 @@ def one_per_card(readings: Sequence[Reading], unnamed: Sequence[Detection],
                  marks: Sequence[Mark] = ()) -> list[Detection]:
     """The kept readings, each cut where other cards lie on it, then the unnamed detections (marks' too) not covered."""
     kept: list[Reading] = []
-    for x in sorted(readings, key=lambda r: (not r.whole, -r.det.confidence)):
-        if any(k.det.card == x.det.card for k in kept):
+    for reading in sorted(readings, key=lambda r: (not r.whole, -r.det.confidence)):
+        if any(k.det.card == reading.det.card for k in kept):
             continue
-        if any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
-               for b, w in zip(x.boxes, x.windows, strict=True) if _meet(b, kb)):
+        taken = [any(_same_index(w, kw) for k in kept for kb, kw in zip(k.boxes, k.windows, strict=True)
+                     if _meet(b, kb)) for b, w in zip(reading.boxes, reading.windows, strict=True)]
+        if all(taken) or (any(taken) and reading.whole):
             continue
+        # joined corner to corner with one window on a surer card's glyphs: read from the other window alone
+        free = taken.index(False)
+        x = replace(reading, windows=(reading.windows[free],), corner=2 * free) if any(taken) else reading
         centres = [w.mean(axis=0) for w in x.windows]  # once, not for each card kept
         if any(k.whole and any(holds(k.quad, c) for c in centres) for k in kept):
             continue

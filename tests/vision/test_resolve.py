@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision.pipeline import Detection
-from vision.rectify import FloatArray, corner_frame, index_window
-from vision.resolve import Reading, join_corners
+from vision.rectify import FloatArray, corner_frame, index_window, quad_area
+from vision.resolve import Reading, join_corners, one_per_card
 
 _ASPECT = (0.5, 2.0)
 
@@ -56,3 +56,17 @@ def test_a_card_is_joined_once() -> None:
     near, far, again = _read("9c", (100, 100), False), _read("9c", (300, 380), True), _read("9c", (302, 382), True)
     out = join_corners([near, far, again], _ASPECT)
     assert len(out) == 2 and again in out and len(out[0].windows) == 2
+
+
+def test_a_card_joined_corner_to_corner_with_one_window_on_a_surer_cards_glyphs_keeps_the_other() -> None:
+    """A card read at both index corners, one of whose windows frames the glyphs a surer card was read from: it is
+    kept as read from its other window alone (it was dropped whole, its name lost with the window it shared), and
+    reported at the outline that runs corner to corner, cut where the surer card's window lies on it."""
+    near, far = _read("9c", (100, 100), False), _read("9c", (300, 380), True, p=0.97)
+    joined = join_corners([near, far], _ASPECT)[0]
+    surer = _read("7h", (302, 382), True, p=0.999)  # its window on the nine's far one
+    out = one_per_card([surer, joined], [])
+    assert [d.card for d in out] == ["7h", "9c"]
+    nine = np.array(out[1].corners, np.float32)
+    assert np.allclose(nine[0], [100, 100], atol=0.5) and quad_area(nine) < 200 * 280
+    assert one_per_card([surer, near], [])[1].card == "9c"  # as a window alone it was kept already
