@@ -368,8 +368,8 @@ def _reaches_under(found: Found, x: Reading, s: Settings) -> bool:
 
 def _first_edge(pyramid: Pyramid, x: Reading, s: Settings) -> float:
     """Where (share of the width) the first line of edges from top to bottom on reading `x`'s card upright lies beyond
-    its index window (tilted at most `seen_tilt` degrees, edge pixels in `seen_support` of its rows and of the top
-    `seen_top`'s); 1 where none is."""
+    `seen_from` of its width (tilted at most `seen_tilt` degrees, edge pixels in `seen_support` of its rows and of the
+    top `seen_top`'s); 1 where none is."""
     view = warp_card(pyramid.level(0), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
     edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), *s.seen_canny), np.uint8)
     h, w = edges.shape
@@ -383,7 +383,7 @@ def _first_edge(pyramid: Pyramid, x: Reading, s: Settings) -> float:
     top = max(1, round(s.seen_top * h))
     middle = np.arange(w)[:, None] + lean[None, :] / 2
     lines = (hit.mean(axis=2) >= s.seen_support) & (hit[:, :, :top].mean(axis=2) >= s.seen_support) & \
-        (middle >= CORNER_W * w)
+        (middle >= s.seen_from * w)
     return float(middle[lines].min() / w) if lines.any() else 1.0
 
 

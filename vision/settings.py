@@ -57,6 +57,7 @@ class Settings:
     seen_overlap: float = 0.05  # ... when another card overlaps it by this share of its area (or its index lies on it)
     seen_beyond: tuple[float, float] = (1.15, 1.3)  # ... or a band from this to this share of its size across (along)
     seen_beyond_off: float = 0.5  # ... from its index corner is off the table top by this share (a card on it)
+    seen_from: float = 0.24  # ... at least this share of its width in (a neighbour's edge may cross its index window)
     seen_tilt: float = 15.0  # ... tilted from the card's side by at most this (degrees: a fan turns its cards)
     seen_canny: tuple[int, int] = (20, 60)  # ... edges found with these Canny thresholds, on the card upright
     regrow: float = 0.08  # an outline naming no card is read again grown by this share of its width each side
