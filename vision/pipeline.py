@@ -5,6 +5,7 @@ card (`resolve`). The rules: docs/vision.md, "Name" and "One detection per card"
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -16,6 +17,7 @@ from typing import Any, Literal, TypeVar
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.cards import ALL_CARDS, RANKS, is_card
 from vision.deck import DeckProfile
@@ -375,16 +377,23 @@ def _first_edge(pyramid: Pyramid, x: Reading, s: Settings) -> float:
     h, w = edges.shape
     wide = cv2.dilate(edges, np.ones((1, 3), np.uint8)) > 0  # a pixel either side: a line drawn at a slant
     tilt = max(1, round(h * math.tan(math.radians(s.seen_tilt))))
-    rows = np.arange(h)
-    lean = np.arange(-tilt, tilt + 1)
-    cols = np.rint(np.arange(w)[:, None, None] + lean[None, :, None] * (rows / (h - 1))[None, None, :])
-    cols = cols.astype(np.int64)
-    hit = wide[rows[None, None, :], np.clip(cols, 0, w - 1)] & (cols >= 0) & (cols < w)  # column x lean x row
+    on_line, middle = _slanted_lines(h, w, tilt)
+    hit = np.pad(wide, ((0, 0), (tilt, tilt))).ravel()[on_line]  # column x lean x row; off the card: no edge
     top = max(1, round(s.seen_top * h))
-    middle = np.arange(w)[:, None] + lean[None, :] / 2
-    lines = (hit.mean(axis=2) >= s.seen_support) & (hit[:, :, :top].mean(axis=2) >= s.seen_support) & \
+    lines = (hit.sum(axis=2) >= s.seen_support * h) & (hit[:, :, :top].sum(axis=2) >= s.seen_support * top) & \
         (middle >= s.seen_from * w)
     return float(middle[lines].min() / w) if lines.any() else 1.0
+
+
+@functools.cache
+def _slanted_lines(h: int, w: int, tilt: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """The pixels of each straight line from top to bottom of an h x w image, from each column leaning up to `tilt`
+    columns either way (column x lean x row: flat indices into the image padded by `tilt` columns each side), and
+    each line's middle column: the same for every card looked at."""
+    rows, lean = np.arange(h), np.arange(-tilt, tilt + 1)
+    cols = np.rint(np.arange(w)[:, None, None] + lean[None, :, None] * (rows / (h - 1))[None, None, :])
+    on_line = rows[None, None, :] * (w + 2 * tilt) + cols.astype(np.intp) + tilt
+    return on_line, np.arange(w)[:, None] + lean[None, :] / 2
 
 
 def _sure_rank(card_probs: FloatArray, s: Settings) -> str | None:
