@@ -257,7 +257,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
 
         def resolved(readings: list[Reading]) -> list[Detection]:
             joined = join_corners(readings, s.joined_aspect)
-            return one_per_card(_seen_edges(pyramid, found, joined, marks, unnamed, s=s), unnamed, marks)
+            return one_per_card(_seen_edges(pyramid, joined, marks, unnamed, s), unnamed, marks)
         dets = resolved(readings)
         # The marks on no card named or face down: those on cards are read again around their windows; those on none (a
         # card whose outline was not found) are outlined from them, else (cut by the frame, faint edges) read again.
@@ -332,17 +332,16 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
 
 
-def _seen_edges(pyramid: Pyramid, found: Found, readings: list[Reading], marks: list[Mark],
-                unnamed: list[Detection], *, s: Settings) -> list[Reading]:
-    """The readings, each card read from one index window alone among other cards (or reaching under one:
-    `_reaches_under`) seen only up to the first straight edge past its index along its length: a card lying on it may
-    show no index to cut it by. A card lying alone is not cut: its print can draw such lines."""
+def _seen_edges(pyramid: Pyramid, readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
+                s: Settings) -> list[Reading]:
+    """The readings, each card read from one index window alone among other cards seen only up to the first straight
+    edge past its index along its length: a card lying on it may show no index to cut it by. A card lying alone is
+    not cut: its print can draw such lines."""
     centres = [(x.det.card, w.mean(axis=0)) for x in readings for w in x.windows]
     centres += [(m.card, m.window.mean(axis=0)) for m in marks]
     others = [d.quad for d in unnamed]  # backs, unknown cards, piles
     return [replace(x, seen_across=_first_edge(pyramid, x, s))
-            if not x.whole and len(x.windows) == 1 and (
-                _among_cards(x, readings, others, centres, s) or _reaches_under(found, x, s)) else x
+            if not x.whole and len(x.windows) == 1 and _among_cards(x, readings, others, centres, s) else x
             for x in readings]
 
 
@@ -358,20 +357,10 @@ def _among_cards(x: Reading, readings: list[Reading], unnamed: list[FloatArray],
     return any(cv2.intersectConvexConvex(x.quad, q)[0] > least for q in quads)
 
 
-def _reaches_under(found: Found, x: Reading, s: Settings) -> bool:
-    """Whether a band past reading `x`'s card's far side or foot (`seen_beyond`, from its index corner) is mostly off
-    the table top: a card lying on it, its index unread, reaches past it (round a card lying alone is the table). The
-    band begins a little out: a card outlined from a small index can be larger than that outline."""
-    q = np.roll(x.quad, -x.corner, axis=0)
-    (near, far), sides = s.seen_beyond, (q[1] - q[0], q[3] - q[0])
-    bands = [q[0] + np.array([near * a, far * a, far * a + b, near * a + b]) for a, b in (sides, sides[::-1])]
-    return any(found.off_table_share(band) >= s.seen_beyond_off for band in bands)
-
-
 def _first_edge(pyramid: Pyramid, x: Reading, s: Settings) -> float:
     """Where (share of the width) the first line of edges from top to bottom on reading `x`'s card upright lies beyond
-    `seen_from` of its width (tilted at most `seen_tilt` degrees, edge pixels in `seen_support` of its rows and of the
-    top `seen_top`'s); 1 where none is."""
+    its index window (tilted at most `seen_tilt` degrees, edge pixels in `seen_support` of its rows and of the top
+    `seen_top`'s); 1 where none is."""
     view = warp_card(pyramid.level(0), np.roll(x.quad, -x.corner, axis=0), _SEEN_W, _SEEN_H)
     edges = np.asarray(cv2.Canny(cv2.GaussianBlur(view, (3, 3), 0), *s.seen_canny), np.uint8)
     h, w = edges.shape
@@ -381,7 +370,7 @@ def _first_edge(pyramid: Pyramid, x: Reading, s: Settings) -> float:
     hit = np.pad(wide, ((0, 0), (tilt, tilt))).ravel()[on_line]  # column x lean x row; off the card: no edge
     top = max(1, round(s.seen_top * h))
     lines = (hit.sum(axis=2) >= s.seen_support * h) & (hit[:, :, :top].sum(axis=2) >= s.seen_support * top) & \
-        (middle >= s.seen_from * w)
+        (middle >= CORNER_W * w)
     return float(middle[lines].min() / w) if lines.any() else 1.0
 
 

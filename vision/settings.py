@@ -55,11 +55,8 @@ class Settings:
     seen_support: float = 0.6  # a card read from one window is cut at a straight edge past its index along this share
     seen_top: float = 0.1  # ... of it and of its top border, this share of its length (a card lying on it)
     seen_overlap: float = 0.05  # ... when another card overlaps it by this share of its area (or its index lies on it)
-    seen_beyond: tuple[float, float] = (1.15, 1.3)  # ... or a band from this to this share of its size across (along)
-    seen_beyond_off: float = 0.5  # ... from its index corner is off the table top by this share (a card on it)
-    seen_from: float = 0.24  # ... at least this share of its width in (a neighbour's edge may cross its index window)
-    seen_tilt: float = 20.0  # ... tilted from the card's side by at most this (degrees: a fan turns its cards)
-    seen_canny: tuple[int, int] = (10, 40)  # ... edges found with these Canny thresholds, on the card upright
+    seen_tilt: float = 15.0  # ... tilted from the card's side by at most this (degrees: a fan turns its cards)
+    seen_canny: tuple[int, int] = (20, 60)  # ... edges found with these Canny thresholds, on the card upright
     regrow: float = 0.08  # an outline naming no card is read again grown by this share of its width each side
     move_out: float = 0.2  # ... and with each side moved out to the card's edge, up to this share of its width
     mark_reach: float = 0.6  # a mark's card, drawn inside it, is moved out to its edges up to this share of its width

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
@@ -314,35 +313,17 @@ def test_a_card_read_from_its_index_alone_is_cut_at_the_edge_of_a_card_lying_on_
 def test_a_card_read_from_its_index_alone_overlapping_another_named_card_is_cut_at_an_edge_too() -> None:
     """A card of a pile read from its index alone, whose extrapolated outline holds no other card's index window but
     overlaps another named card's outline, lies among cards: it is cut at the edge of the card lying on it too (at
-    `seen_overlap` and `seen_beyond_off` 1.01 only another card's index would let it be cut: the wrong name over the
-    king comes back)."""
-    index_only = replace(SETTINGS, seen_overlap=1.01, seen_beyond_off=1.01)
+    `seen_overlap` 1.01 only another card's index would let it be cut: the wrong name over the king comes back)."""
+    index_only = replace(SETTINGS, seen_overlap=1.01)
     assert _named_over_unread_index(212, procedural_faces(0), "Kd", "4c", index_only) == [True, False]
 
 
 def test_a_card_read_from_its_index_alone_on_an_unnamed_card_is_cut_at_an_edge_too() -> None:
     """A card of a black deck's pile read from its index alone, whose outline overlaps only an unnamed card (a back, an
     unknown card, the pile outlined as one), lies among cards as well: it is cut at the edge of the card lying on it
-    (at `seen_overlap` and `seen_beyond_off` 1.01 no outline lets it be cut: the wrong name over the ten comes back)."""
-    index_only = replace(SETTINGS, seen_overlap=1.01, seen_beyond_off=1.01)
+    (at `seen_overlap` 1.01 no outline lets it be cut: the wrong name over the ten comes back)."""
+    index_only = replace(SETTINGS, seen_overlap=1.01)
     assert _named_over_unread_index(205, procedural_faces(0).black(), "Td", "9h", index_only) == [True, False]
-
-
-def test_a_card_read_from_its_index_alone_with_no_table_beyond_it_is_cut_at_an_edge_too() -> None:
-    """A black deck's hand on a desk, photographed by a webcam that stores its frames stretched to a square (JPEG):
-    the jack's index, under the five lying on it, is not read, and the five, read from its index alone, has no other
-    card's window or outline on it; but what lies just beyond its far side is no table (the jack reaching past it),
-    so it is cut at the jack's edge (at `seen_beyond_off` 1.01 that tells nothing: the five's outline named the
-    jack's index)."""
-    frame = render_with_truth(fanned_scene(0, face_down=0.15, surface="desk"), 0,
-                              RenderOptions(faces=procedural_faces(0).black()))
-    h, w = frame.image.shape[:2]
-    square = cv2.resize(frame.image, (640, 640), interpolation=cv2.INTER_AREA)
-    square = cv2.imdecode(cv2.imencode(".jpg", square, [cv2.IMWRITE_JPEG_QUALITY, 75])[1], cv2.IMREAD_COLOR)
-    index = [(x * 640 / w, y * 640 / h) for x, y in next(t for t in frame.truth if t.card == "Jd").indices]
-    named = [[d.card for d in Recognizer(settings=st).identify(square) if d.card and any(_holds(d, p) for p in index)]
-             for st in (replace(SETTINGS, seen_beyond_off=1.01), SETTINGS)]
-    assert named == [["5s"], []]
 
 
 def test_a_hand_in_a_zone_outlined_like_a_card_is_found_by_its_indices() -> None:
