@@ -24,8 +24,10 @@ Run: `python -m bench.vision [--quick] [--lodo]` (its rows are also `cardtable b
   validation crops beside (the honest figure for a deck never seen; the built-in model has seen every design).
 A named detection where no card is labelled counts as wrong; for the photographs the note says how many of the
 wrong are such names (their labels skip some cards: in `phone_a`'s training photographs, 11 of the 12 such
-names are cards cut by the frame's edge, named right; the 12th a misread). Data sets absent: their rows are
-left out, with a note on stderr.
+names are cards cut by the frame's edge, named right; the 12th a misread). Of the cards named right, the note also
+says how many have their outline cut short (a rendered card under 0.7 IoU with its true outline; a photographed
+card missing one of its two labelled index corners): a name is scored at an index point, which a card wrongly cut
+to a strip still holds. Data sets absent: their rows are left out, with a note on stderr.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from hardware_sim.camera import (
 from hardware_sim.camera.scene import Surface
 from vision.images import LabelledCard, load_image, read_labels
 from vision.pipeline import Detection, Recognizer
+from vision.rectify import quad_iou
 
 AREA = "vision"
 DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
@@ -81,6 +84,9 @@ class Score:
     # of `wrong`: cards not named whose index lies under the outline of a neighbour named right at its own index
     # (a card read from its index alone is reported with the outline extrapolated from it, over a fan's next card)
     covered: int = 0
+    # of `right`: cards whose outline is cut short (a rendered card's under 0.7 IoU with the true card; a photographed
+    # card's missing one of its two labelled index corners): names are scored at index points, which a cut card holds
+    cut: int = 0
 
     @property
     def cards(self) -> int:
@@ -94,7 +100,8 @@ class Score:
         kinds = [f"{self.unlabelled} of them not labelled"] if self.unlabelled else []
         kinds += [f"{self.covered} under a neighbour named right"] if self.covered else []
         of_wrong = f" ({', '.join(kinds)})" if kinds else ""
-        return (f"{self.right} right, {self.wrong} wrong{of_wrong}, {self.unknown} unknown, {self.missed} not "
+        cut = f" ({self.cut} of them with the outline cut short)" if self.cut else ""
+        return (f"{self.right} right{cut}, {self.wrong} wrong{of_wrong}, {self.unknown} unknown, {self.missed} not "
                 f"found of {self.cards}; backs named {self.backs_named} of {self.backs}; "
                 f"{self.ms / max(self.images, 1):.1f} ms per image")
 
@@ -146,6 +153,7 @@ def rendered(rec: Recognizer, faces: object, seeds: Sequence[int], surface: Surf
                 score.missed += 1
             elif d.card == truth.card:
                 score.right += 1
+                score.cut += quad_iou(np.array(d.corners, np.float32), np.array(truth.corners, np.float32)) < 0.7
             elif d.card is None:
                 score.unknown += 1
             else:
@@ -291,6 +299,7 @@ def held_out_photos(rec: Recognizer, folder: Path, groups: Sequence[str],
             d = named.get(card)
             if d is not None and any(_inside(d, *c) for c in centres):
                 score.right += 1
+                score.cut += len(centres) == 2 and not all(_inside(d, *c) for c in centres)  # both corners labelled
             elif any(_inside(o, *c) for o in dets if o.card is not None for c in centres):
                 score.wrong += 1
                 score.covered += _neighbours_right([o for o in dets if any(_inside(o, *c) for c in centres)], points)
@@ -490,6 +499,8 @@ def _rows(data_set: str, score: Score, note: str = "") -> list[BenchRow]:
     detail = f"{counts} of {score.cards} cards in {score.images} images"
     if score.backs:
         detail += f"; {score.backs_named} of {score.backs} backs named"
+    if score.cut:
+        detail += f"; {score.cut} of the right named with an outline cut short"
     if score.unlabelled:
         detail += f"; {score.unlabelled} of the wrong name a card not labelled in its photograph"
     if score.covered:
