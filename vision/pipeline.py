@@ -31,6 +31,7 @@ from vision.rectify import (
     FloatArray,
     Image,
     Pyramid,
+    box_quad,
     card_coords,
     corner_crops_at,
     holds,
@@ -257,7 +258,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
 
         def resolved(readings: list[Reading]) -> list[Detection]:
             joined = join_corners(readings, s.joined_aspect)
-            return one_per_card(_seen_edges(pyramid, joined, marks, unnamed, s), unnamed, marks)
+            return one_per_card(_seen_edges(image, pyramid, joined, marks, unnamed, s=s), unnamed, marks)
         dets = resolved(readings)
         # The marks on no card named or face down: those on cards are read again around their windows; those on none (a
         # card whose outline was not found) are outlined from them, else (cut by the frame, faint edges) read again.
@@ -332,17 +333,68 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         return Detection(card=None, face="up", confidence=min(1.0, conf), corners=corners, rank=rank)
 
 
-def _seen_edges(pyramid: Pyramid, readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
-                s: Settings) -> list[Reading]:
+def _seen_edges(image: Image, pyramid: Pyramid, readings: list[Reading], marks: list[Mark], unnamed: list[Detection],
+                *, s: Settings) -> list[Reading]:
     """The readings, each card read from one index window alone among other cards seen only up to the first straight
     edge past its index along its length: a card lying on it may show no index to cut it by. A card lying alone is
-    not cut: its print can draw such lines."""
+    not cut (its print can draw such lines) but moved out to its paper's edges (`_to_paper_edges`)."""
     centres = [(x.det.card, w.mean(axis=0)) for x in readings for w in x.windows]
     centres += [(m.card, m.window.mean(axis=0)) for m in marks]
     others = [d.quad for d in unnamed]  # backs, unknown cards, piles
-    return [replace(x, seen_across=_first_edge(pyramid, x, s))
-            if not x.whole and len(x.windows) == 1 and _among_cards(x, readings, others, centres, s) else x
-            for x in readings]
+    out = []
+    for x in readings:
+        if x.whole or len(x.windows) > 1:
+            out.append(x)
+        elif _among_cards(x, readings, others, centres, s):
+            out.append(replace(x, seen_across=_first_edge(pyramid, x, s)))
+        else:
+            out.append(_to_paper_edges(image, x, s))
+    return out
+
+
+_PAPER_W, _PAPER_H = 40, 56  # pixels of the view `_to_paper_edges` looks at, per card width and height
+
+
+def _to_paper_edges(image: Image, x: Reading, s: Settings) -> Reading:
+    """Reading `x` (a card alone, read from one index window) with the card's far sides moved out to where the paper
+    around its index ends: walking out from the index window across the card, the end of the paper before a gap
+    wider than `paper_gap` of the card (its pips and print are narrower). A side stays where the paper runs on to
+    `paper_reach` times the card drawn (a white wall behind it), ends unevenly, or ends inside the card drawn
+    (shade and glare change the paper's colour across a card)."""
+    card = np.roll(x.quad, -x.corner, axis=0)
+    to_frame = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), card) @ np.diag([1 / _PAPER_W, 1 / _PAPER_H, 1.0])
+    size = (round(_PAPER_W * s.paper_reach), round(_PAPER_H * s.paper_reach))
+    view = cv2.warpPerspective(image, to_frame, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    ux, vy = round(CORNER_W * _PAPER_W), round(CORNER_H * _PAPER_H)  # the index window in the view
+    colour = quantiles_u8(np.ascontiguousarray(view[:vy, :ux].reshape(-1, 3).T), 0.75)
+    paper = np.abs(view.astype(np.int16) - colour).sum(axis=2) <= s.paper_colour
+    # the lines across each far side from a tenth to six tenths of the card drawn: on the card though it is drawn long
+    rows = paper[round(0.1 * _PAPER_H):round(0.6 * _PAPER_H)]
+    right = max(_PAPER_W, _paper_end(rows, ux, round(s.paper_gap * _PAPER_W), s) or 0)
+    columns = paper[:, round(0.1 * _PAPER_W):round(0.6 * _PAPER_W)].T
+    bottom = max(_PAPER_H, _paper_end(columns, vy, round(s.paper_gap * _PAPER_H), s) or 0)
+    if (right, bottom) == (_PAPER_W, _PAPER_H):
+        return x
+    far = box_quad(0, 0, right, bottom).reshape(-1, 1, 2)
+    quad = np.asarray(cv2.perspectiveTransform(far, to_frame).reshape(4, 2), np.float32)
+    return replace(x, det=replace(x.det, corners=corners_of(np.roll(quad, x.corner, axis=0))))
+
+
+def _paper_end(paper: npt.NDArray[np.bool_], start: int, gap: int, s: Settings) -> int | None:
+    """Where the lines' paper (rows of `paper`), from column `start` on, ends before a gap of more than `gap` columns:
+    the median over the lines on paper at `start` whose paper ends before the view does, when `paper_rows` of the
+    lines do and their ends agree; else None."""
+    bridged = np.asarray(cv2.morphologyEx(np.ascontiguousarray(paper, np.uint8), cv2.MORPH_CLOSE,
+                                          np.ones((1, gap + 1), np.uint8)), bool)[:, start:]
+    end = start + np.argmin(bridged, axis=1)  # each line's first column off the paper
+    ends = end[bridged[:, 0] & ~bridged.all(axis=1) & (end <= paper.shape[1] - gap)]  # else no edge seen on the line
+    if len(ends) < s.paper_rows * len(paper):
+        return None
+    middle = float(np.median(ends))
+    if float(np.median(np.abs(ends - middle))) > s.paper_straight * paper.shape[1]:
+        return None  # no straight edge
+    return round(middle)
 
 
 def _among_cards(x: Reading, readings: list[Reading], unnamed: list[FloatArray],

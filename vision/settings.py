@@ -57,6 +57,11 @@ class Settings:
     seen_overlap: float = 0.05  # ... when another card overlaps it by this share of its area (or its index lies on it)
     seen_tilt: float = 15.0  # ... tilted from the card's side by at most this (degrees: a fan turns its cards)
     seen_canny: tuple[int, int] = (20, 60)  # ... edges found with these Canny thresholds, on the card upright
+    paper_colour: float = 45.0  # a card read from one window alone: its paper is this near its index's (L1, BGR)
+    paper_gap: float = 0.2  # ... its far sides where that paper ends before a gap of this share of the card (pips)
+    paper_reach: float = 1.8  # ... looked for up to this many times the card drawn from its index window
+    paper_rows: float = 0.5  # ... a side moved where this share of the lines across it end there,
+    paper_straight: float = 0.05  # ... their ends' median distance from their median this share of the view at most
     regrow: float = 0.08  # an outline naming no card is read again grown by this share of its width each side
     move_out: float = 0.2  # ... and with each side moved out to the card's edge, up to this share of its width
     mark_reach: float = 0.6  # a mark's card, drawn inside it, is moved out to its edges up to this share of its width

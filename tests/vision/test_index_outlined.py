@@ -23,3 +23,15 @@ def test_a_card_across_a_zone_line_on_a_light_desk_is_named_from_its_index_moved
     found = [d for d in Recognizer().identify(frame.image) if quad_iou(truth, np.array(d.corners, np.float32)) > 0.3]
     assert [d.card for d in found] == ["Td"]
     assert quad_iou(truth, np.array(found[0].corners, np.float32)) > 0.8
+
+
+def test_a_card_named_from_one_index_on_a_light_desk_is_moved_out_to_where_its_paper_ends() -> None:
+    """A card across a zone line (its outline not found) named from one index window alone: drawn from that window
+    it falls short of its far sides; moved out to where its paper ends, it covers the card."""
+    faces = load_face_set(DATASETS / "card-faces")
+    frame = render_with_truth(random_scene(201, cards=8, face_down=0.2, surface="desk"), 201,
+                              RenderOptions(faces=faces))
+    truth = np.array(next(t for t in frame.truth if t.card == "6c").corners, np.float32)
+    found = [d for d in Recognizer().identify(frame.image) if d.card == "6c"]
+    assert len(found) == 1
+    assert quad_iou(truth, np.array(found[0].corners, np.float32)) > 0.9
