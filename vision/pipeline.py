@@ -358,9 +358,10 @@ _PAPER_W, _PAPER_H = 40, 56  # pixels of the view `_to_paper_edges` looks at, pe
 def _to_paper_edges(image: Image, x: Reading, s: Settings) -> Reading:
     """Reading `x` (a card alone, read from one index window) with the card's far sides moved out to where the paper
     around its index ends: walking out from the index window across the card, the end of the paper before a gap
-    wider than `paper_gap` of the card (its pips and print are narrower). A side stays where the paper runs on to
-    `paper_reach` times the card drawn (a white wall behind it), ends unevenly, or ends inside the card drawn
-    (shade and glare change the paper's colour across a card)."""
+    wider than `paper_gap` of the card (its pips and print are narrower; a court card's picture, with paper beyond it
+    inside the card drawn, is crossed). A side stays where the paper runs on to `paper_reach` times the card drawn (a
+    white wall behind it), ends unevenly, or ends inside the card drawn (shade and glare change the paper's colour
+    across a card)."""
     card = np.roll(x.quad, -x.corner, axis=0)
     to_frame = cv2.getPerspectiveTransform(box_quad(0, 0, 1, 1), card) @ np.diag([1 / _PAPER_W, 1 / _PAPER_H, 1.0])
     size = (round(_PAPER_W * s.paper_reach), round(_PAPER_H * s.paper_reach))
@@ -371,9 +372,9 @@ def _to_paper_edges(image: Image, x: Reading, s: Settings) -> Reading:
     paper = np.abs(view.astype(np.int16) - colour).sum(axis=2) <= s.paper_colour
     # the lines across each far side from a tenth to six tenths of the card drawn: on the card though it is drawn long
     rows = paper[round(0.1 * _PAPER_H):round(0.6 * _PAPER_H)]
-    right = max(_PAPER_W, _paper_end(rows, ux, round(s.paper_gap * _PAPER_W), s) or 0)
+    right = max(_PAPER_W, _paper_end(rows, ux, round(s.paper_gap * _PAPER_W), _PAPER_W, s) or 0)
     columns = paper[:, round(0.1 * _PAPER_W):round(0.6 * _PAPER_W)].T
-    bottom = max(_PAPER_H, _paper_end(columns, vy, round(s.paper_gap * _PAPER_H), s) or 0)
+    bottom = max(_PAPER_H, _paper_end(columns, vy, round(s.paper_gap * _PAPER_H), _PAPER_H, s) or 0)
     if (right, bottom) == (_PAPER_W, _PAPER_H):
         return x
     far = box_quad(0, 0, right, bottom).reshape(-1, 1, 2)
@@ -381,10 +382,15 @@ def _to_paper_edges(image: Image, x: Reading, s: Settings) -> Reading:
     return replace(x, det=replace(x.det, corners=corners_of(np.roll(quad, x.corner, axis=0))))
 
 
-def _paper_end(paper: npt.NDArray[np.bool_], start: int, gap: int, s: Settings) -> int | None:
-    """Where the lines' paper (rows of `paper`), from column `start` on, ends before a gap of more than `gap` columns:
-    the median over the lines on paper at `start` whose paper ends before the view does, when `paper_rows` of the
-    lines do and their ends agree; else None."""
+def _paper_end(paper: npt.NDArray[np.bool_], start: int, gap: int, drawn: int, s: Settings) -> int | None:
+    """Where the lines' paper (rows of `paper`), from column `start` on, ends before a gap of more than `gap` columns
+    (the card drawn, up to column `drawn`, is paper up to its last paper column): the median over the lines on paper
+    at `start` whose paper ends before the view does, when `paper_rows` of the lines do and their ends agree; else
+    None."""
+    drawn_card = paper[:, start:drawn]
+    last = np.where(drawn_card.any(axis=1), drawn_card.shape[1] - np.argmax(drawn_card[:, ::-1], axis=1), 0)
+    paper = paper.copy()
+    paper[:, start:drawn] |= np.arange(drawn_card.shape[1]) < last[:, None]
     bridged = np.asarray(cv2.morphologyEx(np.ascontiguousarray(paper, np.uint8), cv2.MORPH_CLOSE,
                                           np.ones((1, gap + 1), np.uint8)), bool)[:, start:]
     end = start + np.argmin(bridged, axis=1)  # each line's first column off the paper

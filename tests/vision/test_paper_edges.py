@@ -38,3 +38,11 @@ def test_a_card_held_against_a_shirt_is_moved_out_to_its_paper_edges_past_its_pi
 def test_a_card_against_a_white_wall_keeps_the_card_drawn_from_its_index() -> None:
     kept = _to_paper_edges(_held_card((235, 235, 235)), _reading(DRAWN), SETTINGS)
     assert np.array_equal(kept.quad, DRAWN)
+
+
+def test_a_court_cards_picture_does_not_stop_its_sides_short() -> None:
+    """A picture framed on the card, wider than a pip, with paper beyond it inside the card drawn, is crossed."""
+    image = _held_card((110, 150, 185))
+    cv2.rectangle(image, (118, 104), (162, 165), (60, 120, 200), -1)  # the picture: twice a pip's width and more
+    moved = _to_paper_edges(image, _reading(DRAWN), SETTINGS)
+    assert quad_iou(moved.quad, CARD) > 0.95
