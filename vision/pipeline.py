@@ -34,6 +34,7 @@ from vision.rectify import (
     box_quad,
     card_coords,
     corner_crops_at,
+    gray,
     holds,
     index_crops,
     index_window,
@@ -45,6 +46,7 @@ from vision.rectify import (
 )
 from vision.resolve import Mark, Reading, corners_of, join_corners, one_per_card
 from vision.settings import SETTINGS, Settings
+from vision.spot import IndexSpotter, default_spotter
 from vision.stretch import frame_stretch
 
 Face = Literal["up", "down"]
@@ -139,7 +141,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
     sizes the corner proposals. `workers` (1 or 2): how many frames `in_order` works on at once, in threads."""
 
     def __init__(self, profile: DeckProfile | None = None, *, card_size: tuple[float, float] | None = None,
-                 workers: int = 1, settings: Settings = SETTINGS, reader: IndexReader | None = None) -> None:
+                 workers: int = 1, settings: Settings = SETTINGS, reader: IndexReader | None = None,
+                 spotter: IndexSpotter | None = None) -> None:
         if workers not in (1, 2):
             raise VisionInputError(f"workers must be 1 or 2, got {workers}")
         self.profile = profile
@@ -148,6 +151,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="vision") if workers > 1 else None
         self.settings = settings
         self.reader = reader or default_reader()
+        self.spotter = spotter or default_spotter()
         if profile is not None:
             profile.check_model(self.reader)
         self.identify(np.full((96, 128, 3), 128, np.uint8))  # OpenCV sets itself up on a first frame
@@ -246,13 +250,27 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         by_corner = [p for p in _proposals(found.corners, s)
                      if not any(holds(quads[i], index_window(p[0]).mean(axis=0)) for i in read)]
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
-        inner = [c for c in indices if c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down))
-                 and (not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
-                      _cut_by_frame(quads[c.within], image.shape))]
-        pairs = [c for c in indices if c.within < 0] + inner[:s.max_index_pairs]
-        proposals = by_corner + _proposals(pairs, s)
+        spotted = self._spotted(image, found, read)
+
+        def searched(corners: list[Corner]) -> list[Corner]:
+            inner = [c for c in corners if c.within >= 0 and (
+                     c.within not in read or (c.light_ink and c.within in down)) and (
+                     not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
+                     _cut_by_frame(quads[c.within], image.shape))]
+            return [c for c in corners if c.within < 0] + inner[:s.max_index_pairs]
+        pairs = searched(indices)
+        by_pair, by_spot = _proposals(pairs, s), _proposals(searched(spotted), s)
+        proposals = by_corner + by_pair + by_spot
         windows = self.read(corner_crops_at(pyramid, [q for q, _, _ in proposals]))
         shown = [c for j, c in enumerate(pairs, len(by_corner)) if _shows_a_card(windows, j, s)]
+        # a spotted index whose glyph pair's window names a card is read there already: its reading is dropped (the two
+        # windows, framed apart, would be two readings of one index)
+        named_pairs = [index_window(q) for j, (q, bar, _) in enumerate(by_pair, len(by_corner))
+                       if (name := windows.best(j))[0] is not None and name[1] >= bar]
+        keep = [j for j, (q, _, _) in enumerate(proposals) if j < len(by_corner) + len(by_pair) or
+                not any(holds(w, index_window(q).mean(axis=0)) for w in named_pairs)]
+        proposals = [proposals[j] for j in keep]
+        windows = Readings(windows.probs[keep], windows.embeddings[keep])
         named, marks = _read_proposals(found, proposals, windows, s)
         readings += named
 
@@ -272,6 +290,31 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         if refined or outlined:
             dets = resolved(readings + refined + outlined)
         return dets, frame_stretch(image, shown, s)
+
+    def _spotted(self, image: Image, found: Found, read: list[int]) -> list[Corner]:
+        """The cards the spotter finds by their index, each tagged `within` the smallest outline holding its index:
+        on the ground an index lies on (light paper, a dark card) off the outlines `read` (read whole, or backs)."""
+        s = self.settings
+        quads = found.outlines
+        scale = min(1.0, s.spot_width / image.shape[1])
+        grey = gray(image)
+        spots = []
+        for x0, y0, x1, y1 in _spot_boxes(found, read, image.shape, s):
+            for spot in self.spotter.spots(grey[y0:y1, x0:x1], scale, s.spot_bar):
+                spots.append(replace(spot, centre=spot.centre + np.array([x0, y0], np.float32)))
+        areas = [quad_area(q) for q in quads]
+        out = []
+        for spot in spots:
+            holding = [i for i, q in enumerate(quads) if holds(q, spot.centre)]
+            if any(i in read for i in holding):
+                continue
+            within = min(holding, key=areas.__getitem__, default=-1)
+            for turn in s.spot_turns:
+                card = spot.turned(math.radians(turn)).card(self.spotter.index_centre)
+                width, length = float(np.linalg.norm(card[1] - card[0])), float(np.linalg.norm(card[3] - card[0]))
+                out.append(Corner(card[0], (card[1] - card[0]) / width, (card[3] - card[0]) / length, (width,),
+                                  by_index=True, within=within))
+        return out
 
     def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
         """Each mark's card, drawn a tenth of its width inside, moved out to its edges, where both corners name it."""
@@ -441,6 +484,34 @@ def _slanted_lines(h: int, w: int, tilt: int) -> tuple[npt.NDArray[np.intp], npt
     cols = np.rint(np.arange(w)[:, None, None] + lean[None, :, None] * (rows / (h - 1))[None, None, :])
     on_line = rows[None, None, :] * (w + 2 * tilt) + cols.astype(np.intp) + tilt
     return on_line, np.arange(w)[:, None] + lean[None, :] / 2
+
+
+def _spot_boxes(found: Found, read: list[int], shape: tuple[int, ...], s: Settings) -> list[tuple[int, int, int, int]]:
+    """The boxes of the frame (x0, y0, x1, y1) the spotter looks in: around the ground an index lies on off the cards
+    read (`Ground.region`), `spot_margin` of the frame's width beyond it; the whole frame where they would cover
+    `spot_whole` of it (one run of the network costs less than several that overlap)."""
+    ground = found.ground
+    skip = [found.outlines[i] for i in read]
+    region = cv2.bitwise_or(ground.region(False, skip), ground.region(True, skip))
+    h, w = shape[:2]
+    n, _, stats, _ = cv2.connectedComponentsWithStats(np.asarray(region, np.uint8), connectivity=8)
+    pad = s.spot_margin * w
+    boxes = [(max(0, int((x / ground.scale) - pad)), max(0, int((y / ground.scale) - pad)),
+              min(w, int((x + bw) / ground.scale + pad) + 1), min(h, int((y + bh) / ground.scale + pad) + 1))
+             for x, y, bw, bh, _ in stats[1:n].tolist()]
+    merged: list[tuple[int, int, int, int]] = []
+    while boxes:  # overlapping boxes are joined: an index lies in one of them whole
+        a = boxes.pop()
+        for k, b in enumerate(merged):
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                boxes.append((min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])))
+                del merged[k]
+                break
+        else:
+            merged.append(a)
+    if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in merged) >= s.spot_whole * w * h:
+        return [(0, 0, w, h)]
+    return merged
 
 
 def _sure_rank(card_probs: FloatArray, s: Settings) -> str | None:

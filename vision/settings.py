@@ -42,6 +42,11 @@ class Settings:
     stretch_pairs: int = 5  # a frame is read resampled when this many glyph pairs read as an index agree on a stretch
     stretch_against: float = 2.0  # ... this many times those its own shape fits but the stretch does not
     stretch_least: float = 1.25  # ... and it is beyond this either way
+    spot_width: int = 1280  # frames wider than this are looked at scaled down to it for indices by the spotter
+    spot_bar: float = 0.3  # the spotter's heat at a local maximum for an index to be read there
+    spot_turns: tuple[float, ...] = (0.0, 15.0, -15.0)  # ... in a window at each of these turns from its own (degrees)
+    spot_margin: float = 0.04  # ... looked for this share of the frame's width around the ground off the cards read
+    spot_whole: float = 0.5  # ... in the whole frame where those boxes would cover this share of it
     # read ---------------------------------------------------------------------------------------------------
     blank_window: float = 6.0  # a window whose grey levels' standard deviation is below this holds no index
     name_bar: float = 0.94  # calibrated probability a corner's card needs to be named (set on the validation split)

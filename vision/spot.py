@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -30,6 +30,12 @@ class Spot:
     along_short: FloatArray  # unit vector: the index's upright x axis (its card's short side from the corner)
     window: float  # index window width, frame pixels
     heat: float  # the network's probability that an index is centred here
+
+    def turned(self, angle: float) -> Spot:
+        """The spot with its index turned `angle` radians about its centre (clockwise on the screen)."""
+        c, s = math.cos(angle), math.sin(angle)
+        u = self.along_short
+        return replace(self, along_short=np.array([c * u[0] - s * u[1], s * u[0] + c * u[1]], np.float32))
 
     def card(self, index_centre: tuple[float, float]) -> FloatArray:
         """The card quad (first corner the index's) whose index window holds the index centred at `index_centre`

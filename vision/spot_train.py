@@ -349,8 +349,10 @@ def _batch(pictures: list[Picture], rng: Rng, size: int) -> tuple[Any, Any, Any]
     return torch.from_numpy(x), torch.from_numpy(np.stack(maps)), torch.from_numpy(np.stack(regs))
 
 
-def train(datasets: Path, *, seed: int, minutes: float, rendered: int, threads: int, out: Path,
+def train(datasets: Path, *, seed: int, minutes: float, steps: int | None, rendered: int, threads: int, out: Path,
           checkpoint: float, command: str) -> dict[str, Any]:
+    """Trains for `steps` batches if given (reproducible from the seed), else for `minutes`; the learning rate falls
+    on a cosine over the budget."""
     import torch
 
     torch.manual_seed(seed)
@@ -365,9 +367,10 @@ def train(datasets: Path, *, seed: int, minutes: float, rendered: int, threads: 
     step = 0
     saved_checkpoint = False
     recent: list[float] = []
-    while (elapsed := time.time() - t0) < budget:
-        for group in opt.param_groups:  # cosine over the time budget
-            group["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * min(1.0, elapsed / budget)))
+    while (progress := step / steps if steps else (time.time() - t0) / budget) < 1.0:
+        elapsed = time.time() - t0
+        for group in opt.param_groups:
+            group["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * progress))
         model.train()
         x, maps, regress = _batch(pictures, rng, 16)
         focal, l1 = loss(model(x), maps, regress)
@@ -414,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
     p.add_argument("--out", type=Path, default=MODEL_DIR / "index-spotter.onnx")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--minutes", type=float, default=45.0, help="training time")
+    p.add_argument("--minutes", type=float, default=45.0, help="training time (when --steps is not given)")
+    p.add_argument("--steps", type=int, default=None, help="batches to train (reproducible from the seed)")
     p.add_argument("--rendered", type=int, default=480, help="rendered frames")
     p.add_argument("--threads", type=int, default=2, help="torch threads (others share the machine)")
     p.add_argument("--checkpoint", type=float, default=10.0, help="minutes after which an early model is exported")
@@ -423,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m vision.spot_train: error: {args.datasets}: no such data-set folder", file=sys.stderr)
         return 2
     command = " ".join(["python -m vision.spot_train", *(argv if argv is not None else sys.argv[1:])])
-    figures = train(args.datasets, seed=args.seed, minutes=args.minutes, rendered=args.rendered,
+    figures = train(args.datasets, seed=args.seed, minutes=args.minutes, steps=args.steps, rendered=args.rendered,
                     threads=args.threads, out=args.out, checkpoint=args.checkpoint, command=command)
     print(json.dumps({"model": str(args.out), **figures}))
     return 0
