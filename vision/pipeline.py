@@ -251,27 +251,24 @@ class Recognizer(AbstractContextManager["Recognizer"]):
                      if not any(holds(quads[i], index_window(p[0]).mean(axis=0)) for i in read)]
         indices = index_corners(image, found, s, skip=read, dark_cards=down)
         spotted = self._spotted(image, found, read)
-
-        def searched(corners: list[Corner]) -> list[Corner]:
-            inner = [c for c in corners if c.within >= 0 and (
-                     c.within not in read or (c.light_ink and c.within in down)) and (
-                     not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
-                     _cut_by_frame(quads[c.within], image.shape))]
-            return [c for c in corners if c.within < 0] + inner[:s.max_index_pairs]
-        pairs = searched(indices)
-        by_pair, by_spot = _proposals(pairs, s), _proposals(searched(spotted), s)
-        proposals = by_corner + by_pair + by_spot
-        windows = self.read(corner_crops_at(pyramid, [q for q, _, _ in proposals]))
+        inner = [c for c in indices if c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down))
+                 and (not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
+                      _cut_by_frame(quads[c.within], image.shape))]
+        pairs = [c for c in indices if c.within < 0] + inner[:s.max_index_pairs]
+        # spots as glyph pairs: off the outlines, or in one that may hold more cards (its turns kept together)
+        spots = [c for c in spotted if c.within < 0 or (
+                 not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
+                 _cut_by_frame(quads[c.within], image.shape))]
+        proposals = by_corner + _proposals(pairs, s)
+        windows = self.read(corner_crops_at(pyramid, [q for q, _, _ in proposals] + [c.cards()[0] for c in spots]))
         shown = [c for j, c in enumerate(pairs, len(by_corner)) if _shows_a_card(windows, j, s)]
-        # a spotted index whose glyph pair's window names a card is read there already: its reading is dropped (the two
-        # windows, framed apart, would be two readings of one index)
-        named_pairs = [index_window(q) for j, (q, bar, _) in enumerate(by_pair, len(by_corner))
-                       if (name := windows.best(j))[0] is not None and name[1] >= bar]
-        keep = [j for j, (q, _, _) in enumerate(proposals) if j < len(by_corner) + len(by_pair) or
-                not any(holds(w, index_window(q).mean(axis=0)) for w in named_pairs)]
-        proposals = [proposals[j] for j in keep]
-        windows = Readings(windows.probs[keep], windows.embeddings[keep])
         named, marks = _read_proposals(found, proposals, windows, s)
+        # a spotted index whose glyph pair's window names a card is read there already (the two windows, framed apart,
+        # would be two readings of one index)
+        by_pair = [x.windows[0] for x in named]
+        spot_named, spot_marks = _read_spots(found, spots, windows, len(proposals), named=by_pair, s=s)
+        named += spot_named
+        marks += spot_marks
         readings += named
 
         def resolved(readings: list[Reading]) -> list[Detection]:
@@ -562,6 +559,34 @@ def _read_proposals(found: Found, proposals: list[Proposal], r: Readings,
                                 rank=_sure_rank(cards, s)) if off_table else None
             marks.append(Mark(index_window(quad), r.likeliest(j), unknown))
     return named, marks
+
+
+def _read_spots(found: Found, spots: list[Corner], r: Readings, start: int, *, named: list[FloatArray],
+                s: Settings) -> tuple[list[Reading], list[Mark]]:
+    """The spotted indices (each framed at every one of `Settings.spot_turns`, in that order, read from row `start` of
+    `r` on) named where `spot_votes` of their windows read one card at the index bar (at the surest of them), else
+    marks where one reads as some card's index at `mark_bar`; none whose centre lies in a window `named`."""
+    turns = len(s.spot_turns)
+    readings: list[Reading] = []
+    marks: list[Mark] = []
+    for first in range(0, len(spots), turns):
+        quads = [c.cards()[0] for c in spots[first:first + turns]]
+        if any(holds(w, index_window(quads[0]).mean(axis=0)) for w in named):
+            continue
+        rows = range(start + first, start + first + len(quads))
+        sure = [(p, j) for j in rows for name, p in [r.best(j)] if name is not None and p >= s.index_bar]
+        cards = [r.best(j)[0] for _, j in sure]
+        card = max(set(cards), key=cards.count, default=None)
+        if card is not None and cards.count(card) >= s.spot_votes:
+            p, j = max((p, j) for p, j in sure if r.best(j)[0] == card)
+            det = Detection(card=card, face="up", confidence=min(1.0, p), corners=corners_of(quads[j - rows[0]]))
+            readings.append(Reading(det, (index_window(quads[j - rows[0]]),)))
+            continue
+        j = max(rows, key=lambda j: 1.0 - float(r.probs[j, NONE]))
+        if _shows_a_card(r, j, s):
+            marks.extend(_read_proposals(found, [(quads[j - rows[0]], 2.0, True)],
+                                         Readings(r.probs[[j]], r.embeddings[[j]]), s)[1])
+    return readings, marks
 
 
 def _shows_a_card(r: Readings, row: int, s: Settings) -> bool:
