@@ -195,8 +195,9 @@ def test_the_cycle_finder_finds_one() -> None:
 
 def test_vision_does_not_import_the_simulator() -> None:
     # the simulated camera imports vision (its cards, its calibration), so vision may not import it back; only
-    # the reader's training code (not run at table time) draws the simulator's faces as training data
-    training = {"train.py", "trainset.py"}
+    # the reader's and the spotter's training code (not run at table time) draw the simulator's faces and frames as
+    # training data
+    training = {"train.py", "trainset.py", "spot_train.py"}
     offenders = [str(path.relative_to(ROOT)) for path in _py_files("vision") if path.name not in training
                  and any(name.split(".")[0] == "hardware_sim" for name in _imports(path))]
     assert not offenders
