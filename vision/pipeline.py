@@ -569,7 +569,7 @@ def _read_spots(found: Found, spots: list[Corner], r: Readings, start: int, *, n
                 s: Settings) -> tuple[list[Reading], list[Mark]]:
     """The spotted indices (each framed at every one of `Settings.spot_turns`, in that order, read from row `start` of
     `r` on) named where `spot_votes` of their windows read one card at the index bar (at the surest of them), else
-    marks where one reads as some card's index at `mark_bar`; none whose centre lies in a window `named`."""
+    marks where one reads as some card's index at `spot_mark_bar`; none whose centre lies in a window `named`."""
     turns = len(s.spot_turns)
     readings: list[Reading] = []
     marks: list[Mark] = []
@@ -587,7 +587,7 @@ def _read_spots(found: Found, spots: list[Corner], r: Readings, start: int, *, n
             readings.append(Reading(det, (index_window(quads[j - rows[0]]),)))
             continue
         j = max(rows, key=lambda j: 1.0 - float(r.probs[j, NONE]))
-        if _shows_a_card(r, j, s):
+        if 1.0 - float(r.probs[j, NONE]) >= s.spot_mark_bar:
             marks.extend(_read_proposals(found, [(quads[j - rows[0]], 2.0, True)],
                                          Readings(r.probs[[j]], r.embeddings[[j]]), s)[1])
     return readings, marks

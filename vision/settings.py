@@ -46,6 +46,7 @@ class Settings:
     spot_bar: float = 0.3  # the spotter's heat at a local maximum for an index to be read there
     spot_turns: tuple[float, ...] = (0.0, 15.0, -15.0)  # ... in a window at each of these turns from its own (degrees)
     spot_votes: int = 2  # ... named where this many of them read one card at `index_bar`
+    spot_mark_bar: float = 0.8  # ... else a mark where one reads as some card's index this surely (all cards summed)
     spot_margin: float = 0.04  # ... looked for this share of the frame's width around the ground off the cards read
     spot_whole: float = 0.5  # ... in the whole frame where those boxes would cover this share of it
     # read ---------------------------------------------------------------------------------------------------
