@@ -11,6 +11,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnxruntime as ort
@@ -42,29 +43,37 @@ class Readings:
         return ALL_CARDS[int(self.probs[i, :NONE].argmax())]
 
 
+def load_model(path: Path, model_format: str, max_bytes: int) -> tuple[dict[str, Any], ort.InferenceSession]:
+    """A model file's description (the file beside it, ending .json), checked to be of `model_format` and to name the
+    file's SHA-256, and the model's ONNX Runtime session (CPU; two threads that sleep when idle). Anything wrong: a
+    one-line `VisionInputError` naming the file."""
+    meta_path = path.with_suffix(".json")
+    data = read_at_most(path, max_bytes, "model file")
+    meta = read_json_file(meta_path, "model file")
+    if not isinstance(meta, dict) or meta.get("format") != model_format:
+        raise VisionInputError(f"{meta_path}: not a {model_format} model description")
+    if meta.get("sha256") != hashlib.sha256(data).hexdigest():
+        raise VisionInputError(f"{path}: model file does not match its metadata (corrupt or replaced)")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 2
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    try:
+        return meta, ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # ONNX Runtime's load errors share no base class but Exception
+        raise VisionInputError(f"{path}: ONNX Runtime cannot load this model") from exc
+
+
 class IndexReader:
     def __init__(self, path: str | Path = DEFAULT_MODEL) -> None:
         self.path = Path(path)
         meta_path = self.path.with_suffix(".json")
-        data = read_at_most(self.path, MAX_MODEL_BYTES, "model file")
-        meta = read_json_file(meta_path, "model file")
-        if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
-            raise VisionInputError(f"{meta_path}: not a {MODEL_FORMAT} model description")
-        if meta.get("sha256") != hashlib.sha256(data).hexdigest():
-            raise VisionInputError(f"{self.path}: model file does not match its metadata (corrupt or replaced)")
+        meta, self._net = load_model(self.path, MODEL_FORMAT, MAX_MODEL_BYTES)
         if list(meta.get("classes", [])) != list(CLASSES) or list(meta.get("crop", [])) != [CROP_W, CROP_H]:
             raise VisionInputError(f"{meta_path}: model classes or crop size differ from this version's")
         temperature = meta.get("temperature")
         if isinstance(temperature, bool) or not isinstance(temperature, int | float) or not 0 < temperature < math.inf:
             raise VisionInputError(f"{meta_path}: the model's softmax temperature is not a positive number")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 2
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self._net = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # ONNX Runtime's load errors share no base class but Exception
-            raise VisionInputError(f"{self.path}: ONNX Runtime cannot load this model") from exc
         self._input = self._net.get_inputs()[0].name
         self.temperature = float(temperature)
         self.meta = meta

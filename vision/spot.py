@@ -6,17 +6,15 @@ window (`rectify.index_window`) frames it for the reader. `python -m vision.spot
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from vision.errors import VisionInputError
-from vision.images import read_at_most, read_json_file
+from vision.read import load_model
 from vision.rectify import CARD_ASPECT, CORNER_H, CORNER_W, FloatArray, Image, corner_frame
 
 MODEL_FORMAT = "cardtable-index-spotter-1"
@@ -52,12 +50,7 @@ class IndexSpotter:
     def __init__(self, path: str | Path = DEFAULT_MODEL) -> None:
         self.path = Path(path)
         meta_path = self.path.with_suffix(".json")
-        data = read_at_most(self.path, MAX_MODEL_BYTES, "model file")
-        meta = read_json_file(meta_path, "model file")
-        if not isinstance(meta, dict) or meta.get("format") != MODEL_FORMAT:
-            raise VisionInputError(f"{meta_path}: not a {MODEL_FORMAT} model description")
-        if meta.get("sha256") != hashlib.sha256(data).hexdigest():
-            raise VisionInputError(f"{self.path}: model file does not match its metadata (corrupt or replaced)")
+        meta, self._net = load_model(self.path, MODEL_FORMAT, MAX_MODEL_BYTES)
         try:
             norm = meta["input"]
             self.mean, self.scale, self.multiple = float(norm["mean"]), float(norm["scale"]), int(norm["multiple"])
@@ -68,14 +61,6 @@ class IndexSpotter:
         if self.scale <= 0 or self.stride <= 0 or self.multiple <= 0 or self.width_unit <= 0:
             raise VisionInputError(f"{meta_path}: the model's input, stride or framing is not positive")
         self.index_centre = (cx, cy)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 2
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self._net = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # ONNX Runtime's load errors share no base class but Exception
-            raise VisionInputError(f"{self.path}: ONNX Runtime cannot load this model") from exc
         self._input = self._net.get_inputs()[0].name
         self.spots(np.full((64, 64), 128, np.uint8), 1.0, 0.5)  # set the network up outside any frame's time
 
