@@ -417,8 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
     p.add_argument("--out", type=Path, default=MODEL_DIR / "index-spotter.onnx")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--minutes", type=float, default=45.0, help="training time (when --steps is not given)")
-    p.add_argument("--steps", type=int, default=None, help="batches to train (reproducible from the seed)")
+    p.add_argument("--steps", type=int, default=15000, help="batches to train (reproducible from the seed)")
+    p.add_argument("--minutes", type=float, default=None, help="train for this much wall-clock time instead of --steps")
     p.add_argument("--rendered", type=int, default=480, help="rendered frames")
     p.add_argument("--threads", type=int, default=2, help="torch threads (others share the machine)")
     p.add_argument("--checkpoint", type=float, default=10.0, help="minutes after which an early model is exported")
@@ -427,7 +427,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m vision.spot_train: error: {args.datasets}: no such data-set folder", file=sys.stderr)
         return 2
     command = " ".join(["python -m vision.spot_train", *(argv if argv is not None else sys.argv[1:])])
-    figures = train(args.datasets, seed=args.seed, minutes=args.minutes, steps=args.steps, rendered=args.rendered,
+    steps = None if args.minutes is not None else args.steps
+    figures = train(args.datasets, seed=args.seed, minutes=args.minutes or 0.0, steps=steps, rendered=args.rendered,
                     threads=args.threads, out=args.out, checkpoint=args.checkpoint, command=command)
     print(json.dumps({"model": str(args.out), **figures}))
     return 0
