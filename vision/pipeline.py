@@ -557,12 +557,18 @@ def _read_proposals(found: Found, proposals: list[Proposal], r: Readings,
             det = Detection(card=name, face="up", confidence=min(1.0, p), corners=corners_of(quad))
             named.append(Reading(det, (index_window(quad),)))
         elif marks_a_card and _shows_a_card(r, j, s):
-            cards = r.probs[[j], :NONE]
-            off_table = found.off_table_share(quad) >= s.mark_card_off_table
-            unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=corners_of(quad),
-                                rank=_sure_rank(cards, s)) if off_table else None
-            marks.append(Mark(index_window(quad), r.likeliest(j), unknown))
+            marks.append(_mark(found, quad, r, j, s))
     return named, marks
+
+
+def _mark(found: Found, quad: FloatArray, r: Readings, j: int, s: Settings) -> Mark:
+    """The mark of a card at `quad`'s index window, read in row `j` as some card: an unknown card too where its
+    outline lies mostly off the table top."""
+    cards = r.probs[[j], :NONE]
+    off_table = found.off_table_share(quad) >= s.mark_card_off_table
+    unknown = Detection(card=None, face="up", confidence=float(cards.max()), corners=corners_of(quad),
+                        rank=_sure_rank(cards, s)) if off_table else None
+    return Mark(index_window(quad), r.likeliest(j), unknown)
 
 
 def _read_spots(found: Found, spots: list[Corner], r: Readings, start: int, *, named: list[FloatArray],
@@ -588,8 +594,7 @@ def _read_spots(found: Found, spots: list[Corner], r: Readings, start: int, *, n
             continue
         j = max(rows, key=lambda j: 1.0 - float(r.probs[j, NONE]))
         if 1.0 - float(r.probs[j, NONE]) >= s.spot_mark_bar:
-            marks.extend(_read_proposals(found, [(quads[j - rows[0]], 2.0, True)],
-                                         Readings(r.probs[[j]], r.embeddings[[j]]), s)[1])
+            marks.append(_mark(found, quads[j - rows[0]], r, j, s))
     return readings, marks
 
 
