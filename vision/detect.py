@@ -448,19 +448,26 @@ def _one_quad_per_card(quads: list[FloatArray]) -> list[FloatArray]:
     return [quads[j] for j in out]
 
 
+def index_grounds(found: Found, skip: Sequence[int] = (), dark_cards: Sequence[int] = ()) -> tuple[Image, Image]:
+    """Where an index is looked for, for dark ink and for light (`Ground.region`): on `found.ground` off the outlines
+    `skip` (cards already read) but for light ink on `dark_cards` (taken for backs: a black deck's cards are dark
+    too)."""
+    quads = found.outlines
+    return (found.ground.region(False, [quads[i] for i in skip]),
+            found.ground.region(True, [quads[i] for i in skip if i not in dark_cards]))
+
+
 def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: Sequence[int] = (),
-                  dark_cards: Sequence[int] = ()) -> list[Corner]:
-    """Cards found by their index: the glyph pairs on `found.ground` off the outlines `skip` (cards already read) but
-    for light ink on `dark_cards` (taken for backs: a black deck's cards are dark too), each tagged `within` the
-    smallest outline holding its glyphs."""
+                  dark_cards: Sequence[int] = (), grounds: tuple[Image, Image] | None = None) -> list[Corner]:
+    """Cards found by their index: the glyph pairs on `grounds` (`index_grounds` of `skip` and `dark_cards` unless
+    given), each tagged `within` the smallest outline holding its glyphs."""
     quads = found.outlines
     fine = min(1.0, s.index_width / image.shape[1])
     widths = [side_lengths(q)[0] for q in quads]
     if fine == 1.0 and len(widths) >= 3:  # a frame of small cards is looked at larger: their glyphs are few pixels
         fine = float(np.clip(s.index_card_width / np.median(widths), 1.0, s.index_upscale))
     out: list[Corner] = []
-    for dark in (False, True):
-        region = found.ground.region(dark, [quads[i] for i in skip if not dark or i not in dark_cards])
+    for dark, region in zip((False, True), grounds or index_grounds(found, skip, dark_cards), strict=True):
         out += _glyph_pairs(image, region, dark, [q * fine for q in quads], s, fine=fine)
     kept: list[Corner] = []
     taken: dict[int, int] = {}

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from vision.cards import ALL_CARDS, RANKS, is_card
 from vision.deck import DeckProfile
-from vision.detect import Corner, Found, find_cards, index_corners, moved_out
+from vision.detect import Corner, Found, Ground, find_cards, index_corners, index_grounds, moved_out
 from vision.errors import VisionInputError
 from vision.read import NONE, IndexReader, Readings, default_reader
 from vision.rectify import (
@@ -249,8 +249,9 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         # are dark); along the sides of one named by one corner (further in are its pips), all of one the frame cuts.
         by_corner = [p for p in _proposals(found.corners)
                      if not any(holds(quads[i], index_window(p[0]).mean(axis=0)) for i in read)]
-        indices = index_corners(image, found, s, skip=read, dark_cards=down)
-        spotted = self._spotted(image, found, read)
+        grounds = index_grounds(found, read, down)
+        indices = index_corners(image, found, s, grounds=grounds)
+        spotted = self._spotted(image, found, read, grounds)
         inner = [c for c in indices if c.within >= 0 and (c.within not in read or (c.light_ink and c.within in down))
                  and (not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
                       _cut_by_frame(quads[c.within], image.shape))]
@@ -288,15 +289,15 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             dets = resolved(readings + refined + outlined)
         return dets, frame_stretch(image, shown, s)
 
-    def _spotted(self, image: Image, found: Found, read: list[int]) -> list[Corner]:
+    def _spotted(self, image: Image, found: Found, read: list[int], grounds: tuple[Image, Image]) -> list[Corner]:
         """The cards the spotter finds by their index, each tagged `within` the smallest outline holding its index:
-        on the ground an index lies on (light paper, a dark card) off the outlines `read` (read whole, or backs)."""
+        near the `grounds` an index lies on (`index_grounds`) off the outlines `read` (read whole, or backs)."""
         s = self.settings
         quads = found.outlines
         scale = min(1.0, s.spot_width / image.shape[1])
         grey = gray(image)
         spots = []
-        for x0, y0, x1, y1 in _spot_boxes(found, read, image.shape, s):
+        for x0, y0, x1, y1 in _spot_boxes(found.ground, grounds, image.shape, s):
             for spot in self.spotter.spots(grey[y0:y1, x0:x1], scale, s.spot_bar):
                 spots.append(replace(spot, centre=spot.centre + np.array([x0, y0], np.float32)))
         areas = [quad_area(q) for q in quads]
@@ -485,13 +486,12 @@ def _slanted_lines(h: int, w: int, tilt: int) -> tuple[npt.NDArray[np.intp], npt
     return on_line, np.arange(w)[:, None] + lean[None, :] / 2
 
 
-def _spot_boxes(found: Found, read: list[int], shape: tuple[int, ...], s: Settings) -> list[tuple[int, int, int, int]]:
-    """The boxes of the frame (x0, y0, x1, y1) the spotter looks in: around the ground an index lies on off the cards
-    read (`Ground.region`), `spot_margin` of the frame's width beyond it; the whole frame where they would cover
+def _spot_boxes(ground: Ground, grounds: tuple[Image, Image], shape: tuple[int, ...],
+                s: Settings) -> list[tuple[int, int, int, int]]:
+    """The boxes of the frame (x0, y0, x1, y1) the spotter looks in: around the `grounds` an index lies on (at the
+    `ground`'s scale), `spot_margin` of the frame's width beyond them; the whole frame where they would cover
     `spot_whole` of it (one run of the network costs less than several that overlap)."""
-    ground = found.ground
-    skip = [found.outlines[i] for i in read]
-    region = cv2.bitwise_or(ground.region(False, skip), ground.region(True, skip))
+    region = cv2.bitwise_or(*grounds)
     h, w = shape[:2]
     # the boxes are looked for in the region shrunk 4 times: a few pixels more around each cost nothing
     coarse = cv2.resize(region, (max(1, region.shape[1] // 4), max(1, region.shape[0] // 4)),
