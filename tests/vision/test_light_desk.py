@@ -62,7 +62,7 @@ def test_a_court_card_across_a_zone_line_is_named_from_its_index(seed: int, card
 
 
 def test_a_strip_of_a_card_read_at_one_corner_alone_needs_the_index_bar() -> None:
-    # The bellot six of diamonds (seed 204) is outlined as a strip of it holding one index, which reads 5d at 0.965:
+    # The bellot six of diamonds in this frame is outlined as a strip of it holding one index, which reads 5d at 0.965:
     # above the bar of two agreeing corners, below the index bar every window read alone needs. Named from that
     # one corner, the card was named twice over, as 5d and (by the index the spotter finds at its other corner) 6d.
     frame, dets = _desk_frame("svg-cards-bellot", 204)
