@@ -41,6 +41,7 @@ class Corner:
     along_short: FloatArray  # unit vector along the card's short side from the corner
     along_long: FloatArray  # unit vector along its long side
     widths: tuple[float, ...]  # card widths (pixels) to try
+    by_index: bool = False  # proposed from an index's glyphs (not from an outline's vertex)
     within: int = -1  # the outline (index into `Found.outlines`) whose glyphs proposed it; -1: on no outline
     light_ink: bool = False  # proposed from glyphs lighter than their card (a black deck)
     one_blob: bool = False  # proposed from one blob, a rank touching its suit (read to name a card, not to mark one)
@@ -629,8 +630,8 @@ def _stack(centre: FloatArray, bw: float, bh: float, within: int, light_ink: boo
     for v in (axis, -axis):
         u = np.array([v[1], -v[0]], np.float32)
         origin = centre - 0.75 * iw * u - 0.65 * ih * v
-        out.append(Corner(origin.astype(np.float32), u, v.astype(np.float32), (1.7 * iw / CORNER_W,), within, light_ink,
-                          one_blob=True))
+        out.append(Corner(origin.astype(np.float32), u, v.astype(np.float32), (1.7 * iw / CORNER_W,), True, within,
+                          light_ink, one_blob=True))
     return out
 
 
@@ -657,5 +658,5 @@ def _pairs(pts: FloatArray, size: FloatArray, within: int, light_ink: bool, s: S
     # the window's height follows from the card's proportions: about 1.6 times its width, 1.7 glyph widths
     widths = (1.7 * iw[:, 0] / CORNER_W).tolist()
     origin, u, v = origin.astype(np.float32), u.astype(np.float32), v.astype(np.float32)
-    return [Corner(origin[i], u[i], v[i], (widths[i],), within, light_ink,
+    return [Corner(origin[i], u[i], v[i], (widths[i],), True, within, light_ink,
                    suit=(*pts[low[i]].tolist(), float(size[low[i]]))) for i in range(len(top))]

@@ -311,7 +311,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
                 card = spot.turned(math.radians(turn)).card(self.spotter.index_centre)
                 width, length = float(np.linalg.norm(card[1] - card[0])), float(np.linalg.norm(card[3] - card[0]))
                 out.append(Corner(card[0], (card[1] - card[0]) / width, (card[3] - card[0]) / length, (width,),
-                                  within=within))
+                                  by_index=True, within=within))
         return out
 
     def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:

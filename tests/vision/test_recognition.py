@@ -106,6 +106,7 @@ def test_index_glyphs_are_not_searched_on_cards_already_read() -> None:
     frame = render_with_truth(random_scene(21, cards=8, face_down=0.0), 21, RenderOptions(glare=0.0))
     found = find_cards(frame.image, indices=False)
     assert len(found.outlines) >= 6
+    assert not any(c.by_index for c in found.corners)
     every = index_corners(frame.image, found)
     assert any(c.within >= 0 for c in every)
     off = index_corners(frame.image, found, skip=range(len(found.outlines)))
