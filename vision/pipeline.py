@@ -345,9 +345,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
 
     def _name_outline(self, image: Image, quad: FloatArray, r: Readings, k: int) -> Reading | Detection | None:
         """The detection of outline `k` (its corners in rows 2k and 2k + 1 of `r`): a reading with the windows its name
-        was read from, an unnamed detection, or None for no card. Two corners agreeing add no confidence in the
-        reading: a card's two corners are one point-symmetric image (a back's pattern as much as an index), read
-        twice; but they tell the outline is the card's own (one corner alone may be a strip of a card's)."""
+        was read from, an unnamed detection, or None for no card. Two corners agreeing add no confidence: a card's
+        two corners are one point-symmetric image (a back's pattern as much as an index), read twice."""
         s = self.settings
         a, b = 2 * k, 2 * k + 1
         corners = corners_of(quad)

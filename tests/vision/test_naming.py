@@ -1,6 +1,6 @@
-"""How an outline is named from its two index corners: the surer must reach the name bar (the index bar where the
-other does not agree). The two corners of a card show the same point-symmetric image (a back's pattern as much as a
-face's index), so two corners agreeing below the bar are one weak reading twice, never a name."""
+"""How an outline is named from its two index corners: one corner must reach the name bar on its own. The two
+corners of a card show the same point-symmetric image (a back's pattern as much as a face's index), so two
+corners agreeing below the bar are one weak reading twice, never a name."""
 
 from __future__ import annotations
 
