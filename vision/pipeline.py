@@ -50,7 +50,7 @@ from vision.spot import IndexSpotter, default_spotter
 from vision.stretch import frame_stretch
 
 Face = Literal["up", "down"]
-Proposal = tuple[FloatArray, bool]  # a card quad, whether it may mark a card
+Proposal = tuple[FloatArray, float, bool]  # a card quad, its bar, whether it may mark a card
 T = TypeVar("T")
 R = TypeVar("R")
 _SEEN_W, _SEEN_H = 48, 67  # a card looked at upright for the edges of cards on it, pixels
@@ -247,7 +247,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         # card's own corner, its pips or a back's pattern), by their corners and by their index: off the outlines;
         # anywhere in one named by neither corner (cards outlined as one; a back for light ink: a black deck's cards
         # are dark); along the sides of one named by one corner (further in are its pips), all of one the frame cuts.
-        by_corner = [p for p in _proposals(found.corners)
+        by_corner = [p for p in _proposals(found.corners, s)
                      if not any(holds(quads[i], index_window(p[0]).mean(axis=0)) for i in read)]
         grounds = index_grounds(found, read, down)
         indices = index_corners(image, found, s, grounds=grounds)
@@ -260,8 +260,8 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         spots = [c for c in spotted if c.within < 0 or (
                  not isinstance(best[c.within], Reading) or _at_edge(quads[c.within], c, s) or
                  _cut_by_frame(quads[c.within], image.shape))]
-        proposals = by_corner + _proposals(pairs)
-        windows = self.read(corner_crops_at(pyramid, [q for q, _ in proposals] + [c.cards()[0] for c in spots]))
+        proposals = by_corner + _proposals(pairs, s)
+        windows = self.read(corner_crops_at(pyramid, [q for q, _, _ in proposals] + [c.cards()[0] for c in spots]))
         shown = [c for j, c in enumerate(pairs, len(by_corner)) if _shows_a_card(windows, j, s)]
         named, marks = _read_proposals(found, proposals, windows, s)
         # a spotted index whose glyph pair's window names a card is read there already (the two windows, framed apart,
@@ -353,8 +353,7 @@ class Recognizer(AbstractContextManager["Recognizer"]):
         (ca, pa), (cb, pb) = r.best(a), r.best(b)
         conf = max(pa if ca else 0.0, pb if cb else 0.0)
         for c, p, other, corner in ((ca, pa, b, 0), (cb, pb, a, 1)):
-            # a card read from this one window, the other corner not agreeing, needs the bar of every window read alone
-            if c is None or p < (s.name_bar if ca == cb else s.index_bar):
+            if c is None or p < s.name_bar:
                 continue
             others = r.probs[other, :NONE].copy()
             others[ALL_CARDS.index(c)] = 0.0
@@ -524,10 +523,10 @@ def _sure_rank(card_probs: FloatArray, s: Settings) -> str | None:
     return RANKS[k] if float(best[k]) >= s.rank_bar else None
 
 
-def _proposals(corners: list[Corner]) -> list[Proposal]:
-    """The card quad of each corner proposal at each of its widths, and whether a reading below the index bar marks a
-    card (not one blob taken for a rank and its suit: more often a pip or a shadow)."""
-    return [(q, not c.one_blob) for c in corners for q in c.cards()]
+def _proposals(corners: list[Corner], s: Settings) -> list[Proposal]:
+    """The card quad of each corner proposal at each of its widths, the bar its reading must reach, and whether a
+    reading below it marks a card (not one blob taken for a rank and its suit: more often a pip or a shadow)."""
+    return [(q, s.index_bar if c.by_index else s.name_bar, not c.one_blob) for c in corners for q in c.cards()]
 
 
 def _cut_by_frame(quad: FloatArray, shape: tuple[int, ...]) -> bool:
@@ -548,14 +547,13 @@ def _at_edge(quad: FloatArray, c: Corner, s: Settings) -> bool:
 
 def _read_proposals(found: Found, proposals: list[Proposal], r: Readings,
                     s: Settings) -> tuple[list[Reading], list[Mark]]:
-    """The proposals whose window reads a card at the index bar (a window read alone, whether framed by an outline's
-    vertex or by an index's glyphs), and marks at the others read as some card's index at `mark_bar` (a card lies
-    there; an unknown card where its outline lies mostly off the table top)."""
+    """The proposals whose window reads a card at its bar, and marks at the others read as some card's index at
+    `mark_bar` (a card lies there; an unknown card where its outline lies mostly off the table top)."""
     named: list[Reading] = []
     marks: list[Mark] = []
-    for j, (quad, marks_a_card) in enumerate(proposals):
+    for j, (quad, bar, marks_a_card) in enumerate(proposals):
         name, p = r.best(j)
-        if name is not None and p >= s.index_bar:
+        if name is not None and p >= bar:
             det = Detection(card=name, face="up", confidence=min(1.0, p), corners=corners_of(quad))
             named.append(Reading(det, (index_window(quad),)))
         elif marks_a_card and _shows_a_card(r, j, s):

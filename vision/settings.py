@@ -51,8 +51,8 @@ class Settings:
     spot_whole: float = 0.5  # ... in the whole frame where those boxes would cover this share of it
     # read ---------------------------------------------------------------------------------------------------
     blank_window: float = 6.0  # a window whose grey levels' standard deviation is below this holds no index
-    name_bar: float = 0.94  # calibrated probability an outline's corner names its card at, the other agreeing
-    index_bar: float = 0.975  # ... a window read alone (a corner the other does not agree with, any proposal)
+    name_bar: float = 0.94  # calibrated probability a corner's card needs to be named (set on the validation split)
+    index_bar: float = 0.975  # ... when the corner was proposed from an index's glyphs (the same)
     other_card: float = 0.35  # an outline whose other corner reads another card this surely is not named
     rank_bar: float = 0.8  # summed probability of one rank for `rank` alone when the suit is unsure
     mark_bar: float = 0.5  # an index window read as some card this surely (not named) shows a card on top there

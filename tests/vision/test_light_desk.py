@@ -59,13 +59,3 @@ def test_a_court_card_across_a_zone_line_is_named_from_its_index(seed: int, card
     # its edge in the ink: found as a glyph pair once that line is opened away.
     frame, dets = _desk_frame("card-faces", seed)
     assert _named_at(frame, dets, card), [d.card for d in dets]
-
-
-def test_a_strip_of_a_card_read_at_one_corner_alone_needs_the_index_bar() -> None:
-    # The bellot six of diamonds in this frame is outlined as a strip of it holding one index, which reads 5d at 0.965:
-    # above the bar of two agreeing corners, below the index bar every window read alone needs. Named from that
-    # one corner, the card was named twice over, as 5d and (by the index the spotter finds at its other corner) 6d.
-    frame, dets = _desk_frame("svg-cards-bellot", 204)
-    names = [d.card for d in dets if d.card is not None]
-    assert "5d" not in names, names  # no five of diamonds lies on the table
-    assert {t.card for t in frame.truth if t.face_up} >= set(names), names
