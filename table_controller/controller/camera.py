@@ -23,7 +23,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
@@ -36,7 +37,7 @@ from vision.calibration import TableCalibration
 from vision.pipeline import Detection, Recognizer
 from vision.tracking import CardExposed, CardsShown, SeatTracker
 
-__all__ = ["CameraSource", "FilmsAScene", "SimTableSource", "TableCamera"]
+__all__ = ["CameraSource", "FilmsAScene", "SeatCards", "SimTableSource", "TableCamera", "felt_scene"]
 
 Image = npt.NDArray[np.uint8]
 Frame = tuple[float, Image]
@@ -61,10 +62,47 @@ class FilmsAScene(Protocol):
     def read(self, scene: Any | None = None) -> Frame | None: ...
 
 
-class SimTableSource:
-    """The simulated camera over the live table: each frame is rendered from the controller's hand."""
+@dataclass(frozen=True, kw_only=True)
+class SeatCards:
+    """What lies in front of one seat: its cards, those of them face up, and whether they are spread."""
 
-    def __init__(self, table: TableController, *, seed: int = 0, width: int = 960, height: int = 540,
+    cards: tuple[str, ...]
+    face_up: frozenset[str] = frozenset()
+    spread: bool = False  # laid out card by card (a shown hand); else a tight pile
+
+
+def felt_scene(seats: Mapping[int, SeatCards], extra: Mapping[int, str] | None = None) -> Any:
+    """The simulated felt: each seat's cards at the left of its zone, a tight pile or spread card by card, and a
+    foreign card (``extra``) laid apart at the right of the zone unless a seat before it holds it (a card is on
+    the felt once)."""
+    from hardware_sim.camera import PlacedCard, TableLayout, TableScene
+
+    layout = TableLayout()
+    placed: list[Any] = []
+    used: set[str] = set()
+    for seat in range(1, 7):
+        zone = layout.seat_zone(seat)
+        xs = [p[0] for p in zone.polygon]
+        ys = [p[1] for p in zone.polygon]
+        x0, cy = min(xs), (min(ys) + max(ys)) / 2
+        held = seats.get(seat, SeatCards(cards=()))
+        step = 46.0 if held.spread else 20.0
+        for i, code in enumerate(held.cards):
+            placed.append(PlacedCard(card=code, x=x0 + 36 + i * step, y=cy, angle=0.0, face_up=code in held.face_up))
+        used.update(held.cards)
+        foreign = (extra or {}).get(seat)
+        if foreign is not None and foreign not in used:
+            placed.append(PlacedCard(card=foreign, x=x0 + 210, y=cy, angle=0.0, face_up=True))
+            used.add(foreign)
+    return TableScene(cards=tuple(placed), layout=layout)
+
+
+class SimTableSource:
+    """The simulated camera over the live table: each frame is rendered from the controller's hand, at 1280 x 720
+    by default, the frame the recognizer is measured at (at 960 x 540 a card's index is about 7 pixels tall, and
+    a misread there halts the hand as a camera and shoe mismatch)."""
+
+    def __init__(self, table: TableController, *, seed: int = 0, width: int = 1280, height: int = 720,
                  truth: Callable[[], list[str]] | None = None) -> None:
         """``truth``: the faces the simulated shoe dealt, in order: the felt holds the real cards even where the
         table does not know them (a shoe without a reader, a draw entered as a count)."""
@@ -85,41 +123,24 @@ class SimTableSource:
         return self._calibration
 
     def scene(self) -> Any:
-        """The cards on the felt now: each seat's hand as a tight face-down pile at the left of its zone (a
-        shown hand fanned face up, and so the hand of the player whose turn it is to show), and any foreign card
-        laid apart at the right of the zone."""
-        from hardware_sim.camera import PlacedCard, TableLayout, TableScene
-
-        layout = TableLayout()
-        placed: list[Any] = []
-        used: set[str] = set()
+        """The cards on the felt now (`felt_scene`): a shown hand spread face up, and so the hand of the player
+        whose turn it is to show; any foreign card laid in front of a seat."""
         hand = self.table.hand or self.table.finished
         infos = hand.seat_info() if hand is not None else {}
         showing = hand.to_act() if hand is not None and hand.phase() == "showdown" else None
         faces = self.truth() if self.truth is not None and hand is not None else None
-        for seat in range(1, 7):
-            zone = layout.seat_zone(seat)
-            xs = [p[0] for p in zone.polygon]
-            ys = [p[1] for p in zone.polygon]
-            x0, cy = min(xs), (min(ys) + max(ys)) / 2
-            info = infos.get(seat)
-            if info is not None and info.status != "folded":
-                hole = list(info.hole)
-                if "??" in hole and faces is not None and hand is not None:
-                    hole = [faces[p] if p < len(faces) else "??" for p in hand.positions(seat)]
-                cards = [c for c in hole if c != "??"]
-                laid_open = seat == showing
-                shown = bool(info.shown) or laid_open
-                step = 46.0 if shown else 20.0
-                for i, code in enumerate(cards):
-                    placed.append(PlacedCard(card=code, x=x0 + 36 + i * step, y=cy, angle=0.0,
-                                             face_up=laid_open or code in info.shown))
-                    used.add(code)
-            extra = self.extra.get(seat)
-            if extra is not None and extra not in used:
-                placed.append(PlacedCard(card=extra, x=x0 + 210, y=cy, angle=0.0, face_up=True))
-                used.add(extra)
-        return TableScene(cards=tuple(placed), layout=layout)
+        seats: dict[int, SeatCards] = {}
+        for seat, info in infos.items():
+            if info.status == "folded":
+                continue
+            hole = list(info.hole)
+            if "??" in hole and faces is not None and hand is not None:
+                hole = [faces[p] if p < len(faces) else "??" for p in hand.positions(seat)]
+            cards = tuple(c for c in hole if c != "??")
+            laid_open = seat == showing
+            seats[seat] = SeatCards(cards=cards, face_up=frozenset(cards if laid_open else info.shown),
+                                    spread=laid_open or bool(info.shown))
+        return felt_scene(seats, self.extra)
 
     def grab(self) -> Any:
         """The scene now (called on the event loop, where the table's state is consistent); ``read`` films it."""

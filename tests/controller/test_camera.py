@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from table_controller.controller.camera import SimTableSource, TableCamera
+from table_controller.controller.camera import SeatCards, SimTableSource, TableCamera, felt_scene
 from tests.controller.helpers import make_table, seated
+from vision.pipeline import Recognizer
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "camera"
 
@@ -151,3 +152,29 @@ def test_camera_reads_a_shown_hand_the_shoe_could_not() -> None:
         assert set(record_show["cards"]) == truth
 
     asyncio.run(run())
+
+
+def test_the_simulated_camera_names_no_card_a_seat_does_not_hold_in_shown_hands() -> None:
+    """Three hands shown at a showdown, as the simulated camera lays them out: over eight frames the recognizer
+    names no card that is not on the felt, nor one in another seat's zone; either would halt the hand as a
+    camera and shoe mismatch (a false halt). A five of diamonds at the left of the table is the card a smaller
+    frame misread as a six."""
+    hands = {1: ("5d", "Kc", "2d", "Qh", "6c"), 2: ("Ac", "2s", "8c", "3s", "Kd"), 3: ("Jh", "4h", "Th", "7d", "8s")}
+    table = make_table(seed=12)
+    source = SimTableSource(table, seed=1)
+    calibration = source.calibration()
+    recognizer = Recognizer(card_size=calibration.card_size_px())
+    scene = felt_scene({seat: SeatCards(cards=cards, face_up=frozenset(cards), spread=True)
+                        for seat, cards in hands.items()})
+    named = 0
+    for _ in range(8):
+        frame = source.read(scene)
+        assert frame is not None
+        for d in recognizer.identify(frame[1]):
+            if d.card is None:
+                continue
+            zone = calibration.zone_at(*d.center)
+            seat = zone.seat if zone is not None else None
+            assert seat is not None and d.card in hands[seat], f"{d.card} read at seat {seat}"
+            named += 1
+    assert named >= 8 * 14  # the camera still reads the shown hands (15 cards a frame)
