@@ -119,6 +119,36 @@ def test_a_photograph_s_name_of_an_unlabelled_card_is_wrong_and_counted_apart(tm
     assert "1 of the wrong name a card not labelled in its photograph" in _rows("photos", score)[0].note
 
 
+def test_a_card_labelled_with_the_wrong_suit_is_scored_as_the_card_it_is(tmp_path: Path) -> None:
+    """A photograph in the errata: the three of hearts its labels call a spade, named a heart, is right."""
+    import cv2
+    import numpy as np
+
+    from bench.vision import CARD_ERRATA, held_out_photos
+    from vision.pipeline import Detection
+
+    name, labelled, actual = next(e for e in CARD_ERRATA if e[1] == "3s")
+    (tmp_path / "images").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / name), np.full((64, 64, 3), 200, np.uint8))
+    (tmp_path / "labels.csv").write_text(
+        "filename,width,height,card,xmin,ymin,xmax,ymax,box_kind,suspect,group\n"
+        f"{name},64,64,{labelled},4,4,12,14,index,0,g\n{name},64,64,{labelled},44,44,52,54,index,0,g\n",
+        encoding="utf-8")
+
+    class Reads:  # names the card over both its index boxes
+        def __init__(self, card: str) -> None:
+            self.card = card
+
+        def identify(self, image: object) -> list[Detection]:
+            return [Detection(card=self.card, face="up", confidence=0.99,
+                              corners=((0.0, 0.0), (60.0, 0.0), (60.0, 60.0), (0.0, 60.0)))]
+
+    score = held_out_photos(Reads(actual), tmp_path, ("g",))  # type: ignore[arg-type]
+    assert (score.right, score.wrong, score.unlabelled) == (1, 0, 0)
+    score = held_out_photos(Reads(labelled), tmp_path, ("g",))  # type: ignore[arg-type]
+    assert (score.right, score.wrong) == (0, 2)  # the label's card: wrong at the boxes, and a card not labelled
+
+
 def test_fans_are_rendered_on_the_surface_asked_for() -> None:
     import numpy as np
 
