@@ -59,6 +59,7 @@ from hardware_sim.camera.scene import Surface
 from vision.images import LabelledCard, load_image, read_labels
 from vision.pipeline import Detection, Recognizer
 from vision.rectify import quad_iou
+from vision.trainset import label_errata
 
 AREA = "vision"
 DATASETS = Path(__file__).resolve().parents[1] / ".." / "shared" / "datasets"
@@ -66,10 +67,6 @@ GOAL = "goal (issue 30)"
 Box = tuple[float, float, float, float]
 # A label of the real photographs checked by eye to be wrong: (file, box, labelled rank, actual rank).
 LABEL_ERRATA = (("IMG_2396.JPG", (126.0, 172.0, 254.0, 350.0), "9", "T"),)
-# Cards of the cardcounterml photographs (grey, suits told by shape) checked by eye to be labelled with the wrong
-# suit, both index boxes: (file, labelled card, actual card). A blurred jack whose suit cannot be told is left.
-CARD_ERRATA = (("IMG_20220921_201530.jpg", "3s", "3h"), ("IMG_20220921_201241.jpg", "Qh", "Qs"),
-               ("IMG_20220921_201314.jpg", "Js", "Jc"))
 
 
 @dataclass
@@ -281,7 +278,7 @@ def held_out_photos(rec: Recognizer, folder: Path, groups: Sequence[str],
     right when a detection names it over one of them."""
     rows = [r for r in csv.DictReader((folder / "labels.csv").open(encoding="utf-8"))
             if r["group"] in groups and r["suspect"] != "1" and only(r["filename"])]
-    fixed = {(name, labelled): actual for name, labelled, actual in CARD_ERRATA}
+    fixed = label_errata()  # the cards labelled with the wrong suit, as training reads them too
     by_image: dict[str, dict[str, list[Box]]] = {}
     for r in rows:
         box = (float(r["xmin"]), float(r["ymin"]), float(r["xmax"]), float(r["ymax"]))

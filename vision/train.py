@@ -94,7 +94,8 @@ def cached_samples(datasets: Path, split: str, n: int, seed: int) -> Crops:
     """`n` crops of every deck design, their labels and the deck design each was made from ("" for fonts and
     photographs). One set serves every leave-one-deck-out fold (`without`), and the first n crops of a larger
     cached set of the same seed are the set of n, so a smaller budget reuses it too."""
-    key = hashlib.sha256(json.dumps([split, seed, ts.__doc__]).encode()).hexdigest()[:16]
+    errata = sorted(f"{name} {labelled} {actual}" for (name, labelled), actual in ts.label_errata().items())
+    key = hashlib.sha256(json.dumps([split, seed, ts.__doc__, errata]).encode()).hexdigest()[:16]
     for cached in sorted(CACHE.glob(f"index-crops-{key}-*.npz"), key=lambda p: int(p.stem.rsplit("-", 1)[1])):
         if int(cached.stem.rsplit("-", 1)[1]) >= n:
             with np.load(cached) as z:

@@ -507,6 +507,16 @@ def font_face(card: str, rng: Rng) -> Image | None:
 
 # Real corner indices boxed in photographs -----------------------------------------------------------------------
 
+LABEL_ERRATA = Path(__file__).with_name("label_errata.csv")
+
+
+def label_errata(path: Path = LABEL_ERRATA) -> dict[tuple[str, str], str]:
+    """Cards of the labelled photographs checked by eye to be labelled wrong, both index boxes of each (a data file:
+    `filename, labelled, actual`): (photograph, card labelled) -> the card it is."""
+    with path.open(encoding="utf-8") as f:
+        return {(r["filename"], r["labelled"]): r["actual"] for r in csv.DictReader(f)}
+
+
 @dataclass(frozen=True)
 class IndexBox:
     image: Path
@@ -516,15 +526,17 @@ class IndexBox:
 
 
 def index_boxes(labels_csv: Path, *, keep: Callable[[dict[str, str]], bool]) -> list[IndexBox]:
-    """Upright-able index boxes of the rows `keep` accepts: each card's pair of boxes in an image gives both
-    their turns (the index of an upright card lies up-left of its twin); a lone box only when it is a tight
-    crop of one index (box_kind "crop")."""
+    """Upright-able index boxes of the rows `keep` accepts (their cards as `label_errata` corrects them): each card's
+    pair of boxes in an image gives both their turns (the index of an upright card lies up-left of its twin); a lone
+    box only when it is a tight crop of one index (box_kind "crop")."""
     rows = [r for r in csv.DictReader(labels_csv.open(encoding="utf-8")) if keep(r)]
+    fixed = label_errata()
     by_card: dict[tuple[str, str], list[dict[str, str]]] = {}
     for r in rows:
-        if r.get("suspect") == "1" or r["card"] not in CLASSES:
+        card = fixed.get((r["filename"], r["card"]), r["card"])
+        if r.get("suspect") == "1" or card not in CLASSES:
             continue
-        by_card.setdefault((r["filename"], r["card"]), []).append(r)
+        by_card.setdefault((r["filename"], card), []).append(r)
     folder = labels_csv.parent / "images"
     out = []
     for (name, card), group in by_card.items():

@@ -124,10 +124,11 @@ def test_a_card_labelled_with_the_wrong_suit_is_scored_as_the_card_it_is(tmp_pat
     import cv2
     import numpy as np
 
-    from bench.vision import CARD_ERRATA, held_out_photos
+    from bench.vision import held_out_photos
     from vision.pipeline import Detection
+    from vision.trainset import label_errata
 
-    name, labelled, actual = next(e for e in CARD_ERRATA if e[1] == "3s")
+    (name, labelled), actual = next((k, v) for k, v in label_errata().items() if k[1] == "3s")
     (tmp_path / "images").mkdir()
     cv2.imwrite(str(tmp_path / "images" / name), np.full((64, 64, 3), 200, np.uint8))
     (tmp_path / "labels.csv").write_text(

@@ -3,6 +3,8 @@ leave-one-deck-out folds filter one crop set), and fanned hands labelled by what
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from vision import trainset as ts
@@ -100,3 +102,16 @@ def test_a_face_drawn_without_its_paper_is_laid_on_white_paper() -> None:
     assert on_paper[0, 0, 3] == 0  # a rounded corner
     printed = np.full((140, 100, 4), 255, np.uint8)
     assert ts._on_paper(printed) is printed
+
+
+def test_a_photograph_card_in_the_errata_is_trained_on_as_the_card_it_is(tmp_path: Path) -> None:
+    """Both index boxes of a card its labels give the wrong suit become the card the errata name; other rows stay."""
+    (name, labelled), actual = next(iter(ts.label_errata().items()))
+    labels = tmp_path / "labels.csv"
+    labels.write_text("filename,width,height,card,xmin,ymin,xmax,ymax,box_kind,suspect,group\n"
+                      f"{name},640,640,{labelled},10,10,30,40,index,0,g\n"
+                      f"{name},640,640,{labelled},200,300,220,330,index,0,g\n"
+                      "other.jpg,640,640,7c,10,10,30,40,index,0,g\n"
+                      "other.jpg,640,640,7c,200,300,220,330,index,0,g\n", encoding="utf-8")
+    cards = sorted((b.image.name, b.card) for b in ts.index_boxes(labels, keep=lambda r: True))
+    assert cards == sorted([(name, actual), (name, actual), ("other.jpg", "7c"), ("other.jpg", "7c")])
