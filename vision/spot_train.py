@@ -140,9 +140,10 @@ def photo_pictures(datasets: Path) -> list[Picture]:
         window = _PAIR_TO_WINDOW * math.hypot(bx - ax, by - ay)
         by_image.setdefault(ib.image.name, []).append(
             Index((x0 + x1) / 2, (y0 + y1) / 2, math.radians(ib.angle), window))
+    fixed = ts.label_errata()  # the cards `index_boxes` paired, as it names them
     for r in rows:  # every other box of a card: not paired, or a back's (masked either way)
         x0, y0, x1, y1 = (float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-        if (r["filename"], r["card"]) in centres and r["suspect"] != "1":
+        if (r["filename"], fixed.get((r["filename"], r["card"]), r["card"])) in centres and r["suspect"] != "1":
             continue
         by_image.setdefault(r["filename"], []).append(
             Index((x0 + x1) / 2, (y0 + y1) / 2, 0.0, 1.7 * (x1 - x0), masked=True))

@@ -94,3 +94,21 @@ def test_a_card_with_a_small_index_on_a_light_desk_is_named_by_its_spotted_index
     king = next(t for t in frame.truth if t.card == "Ks")
     dets = Recognizer().identify(frame.image)
     assert any(d.card == "Ks" and any(holds(d.quad, p) for p in king.indices) for d in dets)
+
+
+def test_a_photograph_card_in_the_errata_is_a_spotter_centre_not_masked(tmp_path: Path) -> None:
+    """The spotter's training photographs: a card the errata correct gives both its indices as centres, not also as
+    unpaired boxes masked out of the loss (its rows are matched by the card the errata name)."""
+    from vision.spot_train import photo_pictures
+    from vision.trainset import label_errata
+
+    (name, labelled), _ = next(iter(label_errata().items()))
+    folder = tmp_path / "cardcounterml-photos"
+    (folder / "images").mkdir(parents=True)
+    cv2.imwrite(str(folder / "images" / name), np.full((640, 640, 3), 200, np.uint8))
+    (folder / "labels.csv").write_text(
+        "filename,width,height,card,xmin,ymin,xmax,ymax,box_kind,suspect,group\n"
+        f"{name},640,640,{labelled},100,100,130,150,index,0,webcam_a\n"
+        f"{name},640,640,{labelled},300,380,330,430,index,0,webcam_a\n", encoding="utf-8")
+    (picture,) = photo_pictures(tmp_path)
+    assert len(picture.indices) == 2 and not any(i.masked for i in picture.indices)
