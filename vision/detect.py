@@ -457,9 +457,9 @@ def index_grounds(found: Found, skip: Sequence[int] = (), dark_cards: Sequence[i
             found.ground.region(True, [quads[i] for i in skip if i not in dark_cards]))
 
 
-def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: Sequence[int] = (),
-                  dark_cards: Sequence[int] = (), grounds: tuple[Image, Image] | None = None) -> list[Corner]:
-    """Cards found by their index: the glyph pairs on `grounds` (`index_grounds` of `skip` and `dark_cards` unless
+def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *,
+                  grounds: tuple[Image, Image] | None = None) -> list[Corner]:
+    """Cards found by their index: the glyph pairs on `grounds` (`index_grounds`; all of the found ground unless
     given), each tagged `within` the smallest outline holding its glyphs."""
     quads = found.outlines
     fine = min(1.0, s.index_width / image.shape[1])
@@ -467,7 +467,7 @@ def index_corners(image: Image, found: Found, s: Settings = SETTINGS, *, skip: S
     if fine == 1.0 and len(widths) >= 3:  # a frame of small cards is looked at larger: their glyphs are few pixels
         fine = float(np.clip(s.index_card_width / np.median(widths), 1.0, s.index_upscale))
     out: list[Corner] = []
-    for dark, region in zip((False, True), grounds or index_grounds(found, skip, dark_cards), strict=True):
+    for dark, region in zip((False, True), grounds or index_grounds(found), strict=True):
         out += _glyph_pairs(image, region, dark, [q * fine for q in quads], s, fine=fine)
     kept: list[Corner] = []
     taken: dict[int, int] = {}

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from hardware_sim.camera import RenderOptions, procedural_faces, random_scene, render_with_truth
-from vision.detect import Corner, find_cards, index_corners
+from vision.detect import Corner, find_cards, index_corners, index_grounds
 from vision.pipeline import Recognizer
 from vision.rectify import CORNER_W, Image, box_quad
 from vision.settings import SETTINGS
@@ -134,7 +134,7 @@ def test_an_index_against_the_edge_of_a_card_read_is_searched() -> None:
     frame[200:200 + h, left:left + 150] = cv2.resize(top, (150, h), interpolation=cv2.INTER_AREA)
     found = find_cards(frame, indices=False)
     read = replace(found, outlines=[box_quad(left, 200, left + 150, 200 + h)])
-    assert _near(index_corners(frame, read, skip=[0]), rank, 15.0)
+    assert _near(index_corners(frame, read, grounds=index_grounds(read, [0])), rank, 15.0)
 
 
 def test_the_table_beside_cards_read_proposes_no_index() -> None:
@@ -145,7 +145,7 @@ def test_the_table_beside_cards_read_proposes_no_index() -> None:
     frame = render_with_truth(random_scene(seed, cards=10, face_down=0.2), seed, RenderOptions()).image
     found = find_cards(frame, indices=False)
     assert len(found.outlines) == 10
-    assert index_corners(frame, found, skip=range(len(found.outlines))) == []
+    assert index_corners(frame, found, grounds=index_grounds(found, range(len(found.outlines)))) == []
 
 
 @pytest.mark.parametrize("card", ["8s", "5d", "Kc"])

@@ -100,7 +100,7 @@ def test_fanned_cards_are_named_once_each_and_never_wrongly(recognizer: Recogniz
 def test_index_glyphs_are_not_searched_on_cards_already_read() -> None:
     """Cards lying apart on felt: with every outline skipped (read), no index window is proposed on them; with
     none skipped, their own glyphs propose windows inside them."""
-    from vision.detect import find_cards, index_corners
+    from vision.detect import find_cards, index_corners, index_grounds
     from vision.rectify import card_coords
 
     frame = render_with_truth(random_scene(21, cards=8, face_down=0.0), 21, RenderOptions(glare=0.0))
@@ -109,7 +109,7 @@ def test_index_glyphs_are_not_searched_on_cards_already_read() -> None:
     assert not any(c.by_index for c in found.corners)
     every = index_corners(frame.image, found)
     assert any(c.within >= 0 for c in every)
-    off = index_corners(frame.image, found, skip=range(len(found.outlines)))
+    off = index_corners(frame.image, found, grounds=index_grounds(found, range(len(found.outlines))))
 
     def on_a_card(point: np.ndarray) -> bool:
         return any(bool(((card_coords(o, point) > 0.05) & (card_coords(o, point) < 0.95)).all())
