@@ -38,7 +38,6 @@ from vision.rectify import (
     holds,
     index_crops,
     index_window,
-    order_quad,
     quad_area,
     quantiles_u8,
     side_lengths,
@@ -276,17 +275,15 @@ class Recognizer(AbstractContextManager["Recognizer"]):
             joined = join_corners(readings, s.joined_aspect)
             return one_per_card(_seen_edges(image, pyramid, joined, marks, unnamed, s=s), unnamed, marks)
         dets = resolved(readings)
-        # The marks on no card named or face down: those on cards are read again around their windows; those on none (a
-        # card whose outline was not found) are outlined from them, else (cut by the frame, faint edges) read again.
+        # The marks on no card named or face down are read again around their windows: those standing for an unknown
+        # card first, then those whose card would hold only table (its outline not found), named by more votes.
         known = [d.quad for d in dets if d.card is not None or d.face == "down"]
         loose = [m for m in marks if not any(holds(q, m.window.mean(axis=0)) for q in known)]
         refined = self._refine(pyramid, [m for m in loose if m.det is not None], s.refine_votes[0])
         loose = [m for m in loose if not any(holds(x.quad, m.window.mean(axis=0)) for x in refined)]
-        outlined = self._outlined(image, pyramid, loose)
-        refined += self._refine(pyramid, [m for m in loose if m.det is None and not any(
-            holds(x.quad, m.window.mean(axis=0)) for x in outlined)], s.refine_votes[1])
-        if refined or outlined:
-            dets = resolved(readings + refined + outlined)
+        refined += self._refine(pyramid, [m for m in loose if m.det is None], s.refine_votes[1])
+        if refined:
+            dets = resolved(readings + refined)
         return dets, frame_stretch(image, shown, s)
 
     def _spotted(self, image: Image, found: Found, read: list[int], grounds: tuple[Image, Image]) -> list[Corner]:
@@ -313,13 +310,6 @@ class Recognizer(AbstractContextManager["Recognizer"]):
                 out.append(Corner(card[0], (card[1] - card[0]) / width, (card[3] - card[0]) / length, (width,),
                                   by_index=True, within=within))
         return out
-
-    def _outlined(self, image: Image, pyramid: Pyramid, marks: list[Mark]) -> list[Reading]:
-        """Each mark's card, drawn a tenth of its width inside, moved out to its edges, where both corners name it."""
-        s = self.settings
-        moved = [moved_out(pyramid.level(0), _grown(_card_of(m.window), -0.1), s.mark_reach, s) for m in marks]
-        named = self._name_outlines(image, [order_quad(q) for q in moved if q is not None])
-        return [x for x in named if isinstance(x, Reading) and x.whole]
 
     def _refine(self, pyramid: Pyramid, marks: list[Mark], votes: int) -> list[Reading]:
         """Marks read again in windows shifted and scaled a little about their own (a glyph pair places its window

@@ -71,7 +71,6 @@ class Settings:
     paper_straight: float = 0.05  # ... their ends' median distance from their median this share of the view at most
     regrow: float = 0.08  # an outline naming no card is read again grown by this share of its width each side
     move_out: float = 0.2  # ... and with each side moved out to the card's edge, up to this share of its width
-    mark_reach: float = 0.6  # a mark's card, drawn inside it, is moved out to its edges up to this share of its width
     edge_paper: float = 12.0  # ... a side moved only where paper and table beyond it differ by this many grey levels
     card_shape: float = 1.15  # an unread outline off a card's proportions by more than this is read made card-shaped
     max_unread_aspect: float = 1.7  # an outline more elongated than this that reads nothing is no card

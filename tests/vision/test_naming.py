@@ -107,15 +107,15 @@ def test_moving_out_finds_the_edge_of_a_card_whose_index_column_was_cut_off() ->
 
 
 def test_moving_out_turns_a_side_drawn_askew_onto_the_card_s_edge() -> None:
-    """A card drawn from its index window is inside the card but turned a little from it (a glyph pair gives the
-    card's axis only roughly): each side is fitted to the card's edge, not moved parallel."""
+    """A quad inside a card and turned a little from it, moved out as far as it lies inside (`reach`, a share of its
+    width): each side is fitted to the card's edge, not moved parallel."""
     image, truth = _on_the_desk(1, "7d")
     width = float(np.linalg.norm(truth[1] - truth[0]))
     centre = truth.mean(axis=0)
     turn = np.deg2rad(10.0)
     rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]], np.float32)
     askew = (centre + 0.7 * (truth - centre) @ rotation.T).astype(np.float32)
-    moved = moved_out(_grey(image), askew, SETTINGS.mark_reach, SETTINGS)
+    moved = moved_out(_grey(image), askew, 0.6, SETTINGS)
     assert moved is not None
     assert _farthest(moved, truth) < 0.08 * width
 
@@ -124,7 +124,7 @@ def test_moving_out_turns_a_side_drawn_askew_onto_the_card_s_edge() -> None:
                                   np.array([[-90, -90], [-40, -90], [-40, -20], [-90, -20]], np.float32)])
 def test_moving_out_a_degenerate_or_outside_quad_gives_nothing(quad: np.ndarray) -> None:
     grey = np.full((120, 160), 200, np.uint8)
-    assert moved_out(grey, quad, SETTINGS.mark_reach, SETTINGS) is None
+    assert moved_out(grey, quad, SETTINGS.move_out, SETTINGS) is None
 
 
 def test_an_outline_is_moved_out_under_the_recognizers_own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
