@@ -15,10 +15,12 @@ picture, the felt, half an index). Sources:
 - indices set in the DejaVu fonts (Debian's fonts-dejavu) at random size and place, two and four colours;
 - real corner indices boxed in photographs (a CSV of `filename, card, xmin, ymin, xmax, ymax`), turned upright
   from the pair of boxes of one card (an index box lies up-left of its twin on an upright card);
-- negatives: corners of backs, patches of a face away from its index, an index window shifted off its
+- negatives: corners of backs and of jokers (a Draw Poker deck has none in play; a joker seen is named by no
+  card), patches of a face away from its index, an index window shifted off its
   index, windows framed as a glyph pair's anywhere on a back and among a face's pips and picture, the table
   surface, and the windows the pipeline reads in the labelled photographs away from every
-  labelled index (a face, a hand, a room behind the cards: what the reader wrongly named before).
+  labelled card's index (a face, a hand, a room behind the cards, a back's or a joker's corner: what the reader
+  wrongly named before).
 
 Nothing here needs torch: the benchmark's leave-one-deck-out mode and the tests use it too.
 """
@@ -68,6 +70,7 @@ class Deck:
     weight: float = 1.0
     # the cards whose bottom-right corner holds no index (a one-index design): that corner is "not an index"
     one_index: frozenset[str] = frozenset()
+    jokers: tuple[Image, ...] = ()  # BGRA faces, FACE_W wide
 
 
 def _corner_ink(face: Image) -> tuple[float, float]:
@@ -91,8 +94,9 @@ def one_index_cards(faces: dict[str, Image]) -> frozenset[str]:
     return frozenset(c for c, (top_left, bottom_right) in inks.items() if bottom_right < 0.5 * top_left)
 
 
-def make_deck(name: str, faces: dict[str, Image], backs: tuple[Image, ...], weight: float = 1.0) -> Deck:
-    return Deck(name, faces, backs, weight, one_index_cards(faces))
+def make_deck(name: str, faces: dict[str, Image], backs: tuple[Image, ...], weight: float = 1.0,
+              jokers: tuple[Image, ...] = ()) -> Deck:
+    return Deck(name, faces, backs, weight, one_index_cards(faces), jokers)
 
 
 def corner_label(deck: Deck, card: str, turned: bool) -> int:
@@ -141,7 +145,8 @@ def load_deck(folder: str | Path) -> Deck:
             raise FileNotFoundError(f"{root}: no face for {card}")
         faces[card] = _on_paper(_read_bgra(p))
     backs = tuple(_read_bgra(p) for p in sorted(root.glob("back*.png")))
-    return make_deck(root.name, faces, backs)
+    jokers = tuple(_on_paper(_read_bgra(p)) for p in sorted(root.glob("*joker*.png")))
+    return make_deck(root.name, faces, backs, jokers=jokers)
 
 
 def deck_folders(datasets: Path) -> list[Path]:
@@ -624,13 +629,17 @@ class SceneWindow:
 
 def scene_windows(labels_csv: Path, *, keep: Callable[[dict[str, str]], bool],
                   propose: Callable[[Image], list[FloatArray]]) -> list[SceneWindow]:
-    """The card quads `propose` gives for each kept photograph whose index window is clear of every box
-    labelled in it (grown by half its size: half an index is no index either, but a tight miss may be one)."""
+    """The card quads `propose` gives for each kept photograph whose index window is clear of every card's index
+    box labelled in it (grown by half its size: half an index is no index either, but a tight miss may be one); a
+    back's or a joker's box is no index."""
     by_image: dict[str, list[tuple[float, float, float, float]]] = {}
+    fixed = label_errata()
     for r in csv.DictReader(labels_csv.open(encoding="utf-8")):
-        if keep(r):
-            by_image.setdefault(r["filename"], []).append(
-                (float(r["xmin"]), float(r["ymin"]), float(r["xmax"]), float(r["ymax"])))
+        if not keep(r):
+            continue
+        boxes = by_image.setdefault(r["filename"], [])
+        if fixed.get((r["filename"], r["card"]), r["card"]) in CLASSES:
+            boxes.append((float(r["xmin"]), float(r["ymin"]), float(r["xmax"]), float(r["ymax"])))
     folder = labels_csv.parent / "images"
     out = []
     for name, boxes in sorted(by_image.items()):
@@ -711,6 +720,9 @@ def _negative(src: Sources, deck: Deck, photos: PhotoCache, rng: Rng) -> tuple[I
         quad = sw.quad + rng.normal(0, 0.02 * float(np.linalg.norm(sw.quad[1] - sw.quad[0])), (4, 2))
         return corner_crops_at(photos.get(sw.image), [quad.astype(np.float32)])[0], NONE, -1
     kind /= 0.6 if src.scene_windows else 1.0
+    if kind < 0.1 and deck.jokers:  # a joker's corner, framed as a card's is at table time
+        joker = deck.jokers[int(rng.integers(0, len(deck.jokers)))]
+        return camera_crop(joker, rng, turned=bool(rng.uniform() < 0.5)), NONE, d
     if kind < 0.3 and deck.backs:
         back = deck.backs[int(rng.integers(0, len(deck.backs)))]
         if rng.uniform() < 0.5:

@@ -4,8 +4,10 @@ leave-one-deck-out folds filter one crop set), and fanned hands labelled by what
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pytest
 
 from vision import trainset as ts
 from vision.rectify import CROP_H, CROP_W
@@ -115,3 +117,47 @@ def test_a_photograph_card_in_the_errata_is_trained_on_as_the_card_it_is(tmp_pat
                       "other.jpg,640,640,7c,200,300,220,330,index,0,g\n", encoding="utf-8")
     cards = sorted((b.image.name, b.card) for b in ts.index_boxes(labels, keep=lambda r: True))
     assert cards == sorted([(name, actual), (name, actual), ("other.jpg", "7c"), ("other.jpg", "7c")])
+
+
+def test_a_jokers_corner_is_among_a_decks_negatives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deck with jokers gives crops of their corners, framed as a card's corner, as "not an index"."""
+    joker = np.full((336, ts.FACE_W, 4), 255, np.uint8)
+    joker[20:70, 15:40, :3] = (20, 20, 200)
+    plain = ts.procedural_decks()[0]
+    framed: list[tuple[bool, tuple[float, float]]] = []
+    camera_crop = ts.camera_crop
+
+    def recorded(face: ts.Image, rng: ts.Rng, *, turned: bool, window: tuple[float, float] = (0.0, 0.0),
+                 **kw: Any) -> ts.Image:
+        if face is joker:
+            framed.append((turned, window))
+        return camera_crop(face, rng, turned=turned, window=window, **kw)
+
+    monkeypatch.setattr(ts, "camera_crop", recorded)
+    with_joker = ts.make_deck("jokers", plain.faces, plain.backs, jokers=(joker,))
+    src = ts.Sources([with_joker], [], [], fonts=False)
+    rng = np.random.default_rng(3)
+    labels = [ts._negative(src, with_joker, ts.PhotoCache(), rng)[1] for _ in range(300)]
+    assert set(labels) == {ts.NONE}
+    assert len(framed) > 5 and {turned for turned, _ in framed} == {False, True}
+    assert {window for _, window in framed} == {(0.0, 0.0)}  # the corner itself, where a card's index is
+    framed.clear()
+    without_jokers = ts.Sources([plain], [], [], fonts=False)
+    for _ in range(300):
+        ts._negative(without_jokers, plain, ts.PhotoCache(), rng)
+    assert framed == []
+
+
+def test_a_window_at_a_jokers_or_a_backs_box_is_a_negative_and_one_at_a_cards_index_is_not(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    import cv2
+    for name in ("joker.jpg", "back.jpg", "card.jpg"):
+        cv2.imwrite(str(tmp_path / "images" / name), np.full((200, 200, 3), 128, np.uint8))
+    labels = tmp_path / "labels.csv"
+    labels.write_text("filename,width,height,card,xmin,ymin,xmax,ymax,box_kind,suspect,group\n"
+                      "joker.jpg,200,200,joker_red,10,10,40,50,index,0,g\n"
+                      "back.jpg,200,200,back,10,10,40,50,index,0,g\n"
+                      "card.jpg,200,200,7c,10,10,40,50,index,0,g\n", encoding="utf-8")
+    quad = np.array([[5, 5], [105, 5], [105, 145], [5, 145]], np.float32)  # its index window holds the boxes
+    windows = ts.scene_windows(labels, keep=lambda r: True, propose=lambda image: [quad])
+    assert sorted(w.image.name for w in windows) == ["back.jpg", "joker.jpg"]
